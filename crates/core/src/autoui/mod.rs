@@ -1,0 +1,1 @@
+//! The local `autoui` tool server: search/list/get recipes, widget_display, canvas, recall.

@@ -1,0 +1,1 @@
+//! Undo/redo history of canvas states.

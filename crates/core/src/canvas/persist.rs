@@ -1,0 +1,1 @@
+//! The versioned storage format for the canvas, the conversation and named dashboards.

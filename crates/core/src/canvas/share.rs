@@ -1,0 +1,1 @@
+//! Share links (`?hs=`: gzip + base64url of the canvas JSON) and JSON file export/import.

@@ -1,0 +1,22 @@
+//! The pure core of autoui: everything that is not DOM, fetch or storage.
+//!
+//! Invariants (checked by `tests/tidy.rs`):
+//! - no dependency on leptos, web-sys, js-sys, wasm-bindgen or gloo;
+//! - no I/O and no clock: time, HTTP and randomness arrive through the traits in [`ports`];
+//! - async code needs no runtime and no `Send` bounds, so native tests drive it with `block_on`;
+//! - data flows one way: LLM tool call -> [`agent`] -> [`dispatch`] -> [`autoui`] -> [`canvas`] `Op`s.
+
+pub mod agent;
+pub mod autoui;
+pub mod cancel;
+pub mod canvas;
+pub mod dispatch;
+pub mod ids;
+pub mod llm;
+pub mod mcp;
+pub mod ports;
+pub mod recipes;
+pub mod settings;
+pub mod tool;
+pub mod tool_name;
+pub mod widget_kind;

@@ -1,0 +1,1 @@
+//! The MCP client core: JSON-RPC framing, SSE parsing, sessions over both HTTP transports.

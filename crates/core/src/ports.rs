@@ -1,0 +1,115 @@
+//! The traits through which the core reaches the outside world: HTTP, time and randomness.
+//! The browser implements them in `src/adapters/`; native tests implement them with fakes.
+
+use futures::future::LocalBoxFuture;
+use futures::stream::{LocalBoxStream, StreamExt};
+
+use crate::cancel::CancelToken;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Post,
+    Delete,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpRequest {
+    pub method: Method,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+}
+
+impl HttpRequest {
+    pub fn new(method: Method, url: impl Into<String>) -> HttpRequest {
+        HttpRequest { method, url: url.into(), headers: Vec::new(), body: None }
+    }
+
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> HttpRequest {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    pub fn json_body(mut self, body: String) -> HttpRequest {
+        self.headers.push(("Content-Type".to_owned(), "application/json".to_owned()));
+        self.body = Some(body);
+        self
+    }
+}
+
+/// A response whose body arrives as chunks, so SSE streams can be read while they flow.
+pub struct HttpResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: LocalBoxStream<'static, Result<Vec<u8>, HttpError>>,
+}
+
+impl HttpResponse {
+    /// Case-insensitive header lookup.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// Reads the whole body as UTF-8 (lossy), refusing bodies over `limit` bytes.
+    pub async fn text(mut self, limit: usize) -> Result<String, HttpError> {
+        let mut bytes = Vec::new();
+        while let Some(chunk) = self.body.next().await {
+            bytes.extend_from_slice(&chunk?);
+            if bytes.len() > limit {
+                return Err(HttpError::TooLarge { limit });
+            }
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
+impl std::fmt::Debug for HttpResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpResponse").field("status", &self.status).field("headers", &self.headers).finish()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HttpError {
+    /// The request failed without an HTTP status: the host is down, or the browser refused the
+    /// response because of CORS (the two are indistinguishable from a page).
+    #[error("unreachable or missing CORS headers: {0}")]
+    Network(String),
+    #[error("request aborted")]
+    Aborted,
+    #[error("response body larger than {limit} bytes")]
+    TooLarge { limit: usize },
+    #[error("response body could not be read: {0}")]
+    Body(String),
+}
+
+pub trait HttpTransport {
+    /// Sends `request`; cancelling `cancel` aborts it (and any body still streaming).
+    fn send(&self, request: HttpRequest, cancel: CancelToken) -> LocalBoxFuture<'_, Result<HttpResponse, HttpError>>;
+}
+
+pub trait Clock {
+    /// Milliseconds since some fixed origin; only differences are meaningful.
+    fn now_ms(&self) -> f64;
+    /// Wall-clock milliseconds since the Unix epoch, for timestamps users read.
+    fn unix_ms(&self) -> f64;
+    fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()>;
+}
+
+pub trait Random {
+    fn next_u64(&self) -> u64;
+}

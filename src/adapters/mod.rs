@@ -1,0 +1,3 @@
+//! The only code that calls browser APIs (fetch, EventSource, storage, `modelContext`).
+
+pub mod storage;

@@ -1,0 +1,41 @@
+//! Local storage of small JSON documents (settings, server list), failing soft when storage is unavailable.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Why a stored document could not be read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// Present but not in the expected shape; the raw text is returned so it can be set aside.
+    Corrupt { raw: String, reason: String },
+}
+
+/// Reads `key`; `Ok(None)` when absent or when storage is unavailable (private mode, disabled).
+pub fn load<T: DeserializeOwned>(key: &str) -> Result<Option<T>, LoadError> {
+    let Some(raw) = local_storage().and_then(|storage| storage.get_item(key).ok().flatten()) else {
+        return Ok(None);
+    };
+    serde_json::from_str(&raw)
+        .map(Some)
+        .map_err(|error| LoadError::Corrupt { raw, reason: error.to_string() })
+}
+
+/// Writes `value` under `key`; returns false when storage refused (quota, disabled).
+pub fn save<T: Serialize>(key: &str, value: &T) -> bool {
+    let Ok(text) = serde_json::to_string(value) else {
+        return false;
+    };
+    local_storage().is_some_and(|storage| storage.set_item(key, &text).is_ok())
+}
+
+/// Moves an unreadable document aside under `<key>.corrupt` so it is kept for inspection but no longer loaded.
+pub fn set_aside(key: &str, raw: &str) {
+    if let Some(storage) = local_storage() {
+        let _ = storage.set_item(&format!("{key}.corrupt"), raw);
+        let _ = storage.remove_item(key);
+    }
+}

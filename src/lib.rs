@@ -1,0 +1,7 @@
+//! autoui, the browser app: adapters to browser APIs, reactive state, UI panels and widgets,
+//! on top of the pure `autoui_core`.
+
+pub mod adapters;
+pub mod state;
+pub mod ui;
+pub mod widgets;

@@ -1,0 +1,3 @@
+//! Reactive state shared by the panels, each with a `provide_*`/`use_*` pair.
+
+pub mod settings;

@@ -1,0 +1,41 @@
+//! The top bar: product name, theme toggle and the settings button.
+
+use autoui_core::settings::Theme;
+use leptos::prelude::*;
+
+use crate::state::settings::use_settings;
+use crate::ui::theme::{next_theme, system_prefers_dark};
+
+#[component]
+pub fn Header(settings_open: RwSignal<bool>) -> impl IntoView {
+    let settings = use_settings().0;
+    let theme_label = move || match settings.with(|s| s.theme) {
+        Theme::System => "Theme: system",
+        Theme::Light => "Theme: light",
+        Theme::Dark => "Theme: dark",
+    };
+    let toggle_theme = move |_| {
+        settings.update(|s| s.theme = next_theme(s.theme, system_prefers_dark()));
+    };
+
+    view! {
+        <header class="au-header" data-testid="header">
+            <h1 class="au-header__title">"autoui"</h1>
+            <span class="au-header__tagline">"Ask for a dashboard; the agent builds it from your data."</span>
+            <div class="au-header__actions">
+                <button class="au-button au-button--ghost" data-testid="theme-toggle" on:click=toggle_theme title=theme_label>
+                    {theme_label}
+                </button>
+                <button
+                    class="au-button"
+                    data-testid="open-settings"
+                    aria-haspopup="dialog"
+                    aria-expanded=move || settings_open.get().to_string()
+                    on:click=move |_| settings_open.update(|open| *open = !*open)
+                >
+                    "Settings"
+                </button>
+            </div>
+        </header>
+    }
+}

@@ -1,0 +1,1 @@
+//! One component per widget kind; this module holds the only `match WidgetKind -> component`.
