@@ -16,6 +16,7 @@ pub mod llm;
 pub mod mcp;
 pub mod ports;
 pub mod recipes;
+pub mod remote;
 pub mod settings;
 pub mod tool;
 pub mod tool_name;
