@@ -1,1 +1,35 @@
-//! Harness for the end-to-end tier.
+//! Harness for the end-to-end tier: serve the release build, drive headless Chromium through
+//! chromedriver, and tear everything down even when a scenario panics.
+//!
+//! A scenario is one `#[tokio::test]` that calls [`with_app`] and talks to the [`page::Page`] it gets.
+
+pub mod app_server;
+pub mod browser;
+pub mod page;
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+
+use futures::FutureExt;
+
+use crate::app_server::AppServer;
+use crate::browser::{Browser, BrowserOptions};
+use crate::page::Page;
+
+/// Serves `dist/`, launches a fresh browser profile, runs `scenario`, then closes the browser and
+/// stops the server whatever happened; a panic in the scenario is re-raised after the teardown.
+pub async fn with_app<F, Fut>(options: BrowserOptions, scenario: F)
+where
+    F: FnOnce(Page) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let app = AppServer::start().await;
+    let browser = Browser::launch(&options).await;
+    let page = Page::new(browser.client(), app.base_url());
+    let outcome = AssertUnwindSafe(scenario(page)).catch_unwind().await;
+    browser.close().await;
+    app.stop().await;
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
+}
