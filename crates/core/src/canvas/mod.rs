@@ -7,6 +7,7 @@ pub mod decode;
 pub mod diff;
 pub mod event;
 pub mod exchange;
+pub mod gzip;
 pub mod history;
 pub mod layout;
 pub mod model;

@@ -3,16 +3,13 @@
 //! system writes them. Reading accepts both, the base64 and base64url alphabets, with or without
 //! padding, `+` turned into a space by a URL decoder, a full URL or the bare parameter.
 
-use std::io::Read;
-
 use base64::Engine;
 use base64::alphabet;
 use base64::engine::DecodePaddingMode;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-use flate2::Compression;
-use flate2::read::{GzDecoder, GzEncoder};
 
 use crate::canvas::exchange::{self, ImportError, Imported};
+use crate::canvas::gzip::{self, GzipError};
 use crate::canvas::model::Canvas;
 use crate::ports::Random;
 
@@ -39,20 +36,18 @@ pub enum ShareError {
     UnsupportedCompression(String),
     #[error("the link is damaged (not base64): {0}")]
     NotBase64(String),
-    #[error("the link is damaged (not gzip): {0}")]
-    NotGzip(String),
+    #[error("the link is damaged: {0}")]
+    NotGzip(GzipError),
     #[error("the link's content is larger than {limit} bytes once unpacked")]
     PayloadTooLarge { limit: usize },
     #[error("the link's content is not UTF-8 text")]
     NotText,
-    #[error("the link could not be compressed: {0}")]
-    Compress(String),
     #[error(transparent)]
     Import(#[from] ImportError),
 }
 
 /// The `hs` parameter value for `canvas`.
-pub fn encode_param(canvas: &Canvas, title: Option<&str>) -> Result<String, ShareError> {
+pub fn encode_param(canvas: &Canvas, title: Option<&str>) -> String {
     encode_text(&exchange::export_compact(canvas, title))
 }
 
@@ -118,18 +113,13 @@ pub fn decode_text(url_or_param: &str) -> Result<String, ShareError> {
     String::from_utf8(bytes).map_err(|_| ShareError::NotText)
 }
 
-fn encode_text(text: &str) -> Result<String, ShareError> {
+fn encode_text(text: &str) -> String {
+    let base64url = base64::engine::general_purpose::URL_SAFE_NO_PAD;
     if text.chars().count() < GZIP_FROM_CHARS {
-        return Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(text));
+        base64url.encode(text)
+    } else {
+        format!("gz.{}", base64url.encode(gzip::compress(text.as_bytes())))
     }
-    let mut packed = Vec::new();
-    GzEncoder::new(text.as_bytes(), Compression::best())
-        .read_to_end(&mut packed)
-        .map_err(|error| ShareError::Compress(error.to_string()))?;
-    Ok(format!(
-        "gz.{}",
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(packed)
-    ))
 }
 
 /// The `hs` value of a URL or query string, percent-decoded; anything else is taken as the value itself.
@@ -175,15 +165,8 @@ fn base64_decode(text: &str) -> Result<Vec<u8>, ShareError> {
 }
 
 fn gunzip(bytes: &[u8]) -> Result<Vec<u8>, ShareError> {
-    let mut out = Vec::new();
-    GzDecoder::new(bytes)
-        .take(MAX_PAYLOAD_BYTES as u64 + 1)
-        .read_to_end(&mut out)
-        .map_err(|error| ShareError::NotGzip(error.to_string()))?;
-    if out.len() > MAX_PAYLOAD_BYTES {
-        return Err(ShareError::PayloadTooLarge {
-            limit: MAX_PAYLOAD_BYTES,
-        });
-    }
-    Ok(out)
+    gzip::decompress(bytes, MAX_PAYLOAD_BYTES).map_err(|error| match error {
+        GzipError::TooLarge { limit } => ShareError::PayloadTooLarge { limit },
+        other => ShareError::NotGzip(other),
+    })
 }
