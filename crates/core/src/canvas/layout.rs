@@ -1,15 +1,28 @@
-//! Grid placement: where a new block goes when nobody says.
+//! Grid placement: where a new block goes, how a layout is kept on the grid, and what happens to
+//! the blocks a moved, resized or added block lands on.
+//!
+//! The rule for collisions: the block being placed takes exactly the spot it was given, and any
+//! block it now covers is pushed straight down, just below it; pushed blocks push the blocks they
+//! land on in turn. Nothing moves up or sideways and nothing else moves at all, so gaps the user
+//! left stay where they are and no widget ever hides another. This is what dashboard grids people
+//! already know do (Grafana, react-grid-layout), and it keeps every agent `move` predictable: the
+//! widget goes where the agent said and the others make room.
 
-use crate::canvas::model::{Canvas, GRID_COLUMNS, Layout};
+use crate::canvas::model::{Block, Canvas, GRID_COLUMNS, Layout, MAX_BLOCK_ROWS};
 
 /// The first free slot (top to bottom, then left to right) where a `w` x `h` block overlaps nothing.
 pub fn first_free_slot(canvas: &Canvas, w: u32, h: u32) -> (u32, u32) {
     let w = w.clamp(1, GRID_COLUMNS);
-    let bottom = canvas.blocks().iter().map(|b| b.layout.y + b.layout.h).max().unwrap_or(0);
-    for y in 0..=bottom {
+    let h = h.clamp(1, MAX_BLOCK_ROWS);
+    let bottom = canvas.bottom();
+    for y in 0..bottom {
         for x in 0..=(GRID_COLUMNS - w) {
             let candidate = Layout { x, y, w, h, z: 0 };
-            if !canvas.blocks().iter().any(|b| overlaps(&b.layout, &candidate)) {
+            if !canvas
+                .blocks()
+                .iter()
+                .any(|block| overlaps(&block.layout, &candidate))
+            {
                 return (x, y);
             }
         }
@@ -18,5 +31,41 @@ pub fn first_free_slot(canvas: &Canvas, w: u32, h: u32) -> (u32, u32) {
 }
 
 pub fn overlaps(a: &Layout, b: &Layout) -> bool {
-    a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
+    a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.bottom() && b.y < a.bottom()
+}
+
+/// Keeps a layout on the grid: 1..=12 columns wide, 1..=40 rows high, inside the columns (a block
+/// too far right slides left so it keeps the width it asked for), and no lower than `max_y`.
+pub fn clamp(layout: Layout, max_y: u32) -> Layout {
+    let w = layout.w.clamp(1, GRID_COLUMNS);
+    let h = layout.h.clamp(1, MAX_BLOCK_ROWS);
+    let x = layout.x.min(GRID_COLUMNS - w);
+    let y = layout.y.min(max_y);
+    Layout {
+        x,
+        y,
+        w,
+        h,
+        z: layout.z,
+    }
+}
+
+/// Pushes down every block that overlaps `blocks[anchor]`, then every block those land on, and so
+/// on. The anchor itself never moves.
+pub fn push_down_from(blocks: &mut [Block], anchor: usize) {
+    let mut order: Vec<usize> = (0..blocks.len()).filter(|&index| index != anchor).collect();
+    order.sort_by_key(|&index| (blocks[index].layout.y, blocks[index].layout.x));
+    let mut settled = vec![anchor];
+    for index in order {
+        // Each pass moves the block strictly down, and `settled` is finite, so this ends.
+        while let Some(floor) = settled
+            .iter()
+            .filter(|&&other| overlaps(&blocks[other].layout, &blocks[index].layout))
+            .map(|&other| blocks[other].layout.bottom())
+            .max()
+        {
+            blocks[index].layout.y = floor;
+        }
+        settled.push(index);
+    }
 }

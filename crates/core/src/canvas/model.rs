@@ -13,6 +13,9 @@ use crate::widget_kind::WidgetKind;
 /// Number of grid columns; widths are in these units.
 pub const GRID_COLUMNS: u32 = 12;
 
+/// Tallest a block may be, in grid rows.
+pub const MAX_BLOCK_ROWS: u32 = 40;
+
 /// Position and size in grid units, and stacking order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Layout {
@@ -22,6 +25,13 @@ pub struct Layout {
     pub h: u32,
     #[serde(default)]
     pub z: u32,
+}
+
+impl Layout {
+    /// The first row below this block.
+    pub fn bottom(&self) -> u32 {
+        self.y.saturating_add(self.h)
+    }
 }
 
 /// One widget on the canvas. `data` is validated JSON, shared (never deep-cloned) with the components.
@@ -37,6 +47,21 @@ pub struct Block {
     pub provenance: Origin,
     pub created_ms: f64,
     pub updated_ms: f64,
+}
+
+impl Block {
+    /// Equality that compares `data` by identity, not content: cheap even for a 10,000-row table,
+    /// and exact for the canvas because every data change installs a new `Arc`.
+    pub fn same_as(&self, other: &Block) -> bool {
+        self.id == other.id
+            && self.kind == other.kind
+            && Arc::ptr_eq(&self.data, &other.data)
+            && self.layout == other.layout
+            && self.style == other.style
+            && self.provenance == other.provenance
+            && self.created_ms == other.created_ms
+            && self.updated_ms == other.updated_ms
+    }
 }
 
 /// The blocks in creation order. Mutated only by `Canvas::apply` (see `op.rs`).
@@ -68,5 +93,30 @@ impl Canvas {
 
     pub fn len(&self) -> usize {
         self.blocks.len()
+    }
+
+    /// The first row below every block (0 for an empty canvas).
+    pub fn bottom(&self) -> u32 {
+        self.blocks
+            .iter()
+            .map(|block| block.layout.bottom())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The data an agent `update` produces: `patch`'s top-level keys replace those of `base`, other keys
+/// are kept. A patch that is not an object (or a base that is not one) replaces the data whole.
+/// The result still has to be validated against the widget's schema before it becomes an `Op::Update`.
+pub fn merge_data(base: &Value, patch: &Value) -> Value {
+    match (base, patch) {
+        (Value::Object(base), Value::Object(patch)) => {
+            let mut merged = base.clone();
+            for (key, value) in patch {
+                merged.insert(key.clone(), value.clone());
+            }
+            Value::Object(merged)
+        }
+        _ => patch.clone(),
     }
 }

@@ -1,12 +1,13 @@
 //! `Op`, the only way to change a canvas, and `Canvas::apply`.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::canvas::layout;
-use crate::canvas::model::{Block, Canvas, GRID_COLUMNS, Layout};
+use crate::canvas::model::{Block, Canvas, Layout};
 use crate::canvas::style::Style;
 use crate::ids::BlockId;
 use crate::tool::Origin;
@@ -16,25 +17,51 @@ use crate::widget_kind::WidgetKind;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Op {
-    /// Adds a block; without `layout` it is placed in the first free grid slot at its kind's default size.
+    /// Adds a block; without `layout` it is placed in the first free grid slot at its kind's default
+    /// size. With one, it takes that spot and the blocks there are pushed down (see `layout.rs`).
     Add {
         id: BlockId,
         kind: WidgetKind,
         data: Arc<Value>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         layout: Option<Layout>,
+        /// Already sanitised; a duplicated widget keeps its original's style.
+        #[serde(default, skip_serializing_if = "Style::is_empty")]
+        style: Style,
     },
-    /// Replaces a block's data (callers merge and validate first).
-    Update { id: BlockId, data: Arc<Value> },
-    Move { id: BlockId, x: u32, y: u32 },
-    Resize { id: BlockId, w: u32, h: u32 },
+    /// Replaces a block's data (callers merge with [`crate::canvas::model::merge_data`] and validate first).
+    Update {
+        id: BlockId,
+        data: Arc<Value>,
+    },
+    /// Moves a block's top-left corner; it stays inside the columns and no lower than the other blocks' bottom.
+    Move {
+        id: BlockId,
+        x: u32,
+        y: u32,
+    },
+    /// Resizes a block, keeping its top-left corner unless the new width would cross the right edge.
+    Resize {
+        id: BlockId,
+        w: u32,
+        h: u32,
+    },
     /// Replaces a block's style (already sanitised).
-    Style { id: BlockId, style: Style },
-    Remove { id: BlockId },
-    BringToFront { id: BlockId },
+    Style {
+        id: BlockId,
+        style: Style,
+    },
+    Remove {
+        id: BlockId,
+    },
+    BringToFront {
+        id: BlockId,
+    },
     Clear,
     /// Replaces everything: import, opening a saved dashboard or a share link.
-    Replace { blocks: Vec<Block> },
+    Replace {
+        blocks: Vec<Block>,
+    },
 }
 
 impl Op {
@@ -65,27 +92,44 @@ fn list_ids(ids: &[BlockId]) -> String {
     if ids.is_empty() {
         "none (the canvas is empty)".to_owned()
     } else {
-        ids.iter().map(BlockId::as_str).collect::<Vec<_>>().join(", ")
+        ids.iter()
+            .map(BlockId::as_str)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
-/// What an applied op changed: the post-state of every block it touched, and the ids it removed.
+/// What an applied op changed: the post-state of every block it touched (including blocks pushed
+/// out of the way), and the ids it removed. Empty when the op changed nothing.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Applied {
     pub changed: Vec<Block>,
     pub removed: Vec<BlockId>,
 }
 
+impl Applied {
+    pub fn is_empty(&self) -> bool {
+        self.changed.is_empty() && self.removed.is_empty()
+    }
+}
+
 impl Canvas {
-    /// Applies `op` on behalf of `origin` at time `now_ms`. On error the canvas is unchanged.
+    /// Applies `op` on behalf of `origin` at time `now_ms`. On error the canvas is unchanged; an op
+    /// that would change nothing (a move to where the block already is) returns an empty `Applied`.
     pub fn apply(&mut self, op: Op, origin: &Origin, now_ms: f64) -> Result<Applied, CanvasError> {
         match op {
-            Op::Add { id, kind, data, layout: requested } => {
+            Op::Add {
+                id,
+                kind,
+                data,
+                layout: requested,
+                style,
+            } => {
                 if self.get(&id).is_some() {
                     return Err(CanvasError::DuplicateBlock(id));
                 }
                 let layout = match requested {
-                    Some(layout) => clamp(layout),
+                    Some(layout) => layout::clamp(layout, self.bottom()),
                     None => {
                         let (w, h) = kind.default_size();
                         let (x, y) = layout::first_free_slot(self, w, h);
@@ -96,41 +140,91 @@ impl Canvas {
                     id,
                     kind,
                     data,
-                    layout: Layout { z: self.top_z() + 1, ..layout },
-                    style: Style::default(),
+                    layout: Layout {
+                        z: self.top_z() + 1,
+                        ..layout
+                    },
+                    style,
                     provenance: origin.clone(),
                     created_ms: now_ms,
                     updated_ms: now_ms,
                 };
-                self.blocks.push(block.clone());
-                Ok(Applied { changed: vec![block], removed: vec![] })
+                let before = self.layouts();
+                self.blocks.push(block);
+                let index = self.blocks.len() - 1;
+                layout::push_down_from(&mut self.blocks, index);
+                Ok(self.changes_since(index, &before))
             }
-            Op::Update { id, data } => self.edit(&id, now_ms, |block| block.data = data),
-            Op::Move { id, x, y } => self.edit(&id, now_ms, |block| {
-                block.layout = clamp(Layout { x, y, ..block.layout });
+            Op::Update { id, data } => self.edit(&id, now_ms, |block, _| block.data = data),
+            Op::Move { id, x, y } => self.edit(&id, now_ms, |block, max_y| {
+                block.layout = layout::clamp(
+                    Layout {
+                        x,
+                        y,
+                        ..block.layout
+                    },
+                    max_y,
+                );
             }),
-            Op::Resize { id, w, h } => self.edit(&id, now_ms, |block| {
-                block.layout = clamp(Layout { w, h, ..block.layout });
+            Op::Resize { id, w, h } => self.edit(&id, now_ms, |block, max_y| {
+                block.layout = layout::clamp(
+                    Layout {
+                        w,
+                        h,
+                        ..block.layout
+                    },
+                    max_y,
+                );
             }),
-            Op::Style { id, style } => self.edit(&id, now_ms, |block| block.style = style),
+            Op::Style { id, style } => self.edit(&id, now_ms, |block, _| block.style = style),
             Op::BringToFront { id } => {
-                let z = self.top_z() + 1;
-                self.edit(&id, now_ms, |block| block.layout.z = z)
+                let index = self.index_of(&id)?;
+                let top = self.top_z();
+                let already_alone_on_top = self.blocks[index].layout.z == top
+                    && self
+                        .blocks
+                        .iter()
+                        .filter(|block| block.layout.z == top)
+                        .count()
+                        == 1;
+                if already_alone_on_top {
+                    return Ok(Applied::default());
+                }
+                self.edit(&id, now_ms, |block, _| block.layout.z = top + 1)
             }
             Op::Remove { id } => {
                 let index = self.index_of(&id)?;
                 self.blocks.remove(index);
-                Ok(Applied { changed: vec![], removed: vec![id] })
+                Ok(Applied {
+                    changed: vec![],
+                    removed: vec![id],
+                })
             }
             Op::Clear => {
                 let removed = self.ids();
                 self.blocks.clear();
-                Ok(Applied { changed: vec![], removed })
+                Ok(Applied {
+                    changed: vec![],
+                    removed,
+                })
             }
             Op::Replace { blocks } => {
+                let mut seen = HashSet::new();
+                if let Some(duplicate) = blocks.iter().find(|block| !seen.insert(&block.id)) {
+                    return Err(CanvasError::DuplicateBlock(duplicate.id.clone()));
+                }
                 let removed = self.ids();
-                self.blocks = blocks;
-                Ok(Applied { changed: self.blocks.clone(), removed })
+                self.blocks = blocks
+                    .into_iter()
+                    .map(|block| Block {
+                        layout: layout::clamp(block.layout, u32::MAX),
+                        ..block
+                    })
+                    .collect();
+                Ok(Applied {
+                    changed: self.blocks.clone(),
+                    removed,
+                })
             }
         }
     }
@@ -139,28 +233,70 @@ impl Canvas {
         self.blocks
             .iter()
             .position(|block| &block.id == id)
-            .ok_or_else(|| CanvasError::UnknownBlock { id: id.clone(), existing: self.ids() })
+            .ok_or_else(|| CanvasError::UnknownBlock {
+                id: id.clone(),
+                existing: self.ids(),
+            })
     }
 
-    fn edit(&mut self, id: &BlockId, now_ms: f64, change: impl FnOnce(&mut Block)) -> Result<Applied, CanvasError> {
+    /// Changes one block; `change` also receives the lowest row it may move to (the bottom of the
+    /// other blocks). Blocks it lands on are pushed down. A change that changes nothing is dropped.
+    fn edit(
+        &mut self,
+        id: &BlockId,
+        now_ms: f64,
+        change: impl FnOnce(&mut Block, u32),
+    ) -> Result<Applied, CanvasError> {
         let index = self.index_of(id)?;
-        let block = &mut self.blocks[index];
-        change(block);
-        block.updated_ms = now_ms;
-        Ok(Applied { changed: vec![block.clone()], removed: vec![] })
+        let max_y = self
+            .blocks
+            .iter()
+            .enumerate()
+            .filter(|&(other, _)| other != index)
+            .map(|(_, block)| block.layout.bottom())
+            .max()
+            .unwrap_or(0);
+        let mut edited = self.blocks[index].clone();
+        change(&mut edited, max_y);
+        if edited.same_as(&self.blocks[index]) {
+            return Ok(Applied::default());
+        }
+        edited.updated_ms = now_ms;
+        let layout_changed = edited.layout != self.blocks[index].layout;
+        let before = self.layouts();
+        self.blocks[index] = edited;
+        if layout_changed {
+            layout::push_down_from(&mut self.blocks, index);
+        }
+        Ok(self.changes_since(index, &before))
+    }
+
+    fn layouts(&self) -> Vec<Layout> {
+        self.blocks.iter().map(|block| block.layout).collect()
+    }
+
+    /// The block at `target` and every block whose layout differs from `before` (pushed out of the way).
+    fn changes_since(&self, target: usize, before: &[Layout]) -> Applied {
+        let changed = self
+            .blocks
+            .iter()
+            .enumerate()
+            .filter(|&(index, block)| index == target || before.get(index) != Some(&block.layout))
+            .map(|(_, block)| block.clone())
+            .collect();
+        Applied {
+            changed,
+            removed: vec![],
+        }
     }
 
     fn top_z(&self) -> u32 {
-        self.blocks.iter().map(|block| block.layout.z).max().unwrap_or(0)
+        self.blocks
+            .iter()
+            .map(|block| block.layout.z)
+            .max()
+            .unwrap_or(0)
     }
-}
-
-/// Keeps a layout on the grid: 1..=12 columns wide, inside the columns, 1..=40 rows high.
-fn clamp(layout: Layout) -> Layout {
-    let w = layout.w.clamp(1, GRID_COLUMNS);
-    let h = layout.h.clamp(1, 40);
-    let x = layout.x.min(GRID_COLUMNS - w);
-    Layout { x, w, h, ..layout }
 }
 
 /// The canvas as other layers reach it: the autoui server, WebMCP tools and UI handlers all go

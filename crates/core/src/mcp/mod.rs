@@ -1,1 +1,22 @@
-//! The MCP client core: JSON-RPC framing, SSE parsing, sessions over both HTTP transports.
+//! The MCP client core: JSON-RPC framing, SSE parsing, sessions over both HTTP transports, and the
+//! hub of servers the dispatcher calls. Pure: HTTP, `EventSource` and time come through ports, so
+//! the browser adapters stay thin and native tests drive everything with scripted fakes.
+//!
+//! - [`jsonrpc`], [`model`]: the wire; nothing outside `mcp/` sees JSON-RPC.
+//! - [`sse`]: the event-stream parser (also for LLM streaming).
+//! - [`streamable`], [`legacy`]: the two transports; [`legacy::EventSourcePort`] is the browser's `EventSource`.
+//! - [`session`]: one server (detection, handshake, paging, calls, listening, recovery).
+//! - [`hub`]: all servers, their states and events; implements [`crate::remote::RemoteServers`].
+
+pub mod config;
+pub mod endpoint;
+pub mod error;
+pub mod hub;
+pub mod inbound;
+pub mod jsonrpc;
+pub mod legacy;
+pub mod model;
+pub mod normalize;
+pub mod session;
+pub mod sse;
+pub mod streamable;

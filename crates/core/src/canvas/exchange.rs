@@ -1,0 +1,246 @@
+//! The canvas as a JSON document, for file export/import and share links, and the reader for the
+//! dashboard shapes the reference system (webmcp-auto-ui) produces, so its dashboards open here.
+//!
+//! We write one shape, readable by the reference viewer too (it reads `content.blocks[].type/data`):
+//! `{"meta": {"format": "autoui-canvas", "format_version": 1, "title"?}, "content": {"blocks": [Block...]}}`,
+//! where each block keeps its id, layout, style and provenance.
+//! We read that shape, the reference's meta/content shape (`content.blocks: [{type, data}]`), its
+//! flat "canvas skill" (`{version, name, mcp, blocks: [{type, data}]}`) and a markdown recipe
+//! (shown as one `text` widget).
+
+use serde_json::{Map, Value, json};
+
+use crate::canvas::decode::{DecodeContext, SetAside, decode_canvas};
+use crate::canvas::model::Canvas;
+use crate::ports::Random;
+use crate::tool::Origin;
+
+const FORMAT: &str = "autoui-canvas";
+/// The canvas document version this build writes and the newest it reads.
+pub const CANVAS_FORMAT_VERSION: u64 = 1;
+/// Largest document read, in bytes.
+pub const MAX_DOCUMENT_BYTES: usize = 16 * 1024 * 1024;
+
+/// Which producer's shape a document had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceFormat {
+    Autoui,
+    /// The reference viewer's `{meta, content: {blocks}}`.
+    ReferenceMetaContent,
+    /// The reference composer's flat `{version, name, mcp, blocks}`.
+    ReferenceFlat,
+    /// A markdown recipe, shown as one `text` widget.
+    Markdown,
+}
+
+/// A document turned into a canvas ready for `Op::Replace`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Imported {
+    pub canvas: Canvas,
+    pub title: Option<String>,
+    /// MCP server URLs the document says its data came from, to offer connecting them.
+    pub mcp_servers: Vec<String>,
+    pub source: SourceFormat,
+    /// Blocks that could not be read, whole.
+    pub set_aside: Vec<SetAside>,
+}
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ImportError {
+    #[error("the document is empty")]
+    Empty,
+    #[error("the document is {bytes} bytes; the limit is {limit}")]
+    TooLarge { bytes: usize, limit: usize },
+    #[error("the document is not valid JSON: {0}")]
+    NotJson(String),
+    #[error(
+        "the document was written by a newer autoui (canvas format {found}); this version reads up to {supported}"
+    )]
+    NewerFormat { found: u64, supported: u64 },
+    #[error(
+        "the document holds no dashboard: expected {{\"content\": {{\"blocks\": [...]}}}} or {{\"blocks\": [...]}}"
+    )]
+    NotADashboard,
+}
+
+/// The canvas as a pretty-printed JSON file.
+pub fn export_file(canvas: &Canvas, title: Option<&str>) -> String {
+    format!("{:#}", document(canvas, title))
+}
+
+/// The canvas as compact JSON (what a share link carries).
+pub fn export_compact(canvas: &Canvas, title: Option<&str>) -> String {
+    document(canvas, title).to_string()
+}
+
+fn document(canvas: &Canvas, title: Option<&str>) -> Value {
+    let mut meta = Map::new();
+    meta.insert("format".to_owned(), json!(FORMAT));
+    meta.insert("format_version".to_owned(), json!(CANVAS_FORMAT_VERSION));
+    if let Some(title) = title {
+        meta.insert("title".to_owned(), json!(title));
+    }
+    json!({ "meta": meta, "content": { "blocks": canvas.blocks() } })
+}
+
+/// Reads a document in any supported shape. Blocks of other systems get fresh ids and places, and
+/// `User` provenance; blocks that cannot be read are set aside, never dropped silently.
+pub fn import(text: &str, random: &dyn Random, now_ms: f64) -> Result<Imported, ImportError> {
+    if text.len() > MAX_DOCUMENT_BYTES {
+        return Err(ImportError::TooLarge {
+            bytes: text.len(),
+            limit: MAX_DOCUMENT_BYTES,
+        });
+    }
+    let trimmed = text.trim_start_matches('\u{feff}').trim();
+    if trimmed.is_empty() {
+        return Err(ImportError::Empty);
+    }
+    if !trimmed.starts_with(['{', '[']) {
+        return Ok(markdown(trimmed, random, now_ms));
+    }
+    let value: Value =
+        serde_json::from_str(trimmed).map_err(|error| ImportError::NotJson(error.to_string()))?;
+    import_value(&value, random, now_ms)
+}
+
+fn import_value(value: &Value, random: &dyn Random, now_ms: f64) -> Result<Imported, ImportError> {
+    let meta = value.get("meta");
+    let (source, blocks) = if meta
+        .and_then(|meta| meta.get("format"))
+        .and_then(Value::as_str)
+        == Some(FORMAT)
+    {
+        let found = meta
+            .and_then(|meta| meta.get("format_version"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        if found > CANVAS_FORMAT_VERSION {
+            return Err(ImportError::NewerFormat {
+                found,
+                supported: CANVAS_FORMAT_VERSION,
+            });
+        }
+        (SourceFormat::Autoui, value.pointer("/content/blocks"))
+    } else if let Some(blocks) = value
+        .pointer("/content/blocks")
+        .filter(|blocks| blocks.is_array())
+    {
+        // The reference viewer leaves a stale top-level `blocks` beside `content.blocks`: content wins.
+        (SourceFormat::ReferenceMetaContent, Some(blocks))
+    } else {
+        (SourceFormat::ReferenceFlat, value.get("blocks"))
+    };
+    let Some(blocks) = blocks.and_then(Value::as_array) else {
+        return Err(ImportError::NotADashboard);
+    };
+    let context = DecodeContext {
+        random,
+        now_ms,
+        default_origin: Origin::User,
+    };
+    let (canvas, set_aside) = if source == SourceFormat::Autoui {
+        decode_canvas(blocks, &context)
+    } else {
+        decode_canvas(&foreign_blocks(blocks), &context)
+    };
+    let title = [meta.and_then(|meta| meta.get("title")), value.get("name")]
+        .into_iter()
+        .flatten()
+        .find_map(Value::as_str)
+        .map(str::to_owned);
+    Ok(Imported {
+        canvas,
+        title,
+        mcp_servers: mcp_servers(value),
+        source,
+        set_aside,
+    })
+}
+
+/// Another system's blocks, reduced to what we can trust from it: type and data (its ids and
+/// layout mean nothing here).
+fn foreign_blocks(blocks: &[Value]) -> Vec<Value> {
+    blocks
+        .iter()
+        .map(|block| match block.as_object() {
+            Some(fields) => {
+                let kept: Map<String, Value> = fields
+                    .iter()
+                    .filter(|(key, _)| matches!(key.as_str(), "type" | "data"))
+                    .map(|(key, value)| (key.clone(), value.clone()))
+                    .collect();
+                Value::Object(kept)
+            }
+            None => block.clone(),
+        })
+        .collect()
+}
+
+/// Server URLs from `mcp`, `meta.mcp` and `meta.provenance.mcpServers` (strings or `{url}`), deduplicated.
+fn mcp_servers(value: &Value) -> Vec<String> {
+    let mut urls: Vec<String> = Vec::new();
+    let listed = value
+        .pointer("/meta/provenance/mcpServers")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    let candidates = [value.get("mcp"), value.pointer("/meta/mcp")]
+        .into_iter()
+        .flatten()
+        .chain(listed.map(|server| server.get("url").unwrap_or(server)));
+    for url in candidates.filter_map(Value::as_str) {
+        let url = url.trim();
+        if url.starts_with("http") && !urls.iter().any(|known| known == url) {
+            urls.push(url.to_owned());
+        }
+    }
+    urls
+}
+
+/// A markdown recipe (front matter optional) as one `text` widget; its `title` or `name` becomes the title.
+fn markdown(text: &str, random: &dyn Random, now_ms: f64) -> Imported {
+    let (front, body) = split_front_matter(text);
+    let title = front.and_then(|front| {
+        front.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            matches!(key.trim(), "title" | "name")
+                .then(|| value.trim().trim_matches(['"', '\'']).to_owned())
+                .filter(|value| !value.is_empty())
+        })
+    });
+    let block = json!({ "type": "text", "data": { "content": body.trim() } });
+    let context = DecodeContext {
+        random,
+        now_ms,
+        default_origin: Origin::User,
+    };
+    let (canvas, set_aside) = decode_canvas(&[block], &context);
+    Imported {
+        canvas,
+        title,
+        mcp_servers: Vec::new(),
+        source: SourceFormat::Markdown,
+        set_aside,
+    }
+}
+
+fn split_front_matter(text: &str) -> (Option<&str>, &str) {
+    let Some(rest) = text.strip_prefix("---") else {
+        return (None, text);
+    };
+    let rest = rest
+        .trim_start_matches([' ', '\t'])
+        .strip_prefix('\n')
+        .or_else(|| rest.strip_prefix("\r\n"));
+    match rest.and_then(|rest| rest.find("\n---").map(|end| (rest, end))) {
+        Some((rest, end)) => {
+            let after = &rest[end + 4..];
+            (
+                Some(&rest[..end]),
+                after.split_once('\n').map_or("", |(_, body)| body),
+            )
+        }
+        None => (None, text),
+    }
+}

@@ -1,0 +1,88 @@
+//! What can go wrong talking to an MCP server, worded so the user (or model) knows what to do next.
+
+use serde_json::Value;
+
+use crate::mcp::endpoint::EndpointError;
+use crate::mcp::sse::SseError;
+use crate::ports::HttpError;
+
+/// The headers a server must send for this page to reach it (shown with every network failure).
+pub const CORS_HELP: &str = "if the server is running, it must answer (including OPTIONS preflights) with \
+Access-Control-Allow-Origin: <this page's origin or *>, \
+Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS, \
+Access-Control-Allow-Headers: Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, \
+and Access-Control-Expose-Headers: Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, Last-Event-Id";
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum McpError {
+    /// No HTTP status at all: from a page, "down" and "refused by CORS" look the same.
+    #[error("{url} is unreachable or missing CORS headers ({detail}); {CORS_HELP}")]
+    Unreachable { url: String, detail: String },
+    #[error("HTTP {status} from {url}: {message}")]
+    Http {
+        status: u16,
+        url: String,
+        message: String,
+    },
+    #[error("server error {code}: {message}")]
+    Rpc {
+        code: i64,
+        message: String,
+        data: Option<Value>,
+    },
+    #[error("invalid message from the server: {0}")]
+    Protocol(String),
+    #[error(
+        "the server speaks MCP protocol {found}, which this client does not support (it supports {supported})"
+    )]
+    UnsupportedVersion { found: String, supported: String },
+    #[error("no answer within {ms} ms")]
+    Timeout { ms: u32 },
+    #[error("cancelled")]
+    Cancelled,
+    #[error("the server ended the stream before answering")]
+    StreamEnded,
+    #[error("the server's event stream dropped: {0}")]
+    StreamDropped(String),
+    #[error("the server's session expired")]
+    SessionExpired,
+    #[error("{0}")]
+    Endpoint(#[from] EndpointError),
+    #[error("{url} did not send the legacy SSE `endpoint` event{detail}")]
+    NoEndpoint { url: String, detail: String },
+    #[error(
+        "{url} is neither a Streamable HTTP endpoint ({streamable}) nor a legacy SSE endpoint ({legacy})"
+    )]
+    NotMcp {
+        url: String,
+        streamable: String,
+        legacy: String,
+    },
+    #[error("response larger than {limit} bytes")]
+    TooLarge { limit: usize },
+    #[error("the connection is closed")]
+    Closed,
+}
+
+impl McpError {
+    pub fn from_http(url: &str, error: HttpError) -> McpError {
+        match error {
+            HttpError::Network(detail) => McpError::Unreachable {
+                url: url.to_owned(),
+                detail,
+            },
+            HttpError::Aborted => McpError::Cancelled,
+            HttpError::TooLarge { limit } => McpError::TooLarge { limit },
+            HttpError::Body(detail) => {
+                McpError::Protocol(format!("the response body could not be read: {detail}"))
+            }
+        }
+    }
+
+    pub fn from_sse(url: &str, error: SseError) -> McpError {
+        match error {
+            SseError::EventTooLarge { limit } => McpError::TooLarge { limit },
+            SseError::Body(error) => McpError::from_http(url, error),
+        }
+    }
+}

@@ -1,0 +1,623 @@
+//! Several MCP servers at once: their configs, live states and sessions, the events the servers
+//! panel folds, and the [`RemoteServers`] view the dispatcher calls tools through.
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::rc::Rc;
+
+use futures::channel::mpsc::{self, UnboundedReceiver, UnboundedSender};
+use futures::future::LocalBoxFuture;
+use futures::stream::FuturesUnordered;
+use futures::{FutureExt, StreamExt};
+use serde_json::Value;
+
+use crate::cancel::CancelToken;
+use crate::ids::ServerId;
+use crate::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKind};
+use crate::mcp::endpoint::{EndpointError, server_host};
+use crate::mcp::error::McpError;
+use crate::mcp::inbound::Notice;
+use crate::mcp::model::initialize::Implementation;
+use crate::mcp::session::{Session, SessionPorts};
+use crate::ports::HttpTransport;
+use crate::remote::{RemoteCallError, RemoteServerView, RemoteServers, RemoteStatus};
+use crate::tool::{ToolResult, ToolSpec};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ServerStatus {
+    Connecting,
+    Connected {
+        tools: usize,
+    },
+    /// The connection dropped or the session expired; the client is connecting again.
+    Reconnecting {
+        reason: String,
+    },
+    Failed {
+        reason: String,
+    },
+}
+
+/// Everything the servers panel shows about one server.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerSnapshot {
+    pub id: ServerId,
+    /// The user's name for it, else the server's own `serverInfo.name`, else the URL's host.
+    pub name: String,
+    pub config: ServerConfig,
+    pub status: ServerStatus,
+    pub transport: Option<TransportKind>,
+    pub server_info: Option<Implementation>,
+    pub instructions: Option<String>,
+    pub tools: Rc<Vec<ToolSpec>>,
+    /// Tools the server described in a way this client could not read, with the reason.
+    pub unreadable_tools: Vec<String>,
+    /// Duration of the last `tools/call`, in milliseconds.
+    pub last_call_ms: Option<f64>,
+}
+
+/// How a call ended, for the panel and the console.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallOutcome {
+    Ok,
+    /// The tool ran and reported an error (`isError: true`).
+    ToolError,
+    Failed(String),
+    Cancelled,
+}
+
+/// What happened, in order; folding them with [`ServerSnapshot::apply`] rebuilds the panel.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HubEvent {
+    Added(ServerSnapshot),
+    StatusChanged {
+        server: ServerId,
+        status: ServerStatus,
+    },
+    Connected {
+        server: ServerId,
+        name: String,
+        transport: TransportKind,
+        server_info: Option<Implementation>,
+        instructions: Option<String>,
+    },
+    ToolsChanged {
+        server: ServerId,
+        tools: Rc<Vec<ToolSpec>>,
+        unreadable: Vec<String>,
+    },
+    /// Auto-detection settled on a transport; persist `config` so the next connection tries it first.
+    TransportDetected {
+        server: ServerId,
+        config: ServerConfig,
+    },
+    Progress {
+        server: ServerId,
+        tool: String,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
+    CallFinished {
+        server: ServerId,
+        tool: String,
+        latency_ms: f64,
+        outcome: CallOutcome,
+    },
+    /// Something the user may want to know that did not change the status.
+    Warning {
+        server: ServerId,
+        message: String,
+    },
+    Removed {
+        server: ServerId,
+    },
+}
+
+impl HubEvent {
+    pub fn server(&self) -> &ServerId {
+        match self {
+            HubEvent::Added(snapshot) => &snapshot.id,
+            HubEvent::StatusChanged { server, .. }
+            | HubEvent::Connected { server, .. }
+            | HubEvent::ToolsChanged { server, .. }
+            | HubEvent::TransportDetected { server, .. }
+            | HubEvent::Progress { server, .. }
+            | HubEvent::CallFinished { server, .. }
+            | HubEvent::Warning { server, .. }
+            | HubEvent::Removed { server } => server,
+        }
+    }
+}
+
+impl ServerSnapshot {
+    /// Applies an event about this server (events about others are ignored).
+    pub fn apply(&mut self, event: &HubEvent) {
+        if event.server() != &self.id {
+            return;
+        }
+        match event {
+            HubEvent::Added(snapshot) => *self = snapshot.clone(),
+            HubEvent::StatusChanged { status, .. } => self.status = status.clone(),
+            HubEvent::Connected {
+                name,
+                transport,
+                server_info,
+                instructions,
+                ..
+            } => {
+                self.name.clone_from(name);
+                self.transport = Some(*transport);
+                self.server_info.clone_from(server_info);
+                self.instructions.clone_from(instructions);
+            }
+            HubEvent::ToolsChanged {
+                tools, unreadable, ..
+            } => {
+                self.tools = tools.clone();
+                self.unreadable_tools.clone_from(unreadable);
+            }
+            HubEvent::TransportDetected { config, .. } => self.config = config.clone(),
+            HubEvent::CallFinished { latency_ms, .. } => self.last_call_ms = Some(*latency_ms),
+            HubEvent::Progress { .. } | HubEvent::Warning { .. } | HubEvent::Removed { .. } => {}
+        }
+    }
+}
+
+/// Folds `event` into a panel's list of servers (adding and removing entries as needed).
+pub fn fold(servers: &mut Vec<ServerSnapshot>, event: &HubEvent) {
+    match event {
+        HubEvent::Added(snapshot) => servers.push(snapshot.clone()),
+        HubEvent::Removed { server } => servers.retain(|snapshot| &snapshot.id != server),
+        other => servers
+            .iter_mut()
+            .for_each(|snapshot| snapshot.apply(other)),
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HubError {
+    #[error("invalid server URL: {0}")]
+    InvalidUrl(#[from] EndpointError),
+    #[error("{url} is already added as \"{server}\"")]
+    AlreadyAdded { url: String, server: ServerId },
+}
+
+type Task = LocalBoxFuture<'static, ()>;
+type Listener = Rc<dyn Fn(&HubEvent)>;
+
+/// The MCP servers of this page. Cheap to clone; clones share everything.
+pub struct McpHub<H: ?Sized> {
+    inner: Rc<Inner<H>>,
+}
+
+impl<H: ?Sized> Clone for McpHub<H> {
+    fn clone(&self) -> McpHub<H> {
+        McpHub {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+struct Inner<H: ?Sized> {
+    ports: SessionPorts<H>,
+    options: McpOptions,
+    servers: RefCell<Vec<Rc<Entry<H>>>>,
+    tasks: UnboundedSender<Task>,
+    queue: RefCell<Option<UnboundedReceiver<Task>>>,
+    listeners: RefCell<Vec<Listener>>,
+}
+
+struct Entry<H: ?Sized> {
+    id: ServerId,
+    snapshot: RefCell<ServerSnapshot>,
+    session: RefCell<Rc<Session<H>>>,
+    /// Stops the task driving the current session.
+    stop: RefCell<CancelToken>,
+}
+
+impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
+    pub fn new(ports: SessionPorts<H>, options: McpOptions) -> McpHub<H> {
+        let (tasks, queue) = mpsc::unbounded();
+        McpHub {
+            inner: Rc::new(Inner {
+                ports,
+                options,
+                servers: RefCell::new(Vec::new()),
+                tasks,
+                queue: RefCell::new(Some(queue)),
+                listeners: RefCell::new(Vec::new()),
+            }),
+        }
+    }
+
+    /// Drives every connection (handshakes, listening streams, reconnections). Spawn it once for
+    /// the life of the page; a second call returns at once.
+    pub fn run(&self) -> impl Future<Output = ()> + 'static {
+        let queue = self.inner.queue.borrow_mut().take();
+        async move {
+            let Some(mut queue) = queue else { return };
+            let mut running = FuturesUnordered::new();
+            loop {
+                futures::select! {
+                    task = queue.next() => match task {
+                        Some(task) => running.push(task),
+                        None => break,
+                    },
+                    () = running.select_next_some() => {}
+                }
+            }
+        }
+    }
+
+    /// Calls `listener` with every event from now on.
+    pub fn subscribe(&self, listener: impl Fn(&HubEvent) + 'static) {
+        self.inner.listeners.borrow_mut().push(Rc::new(listener));
+    }
+
+    /// Adds a server and starts connecting to it. Its id comes from its name, or the URL's host.
+    pub fn add_server(&self, config: ServerConfig) -> Result<ServerId, HubError> {
+        let host = server_host(&config.url)?;
+        let url = config.url.trim().to_owned();
+        if let Some(existing) = self
+            .inner
+            .servers
+            .borrow()
+            .iter()
+            .find(|entry| entry.snapshot.borrow().config.url == url)
+        {
+            return Err(HubError::AlreadyAdded {
+                url,
+                server: existing.id.clone(),
+            });
+        }
+        let config = ServerConfig { url, ..config };
+        let label = config
+            .name
+            .clone()
+            .filter(|name| !name.trim().is_empty())
+            .unwrap_or(host);
+        let id = self.unique_id(ServerId::sanitize(&label));
+        let snapshot = ServerSnapshot {
+            id: id.clone(),
+            name: label,
+            config,
+            status: ServerStatus::Connecting,
+            transport: None,
+            server_info: None,
+            instructions: None,
+            tools: Rc::new(Vec::new()),
+            unreadable_tools: Vec::new(),
+            last_call_ms: None,
+        };
+        let session = self.new_session(&id, snapshot.config.clone());
+        let entry = Rc::new(Entry {
+            id: id.clone(),
+            snapshot: RefCell::new(snapshot.clone()),
+            session: RefCell::new(session),
+            stop: RefCell::new(CancelToken::new()),
+        });
+        self.inner.servers.borrow_mut().push(entry.clone());
+        self.inner.emit(HubEvent::Added(snapshot));
+        self.start(&entry);
+        Ok(id)
+    }
+
+    /// Removes a server: stops its connection and ends its session on the server (`DELETE`).
+    pub async fn remove_server(&self, id: &ServerId) -> bool {
+        let entry = {
+            let mut servers = self.inner.servers.borrow_mut();
+            let Some(index) = servers.iter().position(|entry| &entry.id == id) else {
+                return false;
+            };
+            servers.remove(index)
+        };
+        entry.stop.borrow().cancel();
+        let session = entry.session.borrow().clone();
+        session.close().await;
+        self.inner.emit(HubEvent::Removed { server: id.clone() });
+        true
+    }
+
+    /// Connects again from scratch (after a failure, or to pick up a changed server).
+    pub fn reconnect(&self, id: &ServerId) -> bool {
+        let Some(entry) = self.inner.entry(id) else {
+            return false;
+        };
+        entry.stop.borrow().cancel();
+        let old = entry.session.borrow().clone();
+        let config = entry.snapshot.borrow().config.clone();
+        *entry.session.borrow_mut() = self.new_session(id, config);
+        let _ = self
+            .inner
+            .tasks
+            .unbounded_send(async move { old.close().await }.boxed_local());
+        self.start(&entry);
+        true
+    }
+
+    pub fn snapshots(&self) -> Vec<ServerSnapshot> {
+        self.inner
+            .servers
+            .borrow()
+            .iter()
+            .map(|entry| entry.snapshot.borrow().clone())
+            .collect()
+    }
+
+    /// The configs to persist, with the transport each auto-detection settled on.
+    pub fn configs(&self) -> Vec<ServerConfig> {
+        self.inner
+            .servers
+            .borrow()
+            .iter()
+            .map(|entry| entry.snapshot.borrow().config.clone())
+            .collect()
+    }
+
+    fn unique_id(&self, base: ServerId) -> ServerId {
+        let servers = self.inner.servers.borrow();
+        let taken = |candidate: &ServerId| servers.iter().any(|entry| &entry.id == candidate);
+        if !taken(&base) {
+            return base;
+        }
+        (2..)
+            .map(|suffix| ServerId::sanitize(&format!("{base}_{suffix}")))
+            .find(|candidate| !taken(candidate))
+            .unwrap_or(base)
+    }
+
+    fn new_session(&self, id: &ServerId, config: ServerConfig) -> Rc<Session<H>> {
+        let weak = Rc::downgrade(&self.inner);
+        let id = id.clone();
+        let notices = Rc::new(move |notice: Notice| {
+            if let Some(inner) = weak.upgrade() {
+                inner.on_notice(&id, notice);
+            }
+        });
+        Rc::new(Session::new(
+            config,
+            self.inner.ports.clone(),
+            self.inner.options.clone(),
+            notices,
+        ))
+    }
+
+    /// Spawns the task that runs the entry's current session until it gives up or is stopped.
+    fn start(&self, entry: &Rc<Entry<H>>) {
+        let stop = CancelToken::new();
+        *entry.stop.borrow_mut() = stop.clone();
+        self.inner.set_status(&entry.id, ServerStatus::Connecting);
+        let session = entry.session.borrow().clone();
+        let weak = Rc::downgrade(&self.inner);
+        let id = entry.id.clone();
+        let task = async move {
+            if let Some(reason) = stop.run(session.run()).await
+                && let Some(inner) = weak.upgrade()
+            {
+                inner.set_status(
+                    &id,
+                    ServerStatus::Failed {
+                        reason: reason.to_string(),
+                    },
+                );
+            }
+        };
+        // The receiver lives as long as the hub (it sits in `queue` or in `run`).
+        let _ = self.inner.tasks.unbounded_send(task.boxed_local());
+    }
+}
+
+impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
+    fn entry(&self, id: &ServerId) -> Option<Rc<Entry<H>>> {
+        self.servers
+            .borrow()
+            .iter()
+            .find(|entry| &entry.id == id)
+            .cloned()
+    }
+
+    /// Sends `event` to every listener, with no hub state borrowed (listeners may call back).
+    fn emit(&self, event: HubEvent) {
+        let listeners: Vec<Listener> = self.listeners.borrow().clone();
+        for listener in listeners {
+            listener(&event);
+        }
+    }
+
+    fn set_status(&self, id: &ServerId, status: ServerStatus) {
+        let Some(entry) = self.entry(id) else { return };
+        entry.snapshot.borrow_mut().status = status.clone();
+        self.emit(HubEvent::StatusChanged {
+            server: id.clone(),
+            status,
+        });
+    }
+
+    fn on_notice(&self, id: &ServerId, notice: Notice) {
+        let Some(entry) = self.entry(id) else { return };
+        match notice {
+            Notice::Connected => self.on_connected(&entry),
+            Notice::ToolsChanged => {
+                self.publish_tools(&entry);
+                let tools = entry.snapshot.borrow().tools.len();
+                self.set_status(id, ServerStatus::Connected { tools });
+            }
+            Notice::ToolsRefreshFailed { reason } => self.emit(HubEvent::Warning {
+                server: id.clone(),
+                message: format!(
+                    "the server changed its tools, but listing them again failed: {reason}"
+                ),
+            }),
+            Notice::Reconnecting { reason } => {
+                self.set_status(id, ServerStatus::Reconnecting { reason })
+            }
+            Notice::Progress {
+                tool,
+                progress,
+                total,
+                message,
+            } => {
+                self.emit(HubEvent::Progress {
+                    server: id.clone(),
+                    tool,
+                    progress,
+                    total,
+                    message,
+                });
+            }
+        }
+    }
+
+    fn on_connected(&self, entry: &Entry<H>) {
+        let session = entry.session.borrow().clone();
+        let facts = session.facts();
+        let Some(transport) = session.transport() else {
+            return;
+        };
+        let Some(hello) = facts.hello else { return };
+        let (connected, detected) = {
+            let mut snapshot = entry.snapshot.borrow_mut();
+            if snapshot.config.name.is_none()
+                && let Some(info) = &hello.server_info
+                && !info.name.trim().is_empty()
+            {
+                snapshot.name = info.title.clone().unwrap_or_else(|| info.name.clone());
+            }
+            snapshot.transport = Some(transport);
+            snapshot.server_info = hello.server_info.clone();
+            snapshot.instructions = hello.instructions.clone();
+            let connected = HubEvent::Connected {
+                server: entry.id.clone(),
+                name: snapshot.name.clone(),
+                transport,
+                server_info: hello.server_info,
+                instructions: hello.instructions,
+            };
+            let detected = (snapshot.config.transport == TransportChoice::Auto
+                && snapshot.config.detected != Some(transport))
+            .then(|| {
+                snapshot.config.detected = Some(transport);
+                HubEvent::TransportDetected {
+                    server: entry.id.clone(),
+                    config: snapshot.config.clone(),
+                }
+            });
+            (connected, detected)
+        };
+        self.emit(connected);
+        if let Some(detected) = detected {
+            self.emit(detected);
+        }
+        self.publish_tools(entry);
+        self.set_status(
+            &entry.id,
+            ServerStatus::Connected {
+                tools: facts.tools.len(),
+            },
+        );
+    }
+
+    fn publish_tools(&self, entry: &Entry<H>) {
+        let facts = entry.session.borrow().facts();
+        {
+            let mut snapshot = entry.snapshot.borrow_mut();
+            snapshot.tools = facts.tools.clone();
+            snapshot
+                .unreadable_tools
+                .clone_from(&facts.unreadable_tools);
+        }
+        self.emit(HubEvent::ToolsChanged {
+            server: entry.id.clone(),
+            tools: facts.tools,
+            unreadable: facts.unreadable_tools,
+        });
+    }
+}
+
+impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
+    fn servers(&self) -> Vec<RemoteServerView> {
+        self.snapshots()
+            .into_iter()
+            .map(|snapshot| RemoteServerView {
+                id: snapshot.id,
+                name: snapshot.name,
+                status: match snapshot.status {
+                    ServerStatus::Connected { .. } => RemoteStatus::Connected,
+                    ServerStatus::Connecting | ServerStatus::Reconnecting { .. } => {
+                        RemoteStatus::Connecting
+                    }
+                    ServerStatus::Failed { reason } => RemoteStatus::Failed(reason),
+                },
+                tools: snapshot.tools.as_ref().clone(),
+                instructions: snapshot.instructions,
+            })
+            .collect()
+    }
+
+    fn call_tool<'a>(
+        &'a self,
+        server: &'a ServerId,
+        tool: &'a str,
+        args: Value,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ToolResult, RemoteCallError>> {
+        async move {
+            let entry = self
+                .inner
+                .entry(server)
+                .ok_or_else(|| RemoteCallError::UnknownServer(server.clone()))?;
+            let status = entry.snapshot.borrow().status.clone();
+            let reason = match status {
+                ServerStatus::Connected { .. } => None,
+                ServerStatus::Connecting => {
+                    Some("it is still connecting; try again in a moment".to_owned())
+                }
+                ServerStatus::Reconnecting { reason } => {
+                    Some(format!("it is reconnecting ({reason})"))
+                }
+                ServerStatus::Failed { reason } => Some(reason),
+            };
+            if let Some(reason) = reason {
+                return Err(RemoteCallError::NotConnected {
+                    server: server.clone(),
+                    reason,
+                });
+            }
+            let session = entry.session.borrow().clone();
+            let clock = self.inner.ports.clock.clone();
+            let started = clock.now_ms();
+            let outcome = session.call_tool(tool, args, &cancel).await;
+            let latency_ms = clock.now_ms() - started;
+            entry.snapshot.borrow_mut().last_call_ms = Some(latency_ms);
+            let (result, reported) = match outcome {
+                Ok(result) => {
+                    let reported = if result.is_error {
+                        CallOutcome::ToolError
+                    } else {
+                        CallOutcome::Ok
+                    };
+                    (Ok(result), reported)
+                }
+                Err(McpError::Cancelled) => {
+                    (Err(RemoteCallError::Cancelled), CallOutcome::Cancelled)
+                }
+                Err(error) => {
+                    let message = format!("calling \"{tool}\" on {server} failed: {error}");
+                    (
+                        Err(RemoteCallError::Failed(message.clone())),
+                        CallOutcome::Failed(message),
+                    )
+                }
+            };
+            self.inner.emit(HubEvent::CallFinished {
+                server: server.clone(),
+                tool: tool.to_owned(),
+                latency_ms,
+                outcome: reported,
+            });
+            result
+        }
+        .boxed_local()
+    }
+}

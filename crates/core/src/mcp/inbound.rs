@@ -1,0 +1,106 @@
+//! What the server sends us unasked: requests we must answer and notifications we surface.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use futures::channel::mpsc::UnboundedSender;
+use serde_json::Value;
+
+use crate::mcp::jsonrpc::{METHOD_NOT_FOUND, Message, Method, Notification, Request, RequestId};
+use crate::mcp::model::notify::ProgressParams;
+
+/// Something a session reports to its owner (the hub) as it happens.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Notice {
+    /// A handshake completed (first connection or after a reconnect or expired session).
+    Connected,
+    /// The tool list was fetched again and may differ.
+    ToolsChanged,
+    /// `notifications/tools/list_changed` arrived but listing the tools again failed.
+    ToolsRefreshFailed { reason: String },
+    /// The connection dropped; the session is trying again.
+    Reconnecting { reason: String },
+    /// `notifications/progress` for a running `tools/call`.
+    Progress {
+        tool: String,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
+}
+
+pub type NoticeSink = Rc<dyn Fn(Notice)>;
+
+/// Shared by both transports of one session.
+pub(crate) struct Inbound {
+    notices: NoticeSink,
+    /// Running `tools/call`s by progress token (their request id), to name the tool in progress notices.
+    calls: RefCell<HashMap<RequestId, String>>,
+    relist: UnboundedSender<()>,
+}
+
+impl Inbound {
+    pub(crate) fn new(notices: NoticeSink, relist: UnboundedSender<()>) -> Inbound {
+        Inbound {
+            notices,
+            calls: RefCell::new(HashMap::new()),
+            relist,
+        }
+    }
+
+    pub(crate) fn notice(&self, notice: Notice) {
+        (self.notices)(notice);
+    }
+
+    pub(crate) fn call_started(&self, id: RequestId, tool: &str) {
+        self.calls.borrow_mut().insert(id, tool.to_owned());
+    }
+
+    pub(crate) fn call_ended(&self, id: &RequestId) {
+        self.calls.borrow_mut().remove(id);
+    }
+
+    /// The answer to a server request: `ping` gets an empty result, anything else `-32601`.
+    pub(crate) fn answer(&self, request: &Request) -> Message {
+        match request.method {
+            Method::Ping => {
+                Message::response(request.id.clone(), Value::Object(Default::default()))
+            }
+            ref other => Message::error(
+                Some(request.id.clone()),
+                METHOD_NOT_FOUND,
+                format!("method not found: this client does not implement \"{other}\""),
+            ),
+        }
+    }
+
+    pub(crate) fn notification(&self, notification: Notification) {
+        match notification.method {
+            Method::ToolsListChanged => {
+                // The session's refresh loop owns the receiver; it is gone only once the session stopped.
+                let _ = self.relist.unbounded_send(());
+            }
+            Method::Progress => {
+                let Some(params) = notification.params else {
+                    return;
+                };
+                let Ok(progress) = serde_json::from_value::<ProgressParams>(params) else {
+                    return;
+                };
+                // Progress for a call that already ended (or was never ours) has no one to show it to.
+                let Some(tool) = self.calls.borrow().get(&progress.progress_token).cloned() else {
+                    return;
+                };
+                self.notice(Notice::Progress {
+                    tool,
+                    progress: progress.progress,
+                    total: progress.total,
+                    message: progress.message,
+                });
+            }
+            // Logging, resource updates and the like have no consumer in this app.
+            _ => {}
+        }
+    }
+}

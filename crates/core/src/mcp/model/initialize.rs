@@ -1,0 +1,87 @@
+//! The `initialize` handshake: protocol versions, our honest capabilities and client info, the server's answer.
+
+use serde::{Deserialize, Serialize};
+
+/// The version this client asks for first.
+pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// Versions this client can speak, newest first; a server answering with another one is refused.
+pub const SUPPORTED_PROTOCOL_VERSIONS: [&str; 4] =
+    ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InitializeParams {
+    pub protocol_version: String,
+    pub capabilities: ClientCapabilities,
+    pub client_info: Implementation,
+}
+
+impl Default for InitializeParams {
+    fn default() -> InitializeParams {
+        InitializeParams {
+            protocol_version: LATEST_PROTOCOL_VERSION.to_owned(),
+            capabilities: ClientCapabilities::default(),
+            client_info: Implementation {
+                name: "autoui".to_owned(),
+                title: Some("autoui".to_owned()),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+            },
+        }
+    }
+}
+
+/// Empty on purpose: this client implements no roots, sampling or elicitation, so it declares none
+/// (servers then never send those requests, and would get `-32601` if they did).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ClientCapabilities {}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Implementation {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Required by the spec, but some servers leave it out.
+    #[serde(default)]
+    pub version: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InitializeResult {
+    pub protocol_version: String,
+    #[serde(default)]
+    pub capabilities: ServerCapabilities,
+    #[serde(default)]
+    pub server_info: Option<Implementation>,
+    #[serde(default)]
+    pub instructions: Option<String>,
+}
+
+impl InitializeResult {
+    pub fn is_supported_version(&self) -> bool {
+        SUPPORTED_PROTOCOL_VERSIONS.contains(&self.protocol_version.as_str())
+    }
+
+    /// Whether the server announced `notifications/tools/list_changed`, which needs a listening stream.
+    pub fn announces_tool_changes(&self) -> bool {
+        self.capabilities
+            .tools
+            .as_ref()
+            .and_then(|tools| tools.list_changed)
+            .unwrap_or(false)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct ServerCapabilities {
+    #[serde(default)]
+    pub tools: Option<ToolsCapability>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolsCapability {
+    #[serde(default)]
+    pub list_changed: Option<bool>,
+}

@@ -1,0 +1,7 @@
+//! MCP message shapes (2025-06-18 names), split by topic; only what this client sends or reads.
+
+pub mod call;
+pub mod content;
+pub mod initialize;
+pub mod notify;
+pub mod tool;

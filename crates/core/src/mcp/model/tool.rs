@@ -1,0 +1,76 @@
+//! Tools as `tools/list` describes them, the paging cursor, and the `tools/call` request.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::mcp::jsonrpc::RequestId;
+use crate::tool::ToolSpec;
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tool {
+    pub name: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub input_schema: Option<Value>,
+    #[serde(default)]
+    pub annotations: Option<ToolAnnotations>,
+}
+
+/// Hints only: servers are not trusted to tell the truth about them.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub read_only_hint: Option<bool>,
+}
+
+impl Tool {
+    pub fn into_spec(self) -> ToolSpec {
+        let annotations = self.annotations.unwrap_or_default();
+        ToolSpec {
+            name: self.name,
+            title: self.title.or(annotations.title),
+            description: self.description.unwrap_or_default(),
+            input_schema: self
+                .input_schema
+                .unwrap_or_else(|| serde_json::json!({ "type": "object", "properties": {} })),
+            read_only: annotations.read_only_hint.unwrap_or(false),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ListToolsParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+}
+
+/// One page of `tools/list`. Tools are kept raw so one malformed entry does not hide the others.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListToolsResult {
+    pub tools: Vec<Value>,
+    #[serde(default)]
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CallToolParams {
+    pub name: String,
+    pub arguments: Value,
+    #[serde(rename = "_meta")]
+    pub meta: RequestMeta,
+}
+
+/// `_meta` of a request: the progress token opts into `notifications/progress` for it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestMeta {
+    pub progress_token: RequestId,
+}

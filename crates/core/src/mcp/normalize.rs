@@ -1,0 +1,103 @@
+//! Turns a `tools/call` result into the neutral [`ToolResult`] the agent feeds to the model.
+//!
+//! Text stays text and images stay images (the model can look at them); audio, resource links and
+//! embedded resources become short descriptions; `structuredContent` stands in for empty `content`;
+//! `isError: true` makes an error result the model can react to.
+
+use serde_json::Value;
+
+use crate::mcp::model::call::CallToolResult;
+use crate::mcp::model::content::{Content, ContentBlock, ResourceContents};
+use crate::tool::{ResultPart, ToolResult};
+
+pub fn to_tool_result(result: CallToolResult) -> ToolResult {
+    let mut content: Vec<ResultPart> = result.content.into_iter().map(to_part).collect();
+    if content.is_empty() {
+        let text = match &result.structured_content {
+            Some(structured) => structured.to_string(),
+            None => "(the tool returned no content)".to_owned(),
+        };
+        content.push(ResultPart::Text { text });
+    }
+    ToolResult {
+        content,
+        is_error: result.is_error.unwrap_or(false),
+        structured: result.structured_content,
+    }
+}
+
+fn to_part(content: Content) -> ResultPart {
+    match content {
+        Content::Known(ContentBlock::Text { text }) => ResultPart::Text { text },
+        Content::Known(ContentBlock::Image { data, mime_type }) => ResultPart::Image {
+            media_type: mime_type,
+            data,
+        },
+        Content::Known(ContentBlock::Audio { data, mime_type }) => ResultPart::Text {
+            text: format!(
+                "[audio {mime_type}, about {} bytes, not shown]",
+                decoded_len(&data)
+            ),
+        },
+        Content::Known(ContentBlock::ResourceLink {
+            uri,
+            name,
+            description,
+            mime_type,
+        }) => {
+            let mut text = format!("[resource link {}", name.as_deref().unwrap_or(&uri));
+            text.push_str(&format!(" <{uri}>"));
+            if let Some(mime_type) = mime_type {
+                text.push_str(&format!(" {mime_type}"));
+            }
+            text.push(']');
+            if let Some(description) = description {
+                text.push_str(&format!(" {description}"));
+            }
+            ResultPart::Text { text }
+        }
+        Content::Known(ContentBlock::Resource { resource }) => ResultPart::Text {
+            text: describe_resource(resource),
+        },
+        Content::Unknown(value) => ResultPart::Text {
+            text: describe_unknown(&value),
+        },
+    }
+}
+
+fn describe_resource(resource: ResourceContents) -> String {
+    match resource {
+        ResourceContents::Text {
+            uri,
+            mime_type,
+            text,
+        } => match mime_type {
+            Some(mime_type) => format!("[resource <{uri}> {mime_type}]\n{text}"),
+            None => format!("[resource <{uri}>]\n{text}"),
+        },
+        ResourceContents::Blob {
+            uri,
+            mime_type,
+            blob,
+        } => format!(
+            "[resource <{uri}> {}, binary, about {} bytes, not shown]",
+            mime_type.as_deref().unwrap_or("application/octet-stream"),
+            decoded_len(&blob)
+        ),
+    }
+}
+
+/// Keeps the whole block as JSON, so nothing the server sent is lost to the model.
+fn describe_unknown(value: &Value) -> String {
+    let kind = value
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("untyped");
+    format!("[content of type \"{kind}\" this client does not interpret] {value}")
+}
+
+/// Size of base64 `data` once decoded, without decoding it.
+fn decoded_len(data: &str) -> usize {
+    let padding = data.bytes().rev().take_while(|byte| *byte == b'=').count();
+    (data.len() * 3 / 4).saturating_sub(padding)
+}

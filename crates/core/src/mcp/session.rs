@@ -1,0 +1,571 @@
+//! One MCP server connection: picks the transport (auto-detection), shakes hands, pages `tools/list`,
+//! calls tools with a timeout and cancellation, keeps listening, re-lists tools on `list_changed`,
+//! renews an expired session once per request, and reconnects dropped legacy streams with backoff.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+use std::future::Future;
+use std::pin::pin;
+use std::rc::Rc;
+
+use futures::StreamExt;
+use futures::channel::mpsc::{self, UnboundedReceiver};
+use futures::future::{Either, select};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::cancel::CancelToken;
+use crate::mcp::config::{McpOptions, ServerConfig, TransportKind};
+use crate::mcp::error::McpError;
+use crate::mcp::inbound::{Inbound, Notice, NoticeSink};
+use crate::mcp::jsonrpc::{Message, Method, Request, RequestId, Version};
+use crate::mcp::legacy::{EventSourcePort, EventStream, HttpEventSource, LegacyLink};
+use crate::mcp::model::call::CallToolResult;
+use crate::mcp::model::initialize::{
+    InitializeParams, InitializeResult, SUPPORTED_PROTOCOL_VERSIONS,
+};
+use crate::mcp::model::notify::CancelledParams;
+use crate::mcp::model::tool::{
+    CallToolParams, ListToolsParams, ListToolsResult, RequestMeta, Tool,
+};
+use crate::mcp::normalize::to_tool_result;
+use crate::mcp::streamable::StreamableLink;
+use crate::ports::{Clock, HttpTransport};
+use crate::tool::{ToolResult, ToolSpec};
+
+/// The outside world a session talks through.
+pub struct SessionPorts<H: ?Sized> {
+    pub http: Rc<H>,
+    /// Used for legacy servers without a bearer token (with one, the session reads the stream over `http`).
+    pub event_sources: Rc<dyn EventSourcePort>,
+    pub clock: Rc<dyn Clock>,
+}
+
+impl<H: ?Sized> Clone for SessionPorts<H> {
+    fn clone(&self) -> SessionPorts<H> {
+        SessionPorts {
+            http: self.http.clone(),
+            event_sources: self.event_sources.clone(),
+            clock: self.clock.clone(),
+        }
+    }
+}
+
+/// What a server told us about itself and its tools.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ServerFacts {
+    pub hello: Option<InitializeResult>,
+    pub tools: Rc<Vec<ToolSpec>>,
+    /// Tools the server described in a way this client could not read, with the reason.
+    pub unreadable_tools: Vec<String>,
+}
+
+pub struct Session<H: ?Sized> {
+    config: ServerConfig,
+    options: McpOptions,
+    clock: Rc<dyn Clock>,
+    event_sources: Rc<dyn EventSourcePort>,
+    streamable: StreamableLink<H>,
+    legacy: LegacyLink<H>,
+    active: Cell<Option<TransportKind>>,
+    inbound: Inbound,
+    relist: RefCell<Option<UnboundedReceiver<()>>>,
+    next_id: Cell<i64>,
+    facts: RefCell<ServerFacts>,
+    stop: CancelToken,
+}
+
+impl<H: HttpTransport + ?Sized + 'static> Session<H> {
+    /// A session that does nothing until [`Session::run`] is polled; `notices` hears what happens.
+    pub fn new(
+        config: ServerConfig,
+        ports: SessionPorts<H>,
+        options: McpOptions,
+        notices: NoticeSink,
+    ) -> Session<H> {
+        let authorization = config.authorization();
+        let event_sources: Rc<dyn EventSourcePort> = match &authorization {
+            Some(value) => Rc::new(HttpEventSource::new(
+                ports.http.clone(),
+                vec![("Authorization".to_owned(), value.clone())],
+                options.max_message_bytes,
+            )),
+            None => ports.event_sources,
+        };
+        let (relist_sender, relist_receiver) = mpsc::unbounded();
+        Session {
+            streamable: StreamableLink::new(
+                ports.http.clone(),
+                ports.clock.clone(),
+                &config.url,
+                authorization.clone(),
+                options.max_message_bytes,
+                options.backoff.clone(),
+            ),
+            legacy: LegacyLink::new(ports.http, &config.url, authorization),
+            clock: ports.clock,
+            event_sources,
+            active: Cell::new(None),
+            inbound: Inbound::new(notices, relist_sender),
+            relist: RefCell::new(Some(relist_receiver)),
+            next_id: Cell::new(0),
+            facts: RefCell::new(ServerFacts::default()),
+            stop: CancelToken::new(),
+            config,
+            options,
+        }
+    }
+
+    /// The transport in use, once connected.
+    pub fn transport(&self) -> Option<TransportKind> {
+        self.active.get()
+    }
+
+    pub fn facts(&self) -> ServerFacts {
+        self.facts.borrow().clone()
+    }
+
+    /// Connects, then keeps the connection alive (listening, re-listing tools, reconnecting).
+    /// It only returns when it gives up, with the reason; drop it (and call [`Session::close`]) to stop.
+    pub async fn run(&self) -> McpError {
+        let Some(mut relist) = self.relist.borrow_mut().take() else {
+            return McpError::Protocol("this session is already running".to_owned());
+        };
+        let legacy_stream = match self.establish().await {
+            Ok(stream) => stream,
+            Err(error) => return error,
+        };
+        let refresh = async {
+            while relist.next().await.is_some() {
+                // Several notifications in a burst need one listing.
+                while relist.try_recv().is_ok() {}
+                match self.list_tools().await {
+                    Ok(()) => self.inbound.notice(Notice::ToolsChanged),
+                    Err(error) => self.inbound.notice(Notice::ToolsRefreshFailed {
+                        reason: error.to_string(),
+                    }),
+                }
+            }
+        };
+        match select(pin!(self.keep_connected(legacy_stream)), pin!(refresh)).await {
+            Either::Left((reason, _)) => reason,
+            Either::Right(((), keep)) => keep.await,
+        }
+    }
+
+    /// Calls `tool` with `arguments`, bounded by the call timeout; cancelling `cancel` tells the
+    /// server (`notifications/cancelled`) and aborts. A tool error (`isError`) is an `Ok` result.
+    pub async fn call_tool(
+        &self,
+        tool: &str,
+        arguments: Value,
+        cancel: &CancelToken,
+    ) -> Result<ToolResult, McpError> {
+        let id = self.next_request_id();
+        let params = CallToolParams {
+            name: tool.to_owned(),
+            arguments,
+            meta: RequestMeta {
+                progress_token: id.clone(),
+            },
+        };
+        let request = request(id.clone(), Method::ToolsCall, Some(to_params(&params)));
+        self.inbound.call_started(id.clone(), tool);
+        let outcome = self
+            .exchange_renewing(&request, self.options.call_timeout_ms, cancel)
+            .await;
+        self.inbound.call_ended(&id);
+        let result: CallToolResult = serde_json::from_value(outcome?).map_err(|error| {
+            McpError::Protocol(format!("the tools/call result is malformed: {error}"))
+        })?;
+        Ok(to_tool_result(result))
+    }
+
+    /// Stops listening and ends the server-side session (`DELETE`, best effort).
+    pub async fn close(&self) {
+        self.stop.cancel();
+        if self.active.get() == Some(TransportKind::Streamable) {
+            let abort = CancelToken::new();
+            let deleting = self.streamable.delete(&abort);
+            if self
+                .within(self.options.connect_timeout_ms, deleting)
+                .await
+                .is_none()
+            {
+                abort.cancel();
+            }
+        }
+        self.active.set(None);
+    }
+
+    /// Tries the transports in the configured order. A Streamable HTTP 4xx without a JSON-RPC body,
+    /// or a URL without an `endpoint` event, means "try the other one"; anything else is final.
+    async fn establish(&self) -> Result<Option<EventStream>, McpError> {
+        let order = self.config.transports_to_try();
+        let mut mismatches: Vec<(TransportKind, McpError)> = Vec::new();
+        for kind in order {
+            let attempt = match kind {
+                TransportKind::Streamable => self.connect_streamable().await.map(|()| None),
+                TransportKind::Sse => self.connect_legacy().await.map(Some),
+            };
+            match attempt {
+                Ok(stream) => return Ok(stream),
+                Err(error) if is_wrong_transport(kind, &error) => mismatches.push((kind, error)),
+                Err(error) => return Err(error),
+            }
+        }
+        let mut streamable = None;
+        let mut legacy = None;
+        for (kind, error) in mismatches {
+            match kind {
+                TransportKind::Streamable => streamable = Some(error),
+                TransportKind::Sse => legacy = Some(error),
+            }
+        }
+        Err(match (streamable, legacy) {
+            (Some(streamable), Some(legacy)) => McpError::NotMcp {
+                url: self.config.url.clone(),
+                streamable: streamable.to_string(),
+                legacy: legacy.to_string(),
+            },
+            (Some(only), None) | (None, Some(only)) => only,
+            (None, None) => McpError::Closed,
+        })
+    }
+
+    async fn connect_streamable(&self) -> Result<(), McpError> {
+        self.streamable.reset_session();
+        self.active.set(Some(TransportKind::Streamable));
+        let outcome = self.handshake().await;
+        if outcome.is_err() {
+            self.active.set(None);
+        }
+        outcome
+    }
+
+    /// Opens the event stream, waits for `endpoint`, and shakes hands while the stream is read
+    /// (the answers arrive on it). Returns the stream for [`Session::keep_connected`] to go on reading.
+    async fn connect_legacy(&self) -> Result<EventStream, McpError> {
+        let mut stream = self.event_sources.open(&self.config.url);
+        let timeout_ms = self.options.connect_timeout_ms;
+        match self
+            .within(timeout_ms, self.legacy.await_endpoint(&mut stream))
+            .await
+        {
+            Some(outcome) => outcome?,
+            None => {
+                return Err(McpError::NoEndpoint {
+                    url: self.config.url.clone(),
+                    detail: format!(" within {timeout_ms} ms"),
+                });
+            }
+        }
+        self.active.set(Some(TransportKind::Sse));
+        let outcome = match select(
+            pin!(self.handshake()),
+            pin!(self.legacy.pump(&mut stream, &self.inbound)),
+        )
+        .await
+        {
+            Either::Left((outcome, _)) => outcome,
+            Either::Right((reason, _)) => Err(reason),
+        };
+        match outcome {
+            Ok(()) => Ok(stream),
+            Err(error) => {
+                self.active.set(None);
+                Err(error)
+            }
+        }
+    }
+
+    async fn handshake(&self) -> Result<(), McpError> {
+        let request = self.new_request(
+            Method::Initialize,
+            Some(to_params(&InitializeParams::default())),
+        );
+        let result = self
+            .exchange(
+                &request,
+                self.options.connect_timeout_ms,
+                &CancelToken::new(),
+            )
+            .await?;
+        let hello: InitializeResult = serde_json::from_value(result).map_err(|error| {
+            McpError::Protocol(format!("the initialize result is malformed: {error}"))
+        })?;
+        if !hello.is_supported_version() {
+            return Err(McpError::UnsupportedVersion {
+                found: hello.protocol_version,
+                supported: SUPPORTED_PROTOCOL_VERSIONS.join(", "),
+            });
+        }
+        self.streamable
+            .set_protocol_version(&hello.protocol_version);
+        self.notify(Method::Initialized, None).await?;
+        self.facts.borrow_mut().hello = Some(hello);
+        self.list_tools().await?;
+        self.inbound.notice(Notice::Connected);
+        Ok(())
+    }
+
+    /// Follows `nextCursor` through every page, then replaces the tool list at once.
+    async fn list_tools(&self) -> Result<(), McpError> {
+        let mut tools: Vec<ToolSpec> = Vec::new();
+        let mut unreadable = Vec::new();
+        let mut names = HashSet::new();
+        let mut cursors = HashSet::new();
+        let mut cursor = None;
+        for page in 1..=self.options.max_tool_pages {
+            let request = self.new_request(
+                Method::ToolsList,
+                Some(to_params(&ListToolsParams {
+                    cursor: cursor.take(),
+                })),
+            );
+            let result = self
+                .exchange(
+                    &request,
+                    self.options.connect_timeout_ms,
+                    &CancelToken::new(),
+                )
+                .await?;
+            let listed: ListToolsResult = serde_json::from_value(result).map_err(|error| {
+                McpError::Protocol(format!("tools/list page {page} is malformed: {error}"))
+            })?;
+            for (index, raw) in listed.tools.into_iter().enumerate() {
+                match serde_json::from_value::<Tool>(raw) {
+                    Ok(tool) if names.insert(tool.name.clone()) => tools.push(tool.into_spec()),
+                    Ok(tool) => unreadable.push(format!(
+                        "tool \"{}\" is listed twice; the first one is kept",
+                        tool.name
+                    )),
+                    Err(error) => unreadable.push(format!(
+                        "tools/list page {page}, tool {}: {error}",
+                        index + 1
+                    )),
+                }
+            }
+            match listed.next_cursor.filter(|next| !next.is_empty()) {
+                None => {
+                    let mut facts = self.facts.borrow_mut();
+                    facts.tools = Rc::new(tools);
+                    facts.unreadable_tools = unreadable;
+                    return Ok(());
+                }
+                Some(next) if !cursors.insert(next.clone()) => {
+                    return Err(McpError::Protocol(format!(
+                        "tools/list returned cursor \"{next}\" twice"
+                    )));
+                }
+                Some(next) => cursor = Some(next),
+            }
+        }
+        Err(McpError::Protocol(format!(
+            "tools/list still had more pages after {}",
+            self.options.max_tool_pages
+        )))
+    }
+
+    /// Listens for what the server sends on its own, for as long as the connection can be kept.
+    async fn keep_connected(&self, mut legacy_stream: Option<EventStream>) -> McpError {
+        loop {
+            match self.active.get() {
+                Some(TransportKind::Streamable) => {
+                    let announces = self
+                        .facts
+                        .borrow()
+                        .hello
+                        .as_ref()
+                        .is_some_and(InitializeResult::announces_tool_changes);
+                    if !announces {
+                        // Nothing to listen for: the session lives on through its POSTs.
+                        futures::future::pending::<()>().await;
+                    }
+                    match self.streamable.listen(&self.inbound, &self.stop).await {
+                        McpError::SessionExpired => {
+                            if let Err(error) = self.renew_session().await {
+                                return error;
+                            }
+                        }
+                        other => return other,
+                    }
+                }
+                Some(TransportKind::Sse) => {
+                    let reason = match legacy_stream.as_mut() {
+                        Some(stream) => self.legacy.pump(stream, &self.inbound).await,
+                        None => McpError::Closed,
+                    };
+                    match self.reconnect_legacy(reason).await {
+                        Ok(stream) => legacy_stream = Some(stream),
+                        Err(error) => return error,
+                    }
+                }
+                None => return McpError::Closed,
+            }
+        }
+    }
+
+    /// A legacy session does not survive its stream: open a new one and shake hands again, with backoff.
+    async fn reconnect_legacy(&self, mut reason: McpError) -> Result<EventStream, McpError> {
+        let backoff = self.options.backoff.clone();
+        for attempt in 0..backoff.max_attempts {
+            self.inbound.notice(Notice::Reconnecting {
+                reason: reason.to_string(),
+            });
+            self.clock.sleep(backoff.delay_ms(attempt, None)).await;
+            match self.connect_legacy().await {
+                Ok(stream) => return Ok(stream),
+                Err(error) => reason = error,
+            }
+        }
+        Err(reason)
+    }
+
+    /// The server forgot our session (404): shake hands again without the old id.
+    async fn renew_session(&self) -> Result<(), McpError> {
+        self.inbound.notice(Notice::Reconnecting {
+            reason: McpError::SessionExpired.to_string(),
+        });
+        self.streamable.reset_session();
+        self.handshake().await
+    }
+
+    /// [`Session::exchange`], renewing an expired session once and trying again.
+    async fn exchange_renewing(
+        &self,
+        request: &Request,
+        timeout_ms: u32,
+        cancel: &CancelToken,
+    ) -> Result<Value, McpError> {
+        let session_before = self.streamable.session_id();
+        match self.exchange(request, timeout_ms, cancel).await {
+            Err(McpError::SessionExpired) => {
+                // A concurrent request may have renewed it already.
+                if self.streamable.session_id() == session_before {
+                    self.renew_session().await?;
+                }
+                self.exchange(request, timeout_ms, cancel).await
+            }
+            other => other,
+        }
+    }
+
+    /// Sends `request` and waits for its answer, at most `timeout_ms`, unless `cancel` fires first;
+    /// then the server is told with `notifications/cancelled` (never for `initialize`).
+    async fn exchange(
+        &self,
+        request: &Request,
+        timeout_ms: u32,
+        cancel: &CancelToken,
+    ) -> Result<Value, McpError> {
+        if cancel.is_cancelled() {
+            return Err(McpError::Cancelled);
+        }
+        let abort = CancelToken::new();
+        let stopped = {
+            let work = pin!(self.send_request(request, &abort));
+            let stop = pin!(cancel.cancelled());
+            let timer = pin!(self.clock.sleep(timeout_ms));
+            match select(work, select(stop, timer)).await {
+                Either::Left((outcome, _)) => return outcome,
+                Either::Right((Either::Left(_), _)) => McpError::Cancelled,
+                Either::Right((Either::Right(_), _)) => McpError::Timeout { ms: timeout_ms },
+            }
+        };
+        abort.cancel();
+        if request.method != Method::Initialize {
+            let reason = match stopped {
+                McpError::Cancelled => "cancelled by the user".to_owned(),
+                _ => format!("no answer within {timeout_ms} ms"),
+            };
+            let params = CancelledParams {
+                request_id: request.id.clone(),
+                reason,
+            };
+            // Best effort: the call is over for us either way.
+            let _ = self
+                .notify(Method::Cancelled, Some(to_params(&params)))
+                .await;
+        }
+        Err(stopped)
+    }
+
+    async fn send_request(
+        &self,
+        request: &Request,
+        abort: &CancelToken,
+    ) -> Result<Value, McpError> {
+        match self.active.get() {
+            Some(TransportKind::Streamable) => {
+                self.streamable.request(request, &self.inbound, abort).await
+            }
+            Some(TransportKind::Sse) => self.legacy.request(request, abort).await,
+            None => Err(McpError::Closed),
+        }
+    }
+
+    /// Sends a notification, bounded by the connect timeout.
+    async fn notify(&self, method: Method, params: Option<Value>) -> Result<(), McpError> {
+        let message = Message::notification(method, params);
+        let abort = CancelToken::new();
+        let sending = async {
+            match self.active.get() {
+                Some(TransportKind::Streamable) => self.streamable.send(&message, &abort).await,
+                Some(TransportKind::Sse) => self.legacy.send(&message, &abort).await,
+                None => Err(McpError::Closed),
+            }
+        };
+        let timeout_ms = self.options.connect_timeout_ms;
+        match self.within(timeout_ms, sending).await {
+            Some(outcome) => outcome,
+            None => {
+                abort.cancel();
+                Err(McpError::Timeout { ms: timeout_ms })
+            }
+        }
+    }
+
+    /// Runs `work` for at most `ms`; `None` when time ran out.
+    async fn within<T>(&self, ms: u32, work: impl Future<Output = T>) -> Option<T> {
+        match select(pin!(work), pin!(self.clock.sleep(ms))).await {
+            Either::Left((value, _)) => Some(value),
+            Either::Right(((), _)) => None,
+        }
+    }
+
+    fn next_request_id(&self) -> RequestId {
+        let id = self.next_id.get();
+        self.next_id.set(id + 1);
+        RequestId::Number(id)
+    }
+
+    fn new_request(&self, method: Method, params: Option<Value>) -> Request {
+        request(self.next_request_id(), method, params)
+    }
+}
+
+fn request(id: RequestId, method: Method, params: Option<Value>) -> Request {
+    Request {
+        jsonrpc: Version,
+        id,
+        method,
+        params,
+    }
+}
+
+/// Whether a failed attempt says "this URL speaks the other transport" rather than "this server is broken".
+fn is_wrong_transport(kind: TransportKind, error: &McpError) -> bool {
+    match (kind, error) {
+        // 401/403 come from a server that wants credentials, whatever its transport.
+        (TransportKind::Streamable, McpError::Http { status, .. }) => {
+            (400..500).contains(status) && *status != 401 && *status != 403
+        }
+        (TransportKind::Sse, McpError::NoEndpoint { .. }) => true,
+        _ => false,
+    }
+}
+
+fn to_params(params: &impl Serialize) -> Value {
+    serde_json::to_value(params).unwrap_or(Value::Null)
+}
