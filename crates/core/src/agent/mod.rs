@@ -1,1 +1,10 @@
-//! The agent loop: send the conversation, dispatch tool calls, repeat until done, stopped or capped.
+//! The agent engine: a session owns the conversation, runs the loop over the dispatcher, keeps the
+//! context small (truncation, compression, the recall buffer) and reports every step as an event.
+
+pub mod buffer;
+pub mod context;
+pub mod event;
+pub mod prompt;
+pub mod run;
+pub mod session;
+pub mod stop;

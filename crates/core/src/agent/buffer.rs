@@ -1,0 +1,147 @@
+//! The result buffer: the full, untruncated text of every tool result of the conversation, so
+//! `recall` can return what truncation and compression took out of the model's context.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::tool::ResultStore;
+
+/// Memory the buffer may hold before it forgets its oldest results.
+pub const DEFAULT_CAPACITY_BYTES: usize = 64 * 1024 * 1024;
+
+/// Shared as `Rc<ResultBuffer>` between the agent session (which fills it) and the `recall` tool (which reads it).
+#[derive(Debug)]
+pub struct ResultBuffer {
+    state: RefCell<State>,
+}
+
+#[derive(Debug)]
+struct State {
+    results: HashMap<String, Arc<str>>,
+    order: VecDeque<String>,
+    bytes: usize,
+    capacity: usize,
+}
+
+/// One stored result, for persisting a conversation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StoredResult {
+    pub id: String,
+    pub text: Arc<str>,
+}
+
+impl Default for ResultBuffer {
+    fn default() -> ResultBuffer {
+        ResultBuffer::with_capacity(DEFAULT_CAPACITY_BYTES)
+    }
+}
+
+impl ResultBuffer {
+    pub fn new() -> ResultBuffer {
+        ResultBuffer::default()
+    }
+
+    /// A buffer that forgets its oldest results once they add up to more than `capacity` bytes.
+    pub fn with_capacity(capacity: usize) -> ResultBuffer {
+        ResultBuffer {
+            state: RefCell::new(State { results: HashMap::new(), order: VecDeque::new(), bytes: 0, capacity }),
+        }
+    }
+
+    /// Stores the full result of call `id` (replacing an earlier one with the same id).
+    pub fn insert(&self, id: &str, text: Arc<str>) {
+        let mut state = self.state.borrow_mut();
+        if let Some(previous) = state.results.insert(id.to_owned(), text.clone()) {
+            state.bytes -= previous.len();
+            state.order.retain(|known| known != id);
+        }
+        state.bytes += text.len();
+        state.order.push_back(id.to_owned());
+        // The newest result is kept even if it alone exceeds the capacity.
+        while state.bytes > state.capacity && state.order.len() > 1 {
+            let Some(oldest) = state.order.pop_front() else { break };
+            if let Some(dropped) = state.results.remove(&oldest) {
+                state.bytes -= dropped.len();
+            }
+        }
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<str>> {
+        self.state.borrow().results.get(id).cloned()
+    }
+
+    pub fn contains(&self, id: &str) -> bool {
+        self.state.borrow().results.contains_key(id)
+    }
+
+    pub fn len(&self) -> usize {
+        self.state.borrow().results.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn clear(&self) {
+        let mut state = self.state.borrow_mut();
+        state.results.clear();
+        state.order.clear();
+        state.bytes = 0;
+    }
+
+    /// Everything stored, oldest first.
+    pub fn entries(&self) -> Vec<StoredResult> {
+        let state = self.state.borrow();
+        state
+            .order
+            .iter()
+            .filter_map(|id| state.results.get(id).map(|text| StoredResult { id: id.clone(), text: text.clone() }))
+            .collect()
+    }
+
+    /// Replaces the contents with `entries` (restoring a persisted conversation).
+    pub fn restore(&self, entries: Vec<StoredResult>) {
+        self.clear();
+        for entry in entries {
+            self.insert(&entry.id, entry.text);
+        }
+    }
+}
+
+impl ResultStore for ResultBuffer {
+    fn full_result(&self, call_id: &str) -> Option<String> {
+        self.get(call_id).map(|text| text.to_string())
+    }
+
+    fn known_ids(&self) -> Vec<String> {
+        self.state.borrow().order.iter().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_oldest_results_are_forgotten_past_the_capacity_but_never_the_newest() {
+        let buffer = ResultBuffer::with_capacity(10);
+        buffer.insert("a", Arc::from("12345"));
+        buffer.insert("b", Arc::from("12345"));
+        buffer.insert("c", Arc::from("12345"));
+        assert_eq!(buffer.known_ids(), ["b", "c"]);
+        buffer.insert("huge", Arc::from("x".repeat(50).as_str()));
+        assert_eq!(buffer.known_ids(), ["huge"]);
+    }
+
+    #[test]
+    fn storing_an_id_again_replaces_it() {
+        let buffer = ResultBuffer::new();
+        buffer.insert("a", Arc::from("old"));
+        buffer.insert("a", Arc::from("new"));
+        assert_eq!(buffer.full_result("a").as_deref(), Some("new"));
+        assert_eq!(buffer.known_ids(), ["a"]);
+    }
+}

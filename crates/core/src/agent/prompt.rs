@@ -1,0 +1,75 @@
+//! The system prompt: the user's prefix, the connected servers and their discovery tools (by name only),
+//! the seed's workflow (find a recipe, read it, follow it, display with autoui) and its error rules.
+//! Kept short on purpose: it is sent with every request.
+
+use crate::dispatch::alias::RecipeRole;
+use crate::dispatch::catalog::{Availability, Catalog, CatalogServer};
+use crate::tool_name::Protocol;
+
+/// Builds the prompt for one run from the servers as they are when the run starts.
+pub fn build_system_prompt(catalog: &Catalog, prefix: &str) -> String {
+    let ui = catalog.servers().iter().find(|server| server.is_ready() && server.canvas_tool("widget_display").is_some());
+    let canvas_name = |tool: &str| {
+        ui.and_then(|server| server.canvas_tool(tool)).map_or_else(|| tool.to_owned(), |tool| tool.exposed.clone())
+    };
+    let display = canvas_name("widget_display");
+    let canvas = canvas_name("canvas");
+    let recall = canvas_name("recall");
+    let widget_recipe = ui
+        .and_then(|server| server.recipe_tool(RecipeRole::Get))
+        .map_or_else(|| "get_recipe".to_owned(), |tool| tool.exposed.clone());
+
+    let mut prompt = String::with_capacity(2_400 + prefix.len());
+    if !prefix.trim().is_empty() {
+        prompt.push_str(prefix.trim());
+        prompt.push_str("\n\n");
+    }
+    prompt.push_str(
+        "You build live dashboards. MCP servers (protocol mcp) provide data through tools; local servers \
+         (protocol webmcp) run in this page, and autoui shows widgets on the canvas.\n\n\
+         Servers (tools are named {server}_{protocol}_{tool}):\n",
+    );
+    for server in catalog.servers() {
+        prompt.push_str(&server_line(server));
+    }
+    prompt.push_str(
+        "Every server also has {server}_{protocol}_search_tools(query) and _list_tools(). A server's other tools \
+         become callable after your first call to one of its tools.\n\n",
+    );
+    prompt.push_str(&format!(
+        "Workflow:\n\
+         1. Find a recipe: search_recipes on the data server and on autoui (list_recipes if nothing matches).\n\
+         2. Read it with get_recipe, and any recipe it names. Follow it exactly.\n\
+         3. Get the data: call the tools the recipe names with real arguments. No recipe? Find a tool with search_tools.\n\
+         4. Display: read the widget's recipe ({widget_recipe}) for its params, then call {display}({{name, params}}) \
+         once per widget, only with data returned by tools in this conversation. Change a widget with {canvas} \
+         (update, move, resize, style, remove; list shows the canvas).\n\
+         5. Reply in one or two sentences. Do not narrate the steps.\n\n\
+         Errors:\n\
+         - A failed call returns the error and often the expected_schema: fix the arguments and retry once.\n\
+         - After two identical failures, change approach: another recipe, tool or widget.\n\
+         - A result cut short ends with recall('<id>'): call {recall}({{id}}) for the full text, or add offset \
+         and length for a slice.\n\n\
+         Never invent data, ids or image URLs: use only URLs found in tool results, otherwise leave images out."
+    ));
+    prompt
+}
+
+fn server_line(server: &CatalogServer) -> String {
+    let protocol = server.protocol.as_str();
+    let id = &server.id;
+    if let Availability::Unavailable(reason) = &server.availability {
+        return format!("- {id} ({protocol}): not connected ({reason})\n");
+    }
+    let recipes: Vec<&str> = RecipeRole::ALL
+        .iter()
+        .filter_map(|role| server.recipe_tool(*role))
+        .map(|tool| tool.exposed.as_str())
+        .collect();
+    let size = match server.protocol {
+        Protocol::Mcp => format!(", {} tools", server.tools.len()),
+        Protocol::WebMcp => String::new(),
+    };
+    let recipes = if recipes.is_empty() { "no recipes".to_owned() } else { format!("recipes {}", recipes.join(", ")) };
+    format!("- {id} ({protocol}{size}): {recipes}\n")
+}

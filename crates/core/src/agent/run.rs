@@ -1,0 +1,283 @@
+//! The agent loop: send the conversation with the offered tools, stream the reply, dispatch its tool
+//! calls in order, append their results, repeat until the model stops calling tools, Stop is pressed,
+//! the iteration cap is reached or the provider fails.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::agent::context::{compress_history, truncate};
+use crate::agent::event::{AgentEvent, EventSink};
+use crate::agent::prompt::build_system_prompt;
+use crate::agent::session::{AgentSession, UserTurn};
+use crate::agent::stop::StopReason;
+use crate::cancel::CancelToken;
+use crate::dispatch::catalog::Catalog;
+use crate::dispatch::record::CallRecord;
+use crate::ids::CallId;
+use crate::llm::cost::estimate_usd;
+use crate::llm::message::{ContentBlock, Message, Role};
+use crate::llm::model::{ChatRequest, LlmError, MalformedInput, ModelEvent, Usage};
+use crate::llm::partial_json::parse_prefix;
+use crate::settings::Settings;
+use crate::tool::ResultPart;
+use crate::tool_name::Protocol;
+
+/// `recall` results may be this many times the result limit: the model asked for the text on purpose.
+const RECALL_LIMIT_FACTOR: usize = 4;
+
+/// What a run did, also reported piecewise through events.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSummary {
+    pub reason: StopReason,
+    pub iterations: u32,
+    pub usage: Usage,
+    pub cost_usd: Option<f64>,
+    /// The text of the model's last reply.
+    pub text: String,
+    pub calls: Vec<CallRecord>,
+}
+
+impl AgentSession {
+    /// Runs one user turn to its end. Cancelling `cancel` (Stop) aborts the LLM request or the tool
+    /// calls in flight; the conversation stays valid for the next turn either way.
+    pub async fn run(
+        &mut self,
+        turn: UserTurn,
+        settings: &Settings,
+        cancel: CancelToken,
+        sink: &dyn EventSink,
+    ) -> RunSummary {
+        let catalog = self.dispatcher.catalog();
+        let system = build_system_prompt(&catalog, &settings.system_prompt_prefix);
+        self.dispatcher.begin_run();
+        if let Some(message) = turn.into_message() {
+            self.messages.push(message);
+        }
+        let max = settings.max_iterations.max(1);
+        let mut summary = RunSummary {
+            reason: StopReason::Completed,
+            iterations: 0,
+            usage: Usage::default(),
+            cost_usd: Some(0.0),
+            text: String::new(),
+            calls: Vec::new(),
+        };
+        summary.reason = loop {
+            if cancel.is_cancelled() {
+                break StopReason::Cancelled;
+            }
+            if summary.iterations == max {
+                break StopReason::IterationLimit { limit: max };
+            }
+            summary.iterations += 1;
+            let context = RunContext { catalog: &catalog, system: &system, settings, cancel: &cancel, sink };
+            match self.iterate(&context, &mut summary).await {
+                Some(reason) => break reason,
+                None if cancel.is_cancelled() => break StopReason::Cancelled,
+                None => {}
+            }
+        };
+        sink.emit(AgentEvent::RunStopped {
+            reason: summary.reason.clone(),
+            iterations: summary.iterations,
+            usage: summary.usage,
+            cost_usd: summary.cost_usd,
+        });
+        summary
+    }
+
+    /// One LLM call and its tool calls; `Some` when the run ends here.
+    async fn iterate(&mut self, context: &RunContext<'_>, summary: &mut RunSummary) -> Option<StopReason> {
+        let RunContext { catalog, system, settings, cancel, sink } = *context;
+        let iteration = summary.iterations;
+        let tools = self.dispatcher.tool_defs(catalog);
+        sink.emit(AgentEvent::IterationStarted { iteration, max: settings.max_iterations.max(1), tools: tools.len() });
+        let streams = Streams::new(sink);
+        let forward = |event: ModelEvent| streams.forward(event);
+        let request = ChatRequest {
+            system,
+            messages: &self.messages,
+            tools: &tools,
+            max_output_tokens: self.config.max_output_tokens,
+        };
+        let reply = match self.model.complete(request, settings, cancel.clone(), &forward).await {
+            Ok(reply) => reply,
+            Err(LlmError::Cancelled) => {
+                // Keep what the user saw streaming, so the next turn's model sees it too.
+                let partial = streams.text.take();
+                if !partial.trim().is_empty() {
+                    self.messages.push(Message::assistant_text(partial));
+                }
+                return Some(StopReason::Cancelled);
+            }
+            Err(error) => return Some(StopReason::ProviderFailed { message: error.to_string() }),
+        };
+        let cost = estimate_usd(&settings.model, &settings.base_url, &reply.usage);
+        summary.usage += reply.usage;
+        summary.cost_usd = summary.cost_usd.zip(cost).map(|(total, more)| total + more);
+        summary.text = reply_text(&reply.content);
+        let calls: Vec<(String, String, Value)> = reply
+            .content
+            .iter()
+            .filter_map(|block| match block {
+                ContentBlock::ToolUse { id, name, input } => Some((id.clone(), name.clone(), input.clone())),
+                _ => None,
+            })
+            .collect();
+        if !reply.content.is_empty() {
+            self.messages.push(Message { role: Role::Assistant, content: reply.content });
+        }
+        let finished = |sink: &dyn EventSink| {
+            sink.emit(AgentEvent::IterationFinished {
+                iteration,
+                usage: reply.usage,
+                cost_usd: cost,
+                request_bytes: reply.request_bytes,
+            });
+        };
+        if calls.is_empty() {
+            finished(sink);
+            return Some(StopReason::Completed);
+        }
+        let results = self.run_calls(context, calls, &reply.malformed, summary).await;
+        self.messages.push(Message { role: Role::User, content: results });
+        if self.config.compress_history {
+            compress_history(
+                &mut self.messages,
+                self.config.keep_recent_iterations,
+                self.config.preview_chars,
+                &self.results,
+            );
+        }
+        finished(sink);
+        None
+    }
+
+    /// Dispatches the calls one after another, in the order the model wrote them, and returns one
+    /// tool_result per call (calls left when Stop is pressed get a "cancelled" result).
+    async fn run_calls(
+        &mut self,
+        context: &RunContext<'_>,
+        calls: Vec<(String, String, Value)>,
+        malformed: &[MalformedInput],
+        summary: &mut RunSummary,
+    ) -> Vec<ContentBlock> {
+        let RunContext { catalog, settings, cancel, sink, .. } = *context;
+        let mut results = Vec::with_capacity(calls.len());
+        for (id, name, input) in calls {
+            if cancel.is_cancelled() {
+                results.push(ContentBlock::ToolResult {
+                    tool_use_id: id,
+                    content: vec![ResultPart::Text { text: "Error: cancelled by the user before this call ran".to_owned() }],
+                    is_error: true,
+                });
+                continue;
+            }
+            let call_id = CallId::new(id.clone());
+            let prepared = match malformed.iter().find(|bad| bad.id == id) {
+                Some(bad) => self.dispatcher.prepare_malformed(call_id, &name, &bad.raw),
+                None => self.dispatcher.prepare(catalog, call_id, &name, input),
+            };
+            sink.emit(AgentEvent::ToolCallStarted { record: self.dispatcher.running(catalog, &prepared) });
+            let executed = self.dispatcher.execute(catalog, prepared, cancel).await;
+            if let Some(activation) = executed.activation {
+                sink.emit(AgentEvent::ServerActivated {
+                    server: activation.server,
+                    protocol: activation.protocol,
+                    tools: activation.tools,
+                });
+            }
+            self.results.insert(&id, executed.text.clone());
+            let mut record = executed.record;
+            let (limit, recall_id) = match &record.target {
+                Some(target) if target.protocol == Protocol::WebMcp && target.tool == "recall" => (
+                    settings.result_limit.saturating_mul(RECALL_LIMIT_FACTOR),
+                    record.args.get("id").and_then(Value::as_str).unwrap_or(&id).to_owned(),
+                ),
+                _ => (settings.result_limit, id.clone()),
+            };
+            let shown = truncate(&executed.text, limit.max(1), &recall_id);
+            record.truncated = shown.is_some();
+            let mut content = vec![ResultPart::Text { text: shown.unwrap_or_else(|| executed.text.to_string()) }];
+            content.extend(executed.result.content.into_iter().filter(|part| matches!(part, ResultPart::Image { .. })));
+            results.push(ContentBlock::ToolResult { tool_use_id: id, content, is_error: executed.result.is_error });
+            summary.calls.push(record.clone());
+            sink.emit(AgentEvent::ToolCallFinished { record });
+        }
+        results
+    }
+}
+
+/// What every step of one run shares.
+#[derive(Clone, Copy)]
+struct RunContext<'a> {
+    catalog: &'a Catalog,
+    system: &'a str,
+    settings: &'a Settings,
+    cancel: &'a CancelToken,
+    sink: &'a dyn EventSink,
+}
+
+fn reply_text(content: &[ContentBlock]) -> String {
+    let texts: Vec<&str> = content
+        .iter()
+        .filter_map(|block| match block {
+            ContentBlock::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    texts.join("\n")
+}
+
+/// Turns model stream events into agent events, keeping each tool call's partial input and
+/// re-parsing it as it grows (every 1/8 of its size at least, so a long input costs linear time).
+struct Streams<'a> {
+    sink: &'a dyn EventSink,
+    text: RefCell<String>,
+    inputs: RefCell<HashMap<String, StreamedInput>>,
+}
+
+struct StreamedInput {
+    name: String,
+    json: String,
+    parsed_len: usize,
+}
+
+impl<'a> Streams<'a> {
+    fn new(sink: &'a dyn EventSink) -> Streams<'a> {
+        Streams { sink, text: RefCell::new(String::new()), inputs: RefCell::new(HashMap::new()) }
+    }
+
+    fn forward(&self, event: ModelEvent) {
+        let event = match event {
+            ModelEvent::TextDelta(delta) => {
+                self.text.borrow_mut().push_str(&delta);
+                AgentEvent::TextStreamed { delta }
+            }
+            ModelEvent::ToolUseStarted { id, name } => {
+                let input = StreamedInput { name: name.clone(), json: String::new(), parsed_len: 0 };
+                self.inputs.borrow_mut().insert(id.clone(), input);
+                AgentEvent::ToolInputStreamed { call_id: CallId::new(id), name, delta: String::new(), parsed: None }
+            }
+            ModelEvent::ToolInputDelta { id, delta } => {
+                let mut inputs = self.inputs.borrow_mut();
+                let Some(input) = inputs.get_mut(&id) else { return };
+                input.json.push_str(&delta);
+                let due = input.json.len() - input.parsed_len >= (input.parsed_len / 8).max(16);
+                let parsed = due.then(|| parse_prefix(&input.json)).flatten();
+                if due {
+                    input.parsed_len = input.json.len();
+                }
+                let name = input.name.clone();
+                drop(inputs);
+                AgentEvent::ToolInputStreamed { call_id: CallId::new(id), name, delta, parsed }
+            }
+            ModelEvent::RetryScheduled { attempt, delay_ms, reason } => {
+                AgentEvent::RetryScheduled { attempt, delay_ms, reason }
+            }
+        };
+        self.sink.emit(event);
+    }
+}

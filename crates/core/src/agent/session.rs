@@ -1,0 +1,180 @@
+//! `AgentSession`: one conversation with its messages, activated servers and result buffer, and
+//! what it needs from outside. The app creates one, calls `run` per user turn, and can persist it.
+
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::agent::buffer::{ResultBuffer, StoredResult};
+use crate::agent::context::{DEFAULT_KEEP_RECENT, DEFAULT_PREVIEW_CHARS};
+use crate::agent::prompt::build_system_prompt;
+use crate::dispatch::catalog::Catalog;
+use crate::dispatch::{DEFAULT_TIMEOUT_MS, Dispatcher};
+use crate::ids::ServerId;
+use crate::llm::message::{ContentBlock, Message, Role};
+use crate::llm::model::ChatModel;
+use crate::ports::Clock;
+use crate::remote::RemoteServers;
+use crate::settings::Settings;
+use crate::tool::LocalServer;
+use crate::tool_name::Protocol;
+
+/// What a session reaches the outside world through.
+pub struct AgentDeps {
+    /// `llm::http::HttpChatModel` in the app; a scripted model in tests.
+    pub model: Rc<dyn ChatModel>,
+    /// In-page servers, `autoui` first.
+    pub local: Vec<Rc<dyn LocalServer>>,
+    pub remote: Rc<dyn RemoteServers>,
+    pub clock: Rc<dyn Clock>,
+    /// The buffer `recall` reads: create it first and give the same `Rc` to the autoui server.
+    pub results: Rc<ResultBuffer>,
+}
+
+/// Engine settings that are not user settings (those come with each run in `Settings`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentConfig {
+    /// How long one tool call may take before it is answered with a timeout error.
+    pub tool_timeout_ms: u32,
+    /// Replace old tool results by a preview and a recall marker.
+    pub compress_history: bool,
+    /// Tool-result turns (iterations) kept in full when compressing.
+    pub keep_recent_iterations: usize,
+    /// Characters kept as the preview of a compressed result.
+    pub preview_chars: usize,
+    /// Output token limit of each LLM call.
+    pub max_output_tokens: u32,
+}
+
+impl Default for AgentConfig {
+    fn default() -> AgentConfig {
+        AgentConfig {
+            tool_timeout_ms: DEFAULT_TIMEOUT_MS,
+            compress_history: true,
+            keep_recent_iterations: DEFAULT_KEEP_RECENT,
+            preview_chars: DEFAULT_PREVIEW_CHARS,
+            max_output_tokens: 8_192,
+        }
+    }
+}
+
+/// What the user sends: content blocks (text, images) and optional context the app adds, such as
+/// "canvas changes since your last turn" or a widget interaction event.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UserTurn {
+    pub content: Vec<ContentBlock>,
+    pub context: Option<String>,
+}
+
+impl UserTurn {
+    pub fn text(text: impl Into<String>) -> UserTurn {
+        UserTurn { content: vec![ContentBlock::Text { text: text.into() }], context: None }
+    }
+
+    pub fn with_context(self, context: impl Into<String>) -> UserTurn {
+        UserTurn { context: Some(context.into()), ..self }
+    }
+
+    /// The user message, context first so the request reads "what changed, then what I want";
+    /// `None` for an empty turn, which lets the model go on from where the conversation stopped.
+    pub(crate) fn into_message(self) -> Option<Message> {
+        let mut content = Vec::with_capacity(self.content.len() + 1);
+        if let Some(context) = self.context.filter(|context| !context.trim().is_empty()) {
+            content.push(ContentBlock::Text { text: format!("<context>\n{}\n</context>", context.trim()) });
+        }
+        content.extend(self.content);
+        (!content.is_empty()).then_some(Message { role: Role::User, content })
+    }
+}
+
+/// A server whose tools are all offered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActivatedServer {
+    pub server: ServerId,
+    pub protocol: Protocol,
+}
+
+/// A conversation as persisted by the app. `results` may be left out to save space; recall then
+/// answers that old results are no longer kept.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionSnapshot {
+    pub messages: Vec<Message>,
+    #[serde(default)]
+    pub activated: Vec<ActivatedServer>,
+    #[serde(default)]
+    pub results: Vec<StoredResult>,
+}
+
+pub struct AgentSession {
+    pub(super) model: Rc<dyn ChatModel>,
+    pub(super) results: Rc<ResultBuffer>,
+    pub(super) config: AgentConfig,
+    pub(super) dispatcher: Dispatcher,
+    pub(super) messages: Vec<Message>,
+}
+
+impl AgentSession {
+    pub fn new(deps: AgentDeps, config: AgentConfig) -> AgentSession {
+        let dispatcher = Dispatcher::new(deps.local, deps.remote, deps.clock, config.tool_timeout_ms);
+        AgentSession {
+            model: deps.model,
+            results: deps.results,
+            config,
+            dispatcher,
+            messages: Vec::new(),
+        }
+    }
+
+    /// A session that continues a persisted conversation.
+    pub fn restore(deps: AgentDeps, config: AgentConfig, snapshot: SessionSnapshot) -> AgentSession {
+        let mut session = AgentSession::new(deps, config);
+        session.messages = snapshot.messages;
+        session
+            .dispatcher
+            .restore_activated(snapshot.activated.into_iter().map(|active| (active.server, active.protocol)).collect());
+        session.results.restore(snapshot.results);
+        session
+    }
+
+    pub fn snapshot(&self) -> SessionSnapshot {
+        SessionSnapshot {
+            messages: self.messages.clone(),
+            activated: self.activated(),
+            results: self.results.entries(),
+        }
+    }
+
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    pub fn results(&self) -> Rc<ResultBuffer> {
+        self.results.clone()
+    }
+
+    /// Servers whose tools are all offered, in activation order.
+    pub fn activated(&self) -> Vec<ActivatedServer> {
+        self.dispatcher
+            .activated()
+            .iter()
+            .map(|(server, protocol)| ActivatedServer { server: server.clone(), protocol: *protocol })
+            .collect()
+    }
+
+    /// Every server's tools under the names the model sees (for the servers panel).
+    pub fn catalog(&self) -> Catalog {
+        self.dispatcher.catalog()
+    }
+
+    /// The system prompt the next run would send.
+    pub fn system_prompt(&self, settings: &Settings) -> String {
+        build_system_prompt(&self.dispatcher.catalog(), &settings.system_prompt_prefix)
+    }
+
+    /// Starts a new conversation: messages, activations and stored results are dropped.
+    pub fn clear(&mut self) {
+        self.messages.clear();
+        self.dispatcher.reset();
+        self.results.clear();
+    }
+}

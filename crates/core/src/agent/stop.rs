@@ -1,0 +1,30 @@
+//! Why a run stopped: one distinct reason per way a run can end, each with the sentence the user sees.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum StopReason {
+    /// The model answered without calling a tool.
+    Completed,
+    /// The user pressed Stop.
+    Cancelled,
+    /// The iteration cap was reached while the model still wanted to call tools.
+    IterationLimit { limit: u32 },
+    /// The LLM request failed (after retries, when the failure was transient).
+    ProviderFailed { message: String },
+}
+
+impl StopReason {
+    /// The sentence shown in the chat when the run ends.
+    pub fn describe(&self) -> String {
+        match self {
+            StopReason::Completed => "Done.".to_owned(),
+            StopReason::Cancelled => "Stopped: you pressed Stop.".to_owned(),
+            StopReason::IterationLimit { limit } => format!(
+                "Stopped after {limit} iterations (the limit set in settings); send a message to let the agent continue."
+            ),
+            StopReason::ProviderFailed { message } => format!("Stopped: the model could not be reached: {message}"),
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! Every tool of every server under the name the model sees, which of them form the discovery set,
+//! and the tool definitions sent to the model for a given set of activated servers.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::dispatch::alias::{NameAllocator, RecipeRole, recipe_roles};
+use crate::dispatch::pseudo::PseudoTool;
+use crate::ids::ServerId;
+use crate::llm::model::ToolDef;
+use crate::remote::{RemoteServerView, RemoteStatus};
+use crate::tool::{LocalServer, ToolSpec};
+use crate::tool_name::{Protocol, ToolName};
+
+/// Local tools offered from the start because every dashboard needs them.
+const CANVAS_TOOLS: &[&str] = &["widget_display", "canvas", "recall"];
+
+/// What a tool is for, which decides when the model sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolRole {
+    /// Finds or reads recipes: offered from the start; calling it makes later calls "guided".
+    Recipe(RecipeRole),
+    /// A local server's `widget_display`, `canvas` or `recall`: offered from the start.
+    Canvas,
+    /// Anything else: offered once its server is activated; a successful call is a data read.
+    Data,
+}
+
+#[derive(Clone, Debug)]
+pub struct CatalogTool {
+    /// The name the model sees and calls (canonical, made provider-safe).
+    pub exposed: String,
+    /// The tool's own name on its server.
+    pub real: String,
+    pub description: String,
+    pub schema: Arc<Value>,
+    pub role: ToolRole,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Availability {
+    Ready,
+    /// A remote server that is still connecting or failed: its tools are not offered.
+    Unavailable(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct CatalogServer {
+    pub id: ServerId,
+    pub protocol: Protocol,
+    /// The display name (the user's, or the server's own).
+    pub name: String,
+    pub availability: Availability,
+    pub tools: Vec<CatalogTool>,
+    /// Exposed names of the two pseudo-tools answered from `tools`.
+    pub list_tools: String,
+    pub search_tools: String,
+    /// Position in the dispatcher's local servers, for `webmcp` servers.
+    pub(crate) local: Option<usize>,
+}
+
+impl CatalogServer {
+    pub fn is_ready(&self) -> bool {
+        self.availability == Availability::Ready
+    }
+
+    pub fn recipe_tool(&self, role: RecipeRole) -> Option<&CatalogTool> {
+        self.tools.iter().find(|tool| tool.role == ToolRole::Recipe(role))
+    }
+
+    pub fn canvas_tool(&self, real: &str) -> Option<&CatalogTool> {
+        self.tools.iter().find(|tool| tool.role == ToolRole::Canvas && tool.real == real)
+    }
+
+    pub fn pseudo_name(&self, kind: PseudoTool) -> &str {
+        match kind {
+            PseudoTool::ListTools => &self.list_tools,
+            PseudoTool::SearchTools => &self.search_tools,
+        }
+    }
+}
+
+/// A server about to be added to the catalog.
+struct Source {
+    id: ServerId,
+    protocol: Protocol,
+    name: String,
+    availability: Availability,
+    local: Option<usize>,
+}
+
+/// Where an exposed name leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    Tool { server: usize, tool: usize },
+    Pseudo { server: usize, kind: PseudoTool },
+}
+
+/// A snapshot of all servers' tools, taken at the start of a run so names stay stable during it.
+#[derive(Clone, Debug, Default)]
+pub struct Catalog {
+    servers: Vec<CatalogServer>,
+    index: HashMap<String, Entry>,
+}
+
+impl Catalog {
+    /// Local servers first (in the order given, `autoui` first), then remote servers.
+    pub fn build(local: &[Rc<dyn LocalServer>], remote: &[RemoteServerView]) -> Catalog {
+        let mut names = NameAllocator::default();
+        let mut catalog = Catalog::default();
+        for (position, server) in local.iter().enumerate() {
+            let source = Source {
+                id: ServerId::sanitize(server.name()),
+                protocol: Protocol::WebMcp,
+                name: server.name().to_owned(),
+                availability: Availability::Ready,
+                local: Some(position),
+            };
+            catalog.add(&mut names, source, &server.tools());
+        }
+        for view in remote {
+            let availability = match &view.status {
+                RemoteStatus::Connected => Availability::Ready,
+                RemoteStatus::Connecting => Availability::Unavailable("still connecting".to_owned()),
+                RemoteStatus::Failed(reason) => Availability::Unavailable(reason.clone()),
+            };
+            let source =
+                Source { id: view.id.clone(), protocol: Protocol::Mcp, name: view.name.clone(), availability, local: None };
+            catalog.add(&mut names, source, &view.tools);
+        }
+        catalog
+    }
+
+    fn add(&mut self, names: &mut NameAllocator, source: Source, specs: &[ToolSpec]) {
+        let Source { id, protocol, name, availability, local } = source;
+        // Two servers that sanitise to one id cannot both be addressed: the first keeps it.
+        if self.server(&id, protocol).is_some() {
+            return;
+        }
+        let roles = recipe_roles(specs.iter().map(|spec| (spec.name.as_str(), spec.description.as_str())));
+        let position = self.servers.len();
+        let mut tools = Vec::with_capacity(specs.len());
+        for spec in specs {
+            let role = roles
+                .iter()
+                .find(|(_, real)| *real == spec.name)
+                .map(|(role, _)| ToolRole::Recipe(*role))
+                .or_else(|| (local.is_some() && CANVAS_TOOLS.contains(&spec.name.as_str())).then_some(ToolRole::Canvas))
+                .unwrap_or(ToolRole::Data);
+            let canonical_tool = match role {
+                ToolRole::Recipe(recipe) => recipe.canonical(),
+                ToolRole::Canvas | ToolRole::Data => spec.name.as_str(),
+            };
+            let exposed = names.allocate(&ToolName::new(id.clone(), protocol, canonical_tool).to_string());
+            self.index.insert(exposed.clone(), Entry::Tool { server: position, tool: tools.len() });
+            tools.push(CatalogTool {
+                exposed,
+                real: spec.name.clone(),
+                description: describe(spec),
+                schema: Arc::new(object_schema(&spec.input_schema)),
+                role,
+            });
+        }
+        let mut pseudo_name = |kind: PseudoTool| {
+            let exposed = names.allocate(&ToolName::new(id.clone(), protocol, kind.tool()).to_string());
+            self.index.insert(exposed.clone(), Entry::Pseudo { server: position, kind });
+            exposed
+        };
+        let list_tools = pseudo_name(PseudoTool::ListTools);
+        let search_tools = pseudo_name(PseudoTool::SearchTools);
+        self.servers.push(CatalogServer { id, protocol, name, availability, tools, list_tools, search_tools, local });
+    }
+
+    pub fn servers(&self) -> &[CatalogServer] {
+        &self.servers
+    }
+
+    pub fn server(&self, id: &ServerId, protocol: Protocol) -> Option<&CatalogServer> {
+        self.servers.iter().find(|server| &server.id == id && server.protocol == protocol)
+    }
+
+    pub(crate) fn server_position(&self, id: &ServerId, protocol: Protocol) -> Option<usize> {
+        self.servers.iter().position(|server| &server.id == id && server.protocol == protocol)
+    }
+
+    pub fn lookup(&self, exposed: &str) -> Option<Entry> {
+        self.index.get(exposed).copied()
+    }
+
+    pub fn get(&self, server: usize) -> &CatalogServer {
+        &self.servers[server]
+    }
+
+    /// Exposed names of tools whose real name is `name`, for "did you mean" hints.
+    pub fn named(&self, name: &str) -> Vec<&str> {
+        self.servers
+            .iter()
+            .flat_map(|server| server.tools.iter())
+            .filter(|tool| tool.real == name || tool.exposed.ends_with(&format!("_{name}")))
+            .map(|tool| tool.exposed.as_str())
+            .collect()
+    }
+
+    /// What the model is offered: the discovery set of every ready server, then the other tools of
+    /// each activated server in activation order (the list only grows at its end, which keeps the
+    /// provider's prompt cache valid).
+    pub fn tool_defs(&self, activated: &[(ServerId, Protocol)]) -> Vec<ToolDef> {
+        let mut defs = Vec::new();
+        for server in self.servers.iter().filter(|server| server.is_ready()) {
+            for tool in server.tools.iter().filter(|tool| tool.role != ToolRole::Data) {
+                defs.push(tool_def(tool));
+            }
+            for kind in [PseudoTool::SearchTools, PseudoTool::ListTools] {
+                defs.push(kind.definition(server));
+            }
+        }
+        for (id, protocol) in activated {
+            let Some(server) = self.server(id, *protocol).filter(|server| server.is_ready()) else { continue };
+            for tool in server.tools.iter().filter(|tool| tool.role == ToolRole::Data) {
+                defs.push(tool_def(tool));
+            }
+        }
+        defs
+    }
+}
+
+fn tool_def(tool: &CatalogTool) -> ToolDef {
+    ToolDef { name: tool.exposed.clone(), description: tool.description.clone(), input_schema: tool.schema.clone() }
+}
+
+fn describe(spec: &ToolSpec) -> String {
+    if !spec.description.trim().is_empty() {
+        spec.description.clone()
+    } else {
+        spec.title.clone().filter(|title| !title.trim().is_empty()).unwrap_or_else(|| spec.name.clone())
+    }
+}
+
+/// Providers require an object schema at the root; a missing or odd one becomes an open object.
+fn object_schema(schema: &Value) -> Value {
+    match schema {
+        Value::Object(fields) if fields.get("type").and_then(Value::as_str) == Some("object") => schema.clone(),
+        Value::Object(fields) if !fields.contains_key("type") => {
+            let mut fields = fields.clone();
+            fields.insert("type".to_owned(), json!("object"));
+            fields.entry("properties").or_insert_with(|| json!({}));
+            Value::Object(fields)
+        }
+        _ => json!({ "type": "object", "properties": {} }),
+    }
+}

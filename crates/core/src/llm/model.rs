@@ -1,0 +1,135 @@
+//! The seam between the agent loop and an LLM: a neutral request, streamed events, the reply and its errors.
+
+use std::ops::AddAssign;
+use std::sync::Arc;
+
+use futures::future::LocalBoxFuture;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::cancel::CancelToken;
+use crate::llm::message::{ContentBlock, Message};
+use crate::settings::Settings;
+
+/// A tool as the model sees it: the exposed (provider-safe) name, its description and input schema.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolDef {
+    pub name: String,
+    pub description: String,
+    /// Always an object schema (`"type": "object"`), shared rather than cloned between iterations.
+    pub input_schema: Arc<Value>,
+}
+
+/// One call to the model, borrowing the conversation so large results are never copied to send them.
+#[derive(Clone, Copy, Debug)]
+pub struct ChatRequest<'a> {
+    pub system: &'a str,
+    pub messages: &'a [Message],
+    pub tools: &'a [ToolDef],
+    pub max_output_tokens: u32,
+}
+
+/// What arrives while the reply streams.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModelEvent {
+    TextDelta(String),
+    ToolUseStarted { id: String, name: String },
+    /// A piece of the tool call's JSON arguments; the pieces concatenate to the full input.
+    ToolInputDelta { id: String, delta: String },
+    /// The request failed with a transient error and will be sent again after `delay_ms`.
+    RetryScheduled { attempt: u32, delay_ms: u32, reason: String },
+}
+
+/// Token counts of one model call. `input_tokens` excludes cached tokens, which are counted apart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cache_creation_input_tokens: u64,
+    pub cache_read_input_tokens: u64,
+}
+
+impl AddAssign for Usage {
+    fn add_assign(&mut self, other: Usage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+        self.cache_creation_input_tokens += other.cache_creation_input_tokens;
+        self.cache_read_input_tokens += other.cache_read_input_tokens;
+    }
+}
+
+/// Why the model stopped generating.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FinishReason {
+    EndTurn,
+    ToolUse,
+    /// The output token limit cut the reply; a tool call in progress has incomplete arguments.
+    MaxTokens,
+    Other(String),
+}
+
+/// A tool call whose arguments were not a JSON object (cut off by the token limit, or malformed).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MalformedInput {
+    pub id: String,
+    pub raw: String,
+}
+
+/// The complete reply of one model call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelReply {
+    /// Text and tool_use blocks in the order the model produced them.
+    pub content: Vec<ContentBlock>,
+    pub finish: FinishReason,
+    pub usage: Usage,
+    /// Tool calls whose `input` in `content` was replaced by `{}` because their arguments did not parse.
+    pub malformed: Vec<MalformedInput>,
+    /// Size of the request body that produced this reply.
+    pub request_bytes: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LlmError {
+    #[error("no API key is set for {provider}: add one in settings")]
+    MissingKey { provider: String },
+    /// The provider answered with an error status (or an error event mid-stream), in its own words.
+    #[error("{provider} answered {status}: {message}")]
+    Api { provider: String, status: u16, message: String, retry_after_ms: Option<u32> },
+    #[error("could not reach {provider} at {url}: {detail}; {hint}")]
+    Unreachable { provider: String, url: String, detail: String, hint: String },
+    #[error("the reply from {provider} could not be read: {detail}")]
+    Stream { provider: String, detail: String },
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl LlmError {
+    /// Rate limits (429), server errors (5xx) and Anthropic's overload (529) are worth another try.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            LlmError::Api { status, .. } => *status == 429 || (500..=599).contains(status),
+            _ => false,
+        }
+    }
+}
+
+/// Tool arguments as streamed by a provider, as a JSON object; an empty string is a call without arguments.
+/// `None` when they do not parse to an object (cut off by the token limit, or malformed).
+pub(crate) fn parse_tool_input(json: &str) -> Option<Value> {
+    if json.trim().is_empty() {
+        return Some(Value::Object(Default::default()));
+    }
+    serde_json::from_str::<Value>(json).ok().filter(Value::is_object)
+}
+
+/// An LLM that answers a conversation. The real one speaks HTTP (`llm::http::HttpChatModel`);
+/// tests script one. `events` receives deltas as they arrive; the reply is returned at the end.
+pub trait ChatModel {
+    fn complete<'a>(
+        &'a self,
+        request: ChatRequest<'a>,
+        settings: &'a Settings,
+        cancel: CancelToken,
+        events: &'a dyn Fn(ModelEvent),
+    ) -> LocalBoxFuture<'a, Result<ModelReply, LlmError>>;
+}
