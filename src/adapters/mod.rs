@@ -1,3 +1,5 @@
 //! The only code that calls browser APIs (fetch, EventSource, storage, `modelContext`).
 
+pub mod clock;
+pub mod http;
 pub mod storage;

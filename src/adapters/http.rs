@@ -1,0 +1,110 @@
+//! `HttpTransport` over the browser's `fetch`, streaming response bodies and aborting on Stop.
+
+use autoui_core::cancel::CancelToken;
+use autoui_core::ports::{HttpError, HttpRequest, HttpResponse, HttpTransport};
+use futures::channel::oneshot;
+use futures::future::{Either, LocalBoxFuture, select};
+use futures::stream::{self, StreamExt};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, Request, RequestInit, Response};
+
+/// The browser's fetch. Cheap to create; holds no state.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FetchTransport;
+
+impl HttpTransport for FetchTransport {
+    fn send(&self, request: HttpRequest, cancel: CancelToken) -> LocalBoxFuture<'_, Result<HttpResponse, HttpError>> {
+        Box::pin(send(request, cancel))
+    }
+}
+
+async fn send(request: HttpRequest, cancel: CancelToken) -> Result<HttpResponse, HttpError> {
+    if cancel.is_cancelled() {
+        return Err(HttpError::Aborted);
+    }
+    let controller = AbortController::new().map_err(|e| HttpError::Network(describe(&e)))?;
+    let headers = Headers::new().map_err(|e| HttpError::Network(describe(&e)))?;
+    for (name, value) in &request.headers {
+        headers.append(name, value).map_err(|e| HttpError::Network(describe(&e)))?;
+    }
+    let init = RequestInit::new();
+    init.set_method(request.method.as_str());
+    init.set_headers(&headers);
+    init.set_signal(Some(&controller.signal()));
+    if let Some(body) = &request.body {
+        init.set_body(&JsValue::from_str(body));
+    }
+    let js_request =
+        Request::new_with_str_and_init(&request.url, &init).map_err(|e| HttpError::Network(describe(&e)))?;
+
+    // Abort the fetch (and its body stream) when Stop is pressed, until the body is finished or dropped.
+    let (finished, finished_signal) = oneshot::channel::<()>();
+    let abort_on_cancel = cancel.clone();
+    let abort_controller = controller.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Either::Left(_) = select(abort_on_cancel.cancelled(), finished_signal).await {
+            abort_controller.abort();
+        }
+    });
+
+    let window = web_sys::window().ok_or_else(|| HttpError::Network("no window".to_owned()))?;
+    let response: Response = match JsFuture::from(window.fetch_with_request(&js_request)).await {
+        Ok(value) => value.unchecked_into(),
+        Err(_) if cancel.is_cancelled() => return Err(HttpError::Aborted),
+        Err(error) => return Err(HttpError::Network(describe(&error))),
+    };
+
+    let mut header_pairs = Vec::new();
+    if let Ok(Some(entries)) = js_sys::try_iter(&response.headers()) {
+        for entry in entries.flatten() {
+            let pair: js_sys::Array = entry.unchecked_into();
+            header_pairs.push((pair.get(0).as_string().unwrap_or_default(), pair.get(1).as_string().unwrap_or_default()));
+        }
+    }
+
+    let body = match response.body() {
+        Some(stream) => {
+            let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+            body_chunks(reader, cancel, finished).boxed_local()
+        }
+        None => stream::empty().boxed_local(),
+    };
+    Ok(HttpResponse { status: response.status(), headers: header_pairs, body })
+}
+
+/// Reads the body chunk by chunk; `finished` is dropped at the end, releasing the abort watcher.
+fn body_chunks(
+    reader: ReadableStreamDefaultReader,
+    cancel: CancelToken,
+    finished: oneshot::Sender<()>,
+) -> impl futures::Stream<Item = Result<Vec<u8>, HttpError>> {
+    stream::unfold(Some((reader, finished)), move |state| {
+        let cancel = cancel.clone();
+        async move {
+            let (reader, finished) = state?;
+            match JsFuture::from(reader.read()).await {
+                Ok(result) => {
+                    let done = js_sys::Reflect::get(&result, &"done".into()).map(|d| d.is_truthy()).unwrap_or(true);
+                    if done {
+                        drop(finished);
+                        return None;
+                    }
+                    let value = js_sys::Reflect::get(&result, &"value".into()).unwrap_or(JsValue::UNDEFINED);
+                    let bytes = js_sys::Uint8Array::new(&value).to_vec();
+                    Some((Ok(bytes), Some((reader, finished))))
+                }
+                Err(_) if cancel.is_cancelled() => Some((Err(HttpError::Aborted), None)),
+                Err(error) => Some((Err(HttpError::Body(describe(&error))), None)),
+            }
+        }
+    })
+}
+
+/// A readable message from a JS exception (`TypeError: Failed to fetch` and the like).
+pub fn describe(error: &JsValue) -> String {
+    if let Some(error) = error.dyn_ref::<js_sys::Error>() {
+        return String::from(error.message());
+    }
+    error.as_string().unwrap_or_else(|| format!("{error:?}"))
+}
