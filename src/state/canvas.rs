@@ -1,0 +1,209 @@
+//! The reactive canvas: one core `CanvasStore` behind per-block signals, so a change to one widget
+//! re-renders only that widget. Every change, from the agent, the user or another agent, goes
+//! through [`CanvasCtx::apply`] (also reachable as the core's `CanvasPort`).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use autoui_core::canvas::history::HistoryLimits;
+use autoui_core::canvas::model::{Block, Canvas, Layout};
+use autoui_core::canvas::op::{Applied, CanvasError, CanvasPort, Op};
+use autoui_core::canvas::store::CanvasStore;
+use autoui_core::canvas::style::Style;
+use autoui_core::ids::BlockId;
+use autoui_core::tool::Origin;
+use autoui_core::widget_kind::WidgetKind;
+use leptos::prelude::*;
+use serde_json::Value;
+
+/// What a widget frame shows around the widget: position, size, style and provenance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameState {
+    pub layout: Layout,
+    pub style: Style,
+    pub provenance: Origin,
+    pub updated_ms: f64,
+}
+
+/// The signals of one block. `data` only fires when the data itself changed (a new `Arc`), so
+/// moving or styling a 10,000-row table never re-renders its rows.
+#[derive(Clone)]
+pub struct BlockCell {
+    pub id: BlockId,
+    pub kind: WidgetKind,
+    pub data: ArcRwSignal<Arc<Value>>,
+    pub frame: ArcRwSignal<FrameState>,
+}
+
+impl BlockCell {
+    fn new(block: &Block) -> BlockCell {
+        BlockCell {
+            id: block.id.clone(),
+            kind: block.kind,
+            data: ArcRwSignal::new(block.data.clone()),
+            frame: ArcRwSignal::new(frame_of(block)),
+        }
+    }
+
+    fn sync(&self, block: &Block) {
+        if !self.data.with_untracked(|data| Arc::ptr_eq(data, &block.data)) {
+            self.data.set(block.data.clone());
+        }
+        let frame = frame_of(block);
+        if self.frame.with_untracked(|current| current != &frame) {
+            self.frame.set(frame);
+        }
+    }
+}
+
+fn frame_of(block: &Block) -> FrameState {
+    FrameState {
+        layout: block.layout,
+        style: block.style.clone(),
+        provenance: block.provenance.clone(),
+        updated_ms: block.updated_ms,
+    }
+}
+
+/// Undo/redo availability, for the buttons.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UndoState {
+    pub can_undo: bool,
+    pub can_redo: bool,
+}
+
+/// Context handle for the canvas; `Copy`, so event handlers capture it freely.
+#[derive(Clone, Copy)]
+pub struct CanvasCtx {
+    store: StoredValue<CanvasStore>,
+    cells: StoredValue<HashMap<BlockId, BlockCell>>,
+    order: RwSignal<Vec<BlockId>>,
+    undo: RwSignal<UndoState>,
+    revision: RwSignal<u64>,
+}
+
+impl CanvasCtx {
+    pub fn new(canvas: Canvas) -> CanvasCtx {
+        let cells: HashMap<BlockId, BlockCell> =
+            canvas.blocks().iter().map(|block| (block.id.clone(), BlockCell::new(block))).collect();
+        let order = canvas.ids();
+        CanvasCtx {
+            store: StoredValue::new(CanvasStore::new(canvas, HistoryLimits::default())),
+            cells: StoredValue::new(cells),
+            order: RwSignal::new(order),
+            undo: RwSignal::new(UndoState::default()),
+            revision: RwSignal::new(0),
+        }
+    }
+
+    /// Applies `op` for `origin`; on error nothing changes and the error says why.
+    pub fn apply(&self, op: Op, origin: Origin) -> Result<Applied, CanvasError> {
+        let now = js_sys::Date::now();
+        // The store lives as long as the app's root owner, which outlives every handle.
+        let applied = self
+            .store
+            .try_update_value(|store| store.apply(op, &origin, now))
+            .expect("the canvas store outlives its handles")?;
+        self.sync(&applied);
+        Ok(applied)
+    }
+
+    pub fn undo(&self) {
+        if let Some(Some(applied)) = self.store.try_update_value(|store| store.undo(&Origin::User)) {
+            self.sync(&applied);
+        }
+    }
+
+    pub fn redo(&self) {
+        if let Some(Some(applied)) = self.store.try_update_value(|store| store.redo(&Origin::User)) {
+            self.sync(&applied);
+        }
+    }
+
+    /// Block ids in creation order (tracked).
+    pub fn order(&self) -> Vec<BlockId> {
+        self.order.get()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.with(Vec::is_empty)
+    }
+
+    pub fn undo_state(&self) -> UndoState {
+        self.undo.get()
+    }
+
+    /// Bumps on every change; persistence and WebMCP registration follow it.
+    pub fn revision(&self) -> u64 {
+        self.revision.get()
+    }
+
+    pub fn cell(&self, id: &BlockId) -> Option<BlockCell> {
+        self.cells.with_value(|cells| cells.get(id).cloned())
+    }
+
+    /// Reads the core store without tracking (for encoders, summaries and tools).
+    pub fn with_store<T>(&self, read: impl FnOnce(&CanvasStore) -> T) -> T {
+        self.store.with_value(read)
+    }
+
+    /// Runs `change` on the core store (change log marks, selections), then re-syncs the signals.
+    pub fn update_store<T>(&self, change: impl FnOnce(&mut CanvasStore) -> T) -> Option<T> {
+        self.store.try_update_value(change)
+    }
+
+    fn sync(&self, applied: &Applied) {
+        if applied.is_empty() {
+            return;
+        }
+        self.cells.update_value(|cells| {
+            for id in &applied.removed {
+                cells.remove(id);
+            }
+            for block in &applied.changed {
+                match cells.get(&block.id) {
+                    Some(cell) if cell.kind == block.kind => cell.sync(block),
+                    _ => {
+                        cells.insert(block.id.clone(), BlockCell::new(block));
+                    }
+                }
+            }
+        });
+        let ids = self.store.with_value(|store| store.canvas().ids());
+        if self.order.with_untracked(|order| order != &ids) {
+            self.order.set(ids);
+        }
+        let undo = self.store.with_value(|store| UndoState {
+            can_undo: store.history().can_undo(),
+            can_redo: store.history().can_redo(),
+        });
+        if self.undo.get_untracked() != undo {
+            self.undo.set(undo);
+        }
+        self.revision.update(|revision| *revision += 1);
+    }
+}
+
+impl CanvasPort for CanvasCtx {
+    fn apply(&self, op: Op, origin: Origin) -> Result<Applied, CanvasError> {
+        CanvasCtx::apply(self, op, origin)
+    }
+
+    fn get(&self, id: &BlockId) -> Option<Block> {
+        self.store.with_value(|store| store.canvas().get(id).cloned())
+    }
+
+    fn blocks(&self) -> Vec<Block> {
+        self.store.with_value(|store| store.canvas().blocks().to_vec())
+    }
+}
+
+pub fn provide_canvas(canvas: Canvas) -> CanvasCtx {
+    let ctx = CanvasCtx::new(canvas);
+    provide_context(ctx);
+    ctx
+}
+
+pub fn use_canvas() -> CanvasCtx {
+    expect_context::<CanvasCtx>()
+}
