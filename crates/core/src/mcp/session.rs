@@ -463,17 +463,20 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             return Err(McpError::Cancelled);
         }
         let abort = CancelToken::new();
-        let stopped = {
-            let work = pin!(self.send_request(request, &abort));
-            let stop = pin!(cancel.cancelled());
-            let timer = pin!(self.clock.sleep(timeout_ms));
-            match select(work, select(stop, timer)).await {
-                Either::Left((outcome, _)) => return outcome,
-                Either::Right((Either::Left(_), _)) => McpError::Cancelled,
-                Either::Right((Either::Right(_), _)) => McpError::Timeout { ms: timeout_ms },
-            }
+        let mut work = pin!(self.send_request(request, &abort));
+        let stopped = match select(
+            work.as_mut(),
+            select(cancel.cancelled(), self.clock.sleep(timeout_ms)),
+        )
+        .await
+        {
+            Either::Left((outcome, _)) => return outcome,
+            Either::Right((Either::Left(_), _)) => McpError::Cancelled,
+            Either::Right((Either::Right(_), _)) => McpError::Timeout { ms: timeout_ms },
         };
+        // Abort while the request is still alive, so the transport sees it (not just a drop).
         abort.cancel();
+        drop(work);
         if request.method != Method::Initialize {
             let reason = match stopped {
                 McpError::Cancelled => "cancelled by the user".to_owned(),

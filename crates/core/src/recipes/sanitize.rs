@@ -1,0 +1,377 @@
+//! URL sanitising of widget data: image fields keep only URLs a browser can load from the data
+//! itself (`https://`, `http://`, `data:image/`, same-origin `/...`), and links lose script schemes.
+//! Models invent image names (`portrait.jpg`) and placeholder hosts; dropping them lets the
+//! widget show its fallback (initials, no image), and the report teaches the model.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::recipes::validate::{child, quote};
+
+/// Keys (compared ignoring case, `_` and `-`) whose value is an image URL or a `{src}` object.
+const IMAGE_KEYS: &[&str] = &[
+    "src",
+    "image",
+    "avatar",
+    "photo",
+    "thumbnail",
+    "poster",
+    "icon",
+    "logo",
+    "cover",
+    "banner",
+    "background",
+];
+
+/// Keys whose value becomes a link's `href`.
+const LINK_KEYS: &[&str] = &["href"];
+
+/// Schemes a link may use; anything else (`javascript:`, `data:`, `vbscript:`...) is dropped.
+const LINK_SCHEMES: &[&str] = &["http", "https", "mailto", "tel"];
+
+/// Hosts that only serve placeholder or random pictures: an image from them never shows the data.
+const PLACEHOLDER_HOSTS: &[&str] = &[
+    "placeholder.com",
+    "placehold.co",
+    "placehold.it",
+    "dummyimage.com",
+    "placeimg.com",
+    "placekitten.com",
+    "placebear.com",
+    "placecage.com",
+    "fillmurray.com",
+    "picsum.photos",
+    "loremflickr.com",
+    "lorempixel.com",
+    "fakeimg.pl",
+    "source.unsplash.com",
+    "example.com",
+    "example.org",
+    "example.net",
+];
+
+/// Top-level domains reserved for examples and tests (RFC 2606).
+const RESERVED_TLDS: &[&str] = &["example", "invalid", "test", "localhost"];
+
+/// A value removed from the data, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Dropped {
+    /// JSON Pointer of the removed key, in the params.
+    pub path: String,
+    pub value: String,
+    pub reason: DropReason,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(into = "String")]
+pub enum DropReason {
+    Empty,
+    Relative,
+    ProtocolRelative,
+    Placeholder(String),
+    Scheme(String),
+    NoHost,
+}
+
+impl fmt::Display for DropReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DropReason::Empty => f.write_str("empty image URL"),
+            DropReason::Relative => {
+                f.write_str("relative file name; only absolute https:// URLs found in the data, data:image/ URLs or /paths load")
+            }
+            DropReason::ProtocolRelative => f.write_str("protocol-relative URL; write it with https://"),
+            DropReason::Placeholder(host) => write!(f, "{host} serves placeholder pictures, not the real image; omit the image"),
+            DropReason::Scheme(scheme) => write!(f, "\"{scheme}:\" URLs are not allowed here"),
+            DropReason::NoHost => f.write_str("URL without a host"),
+        }
+    }
+}
+
+impl From<DropReason> for String {
+    fn from(reason: DropReason) -> String {
+        reason.to_string()
+    }
+}
+
+/// Removes unusable image URLs and unsafe links from `data`, recursively; returns what it removed.
+pub fn sanitize(data: &mut Value) -> Vec<Dropped> {
+    let mut dropped = Vec::new();
+    walk(data, "", &mut dropped);
+    dropped
+}
+
+fn walk(value: &mut Value, path: &str, dropped: &mut Vec<Dropped>) {
+    match value {
+        Value::Object(map) => walk_object(map, path, dropped),
+        Value::Array(items) => {
+            for (index, item) in items.iter_mut().enumerate() {
+                walk(item, &child(path, &index.to_string()), dropped);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn walk_object(map: &mut Map<String, Value>, path: &str, dropped: &mut Vec<Dropped>) {
+    let mut removed = Vec::new();
+    for (key, item) in map.iter_mut() {
+        let item_path = child(path, key);
+        let verdict = match (classify(key), &*item) {
+            (Some(Field::Image), Value::String(url)) => {
+                image_url(url).err().map(|reason| (url.clone(), reason))
+            }
+            (Some(Field::Image), Value::Object(inner)) => match inner.get("src") {
+                Some(Value::String(url)) => {
+                    image_url(url).err().map(|reason| (url.clone(), reason))
+                }
+                _ => None,
+            },
+            (Some(Field::Link), Value::String(url)) => {
+                link_url(url).err().map(|reason| (url.clone(), reason))
+            }
+            _ => None,
+        };
+        match verdict {
+            Some((url, reason)) => {
+                dropped.push(Dropped {
+                    path: item_path,
+                    value: quote(&url),
+                    reason,
+                });
+                removed.push(key.clone());
+            }
+            None => walk(item, &item_path, dropped),
+        }
+    }
+    for key in removed {
+        map.remove(&key);
+    }
+}
+
+enum Field {
+    Image,
+    Link,
+}
+
+/// `avatar`, `Avatar`, `avatar_url` and `avatarSrc` are image fields; `href` is a link.
+fn classify(key: &str) -> Option<Field> {
+    let loose: String = key
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    let base = loose
+        .strip_suffix("url")
+        .or_else(|| loose.strip_suffix("src"))
+        .filter(|base| !base.is_empty());
+    if IMAGE_KEYS.contains(&loose.as_str()) || base.is_some_and(|base| IMAGE_KEYS.contains(&base)) {
+        Some(Field::Image)
+    } else if LINK_KEYS.contains(&loose.as_str()) {
+        Some(Field::Link)
+    } else {
+        None
+    }
+}
+
+/// Accepts `https://host/...`, `http://host/...`, `data:image/...` and same-origin `/path`.
+pub fn image_url(raw: &str) -> Result<(), DropReason> {
+    let url = normalise(raw);
+    if url.is_empty() {
+        return Err(DropReason::Empty);
+    }
+    if url.starts_with("//") {
+        return Err(DropReason::ProtocolRelative);
+    }
+    if url.starts_with('/') {
+        return Ok(());
+    }
+    match scheme(&url) {
+        Some("http" | "https") => web_host(&url),
+        Some("data") if url.starts_with("data:image/") => Ok(()),
+        Some(other) => Err(DropReason::Scheme(other.to_owned())),
+        None => Err(DropReason::Relative),
+    }
+}
+
+/// Accepts relative links and `http(s):`, `mailto:` and `tel:` ones.
+pub fn link_url(raw: &str) -> Result<(), DropReason> {
+    let url = normalise(raw);
+    match scheme(&url) {
+        Some(scheme) if !LINK_SCHEMES.contains(&scheme) => {
+            Err(DropReason::Scheme(scheme.to_owned()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Lower-case, without the leading spaces and control characters and the inner tabs and newlines a
+/// browser ignores (so `" Java\tScript:"` is seen as `javascript:`).
+fn normalise(raw: &str) -> String {
+    raw.trim_start_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The scheme of an absolute URL (`https` in `https://...`), per the URL grammar.
+fn scheme(url: &str) -> Option<&str> {
+    let (scheme, _) = url.split_once(':')?;
+    let mut chars = scheme.chars();
+    let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    valid.then_some(scheme)
+}
+
+fn web_host(url: &str) -> Result<(), DropReason> {
+    let rest = url
+        .split_once("://")
+        .map(|(_, rest)| rest)
+        .ok_or(DropReason::NoHost)?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host_port = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    let host = host_port
+        .split(':')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('.');
+    if host.is_empty() {
+        return Err(DropReason::NoHost);
+    }
+    let placeholder = PLACEHOLDER_HOSTS.iter().find(|known| {
+        host == **known
+            || host
+                .strip_suffix(**known)
+                .is_some_and(|sub| sub.ends_with('.'))
+    });
+    if let Some(known) = placeholder {
+        return Err(DropReason::Placeholder((*known).to_owned()));
+    }
+    match host.rsplit('.').next() {
+        Some(tld) if host.contains('.') && RESERVED_TLDS.contains(&tld) => {
+            Err(DropReason::Placeholder(host.to_owned()))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn absolute_web_data_image_and_same_origin_urls_are_kept() {
+        for url in [
+            "https://upload.wikimedia.org/a.jpg",
+            "http://images.metmuseum.org/x.png",
+            "data:image/png;base64,iVBORw0KGgo=",
+            "/assets/logo.svg",
+            "HTTPS://CDN.NASA.GOV/IMG.JPG",
+        ] {
+            assert_eq!(image_url(url), Ok(()), "{url}");
+        }
+    }
+
+    #[test]
+    fn relative_names_placeholders_and_script_urls_are_refused() {
+        assert_eq!(image_url("portrait-alice.jpg"), Err(DropReason::Relative));
+        assert_eq!(image_url("images/alice.png"), Err(DropReason::Relative));
+        assert_eq!(image_url("  "), Err(DropReason::Empty));
+        assert_eq!(
+            image_url("//cdn.site.org/a.png"),
+            Err(DropReason::ProtocolRelative)
+        );
+        assert_eq!(
+            image_url("https://via.placeholder.com/150"),
+            Err(DropReason::Placeholder("placeholder.com".into()))
+        );
+        assert_eq!(
+            image_url("https://picsum.photos/200"),
+            Err(DropReason::Placeholder("picsum.photos".into()))
+        );
+        assert_eq!(
+            image_url("https://www.example.com/a.png"),
+            Err(DropReason::Placeholder("example.com".into()))
+        );
+        assert_eq!(
+            image_url("https://photos.acme.example/a.png"),
+            Err(DropReason::Placeholder("photos.acme.example".into()))
+        );
+        assert_eq!(
+            image_url("javascript:alert(1)"),
+            Err(DropReason::Scheme("javascript".into()))
+        );
+        assert_eq!(
+            image_url(" java\tscript:alert(1)"),
+            Err(DropReason::Scheme("javascript".into()))
+        );
+        assert_eq!(
+            image_url("data:text/html,<script>"),
+            Err(DropReason::Scheme("data".into()))
+        );
+        assert_eq!(image_url("https:///nohost.png"), Err(DropReason::NoHost));
+    }
+
+    #[test]
+    fn lookalike_hosts_are_not_mistaken_for_placeholders() {
+        assert_eq!(image_url("https://example.community/a.png"), Ok(()));
+        assert_eq!(image_url("https://notpicsum.photos.org/a.png"), Ok(()));
+        assert_eq!(image_url("https://cdn.org/a.png?text=hello"), Ok(()));
+    }
+
+    #[test]
+    fn image_keys_are_checked_at_any_depth_and_reported() {
+        let mut data = json!({
+            "name": "Alice",
+            "avatar": {"src": "portrait-alice.jpg", "alt": "Alice"},
+            "people": [{"name": "Bob", "Photo": "https://placehold.co/80"}, {"name": "Eve", "image_url": "eve.png"}],
+            "images": [{"src": "https://upload.wikimedia.org/ok.jpg", "caption": "kept"}]
+        });
+        let dropped = sanitize(&mut data);
+        assert_eq!(
+            data,
+            json!({
+                "name": "Alice",
+                "people": [{"name": "Bob"}, {"name": "Eve"}],
+                "images": [{"src": "https://upload.wikimedia.org/ok.jpg", "caption": "kept"}]
+            })
+        );
+        let paths: Vec<&str> = dropped.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            vec!["/avatar", "/people/0/Photo", "/people/1/image_url"]
+        );
+        assert_eq!(dropped[0].value, "\"portrait-alice.jpg\"");
+    }
+
+    #[test]
+    fn links_lose_script_schemes_but_keep_web_mail_and_relative_targets() {
+        let mut data = json!({"cards": [
+            {"title": "a", "href": "javascript:alert(1)"},
+            {"title": "b", "href": "https://www.assemblee-nationale.fr"},
+            {"title": "c", "href": "mailto:contact@site.org"},
+            {"title": "d", "href": "/dossiers/42"}
+        ]});
+        let dropped = sanitize(&mut data);
+        assert_eq!(dropped.len(), 1);
+        assert_eq!(dropped[0].path, "/cards/0/href");
+        assert!(data["cards"][0].get("href").is_none());
+        assert_eq!(
+            data["cards"][1]["href"],
+            "https://www.assemblee-nationale.fr"
+        );
+    }
+
+    #[test]
+    fn words_that_merely_contain_an_image_key_are_not_image_fields() {
+        let mut data = json!({"description": "x.png", "iconography": "y.png", "srcset_note": "z"});
+        assert!(sanitize(&mut data).is_empty());
+    }
+}

@@ -1,0 +1,202 @@
+//! Recipe self-check: every `recipes/*.md` parses, names one of the 25 widget kinds, has a schema
+//! that compiles (draft 2020-12), says when and how to use the widget, and every example call in
+//! its body validates against its own schema untouched by repair or sanitising.
+//! Also the discovery helpers built on the recipes: search ranking and "did you mean" names.
+
+use autoui_core::recipes::{RecipeGroup, Registry, registry};
+use autoui_core::widget_kind::WidgetKind;
+
+#[test]
+fn every_recipe_file_loads_without_error() {
+    let (_, errors) = Registry::from_embedded();
+    let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert!(messages.is_empty(), "{messages:#?}");
+}
+
+#[test]
+fn there_is_exactly_one_recipe_per_widget_kind_in_gallery_order() {
+    let kinds: Vec<WidgetKind> = registry().all().iter().map(|recipe| recipe.kind).collect();
+    assert_eq!(kinds, WidgetKind::ALL);
+    for kind in WidgetKind::ALL {
+        assert_eq!(registry().get(*kind).map(|recipe| recipe.kind), Some(*kind));
+    }
+}
+
+#[test]
+fn every_schema_compiles_as_draft_2020_12() {
+    for recipe in registry().all() {
+        if let Err(error) = recipe.validator() {
+            panic!("{error}");
+        }
+    }
+}
+
+#[test]
+fn every_example_validates_against_its_own_schema() {
+    for recipe in registry().all() {
+        let validator = recipe.validator().unwrap();
+        for (index, example) in recipe.examples.iter().enumerate() {
+            let errors: Vec<String> = validator
+                .iter_errors(example)
+                .map(|error| error.to_string())
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "{} example #{}: {errors:?}",
+                recipe.name(),
+                index + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn every_example_passes_the_display_pipeline_without_repair_or_dropped_urls() {
+    for recipe in registry().all() {
+        for (index, example) in recipe.examples.iter().enumerate() {
+            let checked = recipe.check(example.clone()).unwrap_or_else(|rejected| {
+                panic!(
+                    "{} example #{} rejected: {:?}",
+                    recipe.name(),
+                    index + 1,
+                    rejected.details
+                )
+            });
+            assert!(
+                checked.repairs.is_empty(),
+                "{} example #{} needed {:?}",
+                recipe.name(),
+                index + 1,
+                checked.repairs
+            );
+            assert!(
+                checked.dropped.is_empty(),
+                "{} example #{} lost {:?}",
+                recipe.name(),
+                index + 1,
+                checked.dropped
+            );
+            assert_eq!(&checked.data, example);
+        }
+    }
+}
+
+#[test]
+fn every_recipe_says_when_and_how_to_use_it_and_shows_an_example() {
+    for recipe in registry().all() {
+        for heading in ["## When to use", "## How to use"] {
+            assert!(
+                recipe.body.contains(heading),
+                "{} lacks {heading}",
+                recipe.name()
+            );
+        }
+        assert!(
+            !recipe.examples.is_empty(),
+            "{} has no example",
+            recipe.name()
+        );
+        assert!(
+            !recipe.body.starts_with("---"),
+            "{} body still holds its frontmatter",
+            recipe.name()
+        );
+    }
+}
+
+#[test]
+fn descriptions_are_one_short_line_and_tags_help_search() {
+    for recipe in registry().all() {
+        let description = &recipe.description;
+        assert!(
+            !description.is_empty() && description.len() <= 120 && !description.contains('\n'),
+            "{}",
+            recipe.name()
+        );
+        assert!(
+            recipe.tags.len() >= 3,
+            "{} needs search tags",
+            recipe.name()
+        );
+    }
+}
+
+#[test]
+fn widget_params_reject_properties_the_renderer_would_ignore() {
+    for recipe in registry().all() {
+        assert_eq!(
+            recipe.schema["additionalProperties"],
+            false,
+            "{}",
+            recipe.name()
+        );
+    }
+}
+
+#[test]
+fn groups_follow_the_gallery_sections() {
+    let group = |kind| registry().get(kind).unwrap().group;
+    assert_eq!(group(WidgetKind::Stat), RecipeGroup::Simple);
+    assert_eq!(group(WidgetKind::DataTable), RecipeGroup::Rich);
+    assert_eq!(group(WidgetKind::Gallery), RecipeGroup::Media);
+    assert_eq!(group(WidgetKind::ChatInput), RecipeGroup::Interactive);
+}
+
+fn search(query: &str) -> Vec<&'static str> {
+    registry()
+        .search(query)
+        .into_iter()
+        .map(|recipe| recipe.name())
+        .collect()
+}
+
+#[test]
+fn search_ranks_name_matches_before_tag_and_description_matches() {
+    assert_eq!(&search("table")[..2], ["data-table", "grid-data"]);
+    assert_eq!(search("stat-card")[0], "stat-card");
+    assert_eq!(search("render_stat_card")[0], "stat-card");
+    assert_eq!(search("chart")[..2], ["chart", "chart-rich"]);
+}
+
+#[test]
+fn search_finds_widgets_by_what_they_show() {
+    assert!(search("kpi")[..2].contains(&"stat-card"));
+    assert!(search("photos").contains(&"gallery"));
+    assert_eq!(search("parliament seats")[0], "hemicycle");
+    assert!(search("people").contains(&"trombinoscope"));
+    assert!(search("pie").contains(&"chart-rich"));
+}
+
+#[test]
+fn an_empty_search_lists_everything_and_nonsense_finds_nothing() {
+    assert_eq!(search("").len(), 25);
+    assert!(search("qwxzv").is_empty());
+}
+
+#[test]
+fn unknown_names_suggest_the_closest_widgets() {
+    assert_eq!(registry().closest("datatable", 3)[0], "data-table");
+    let pie = registry().closest("pie-chart", 3);
+    assert!(
+        pie.contains(&"chart-rich") && pie.contains(&"chart"),
+        "{pie:?}"
+    );
+    assert_eq!(registry().closest("statcard", 1), ["stat-card"]);
+}
+
+#[test]
+fn legacy_render_names_find_their_recipe() {
+    assert_eq!(
+        registry()
+            .find("render_stat_card")
+            .map(|recipe| recipe.kind),
+        Some(WidgetKind::StatCard)
+    );
+    assert_eq!(
+        registry()
+            .find("render_chart_rich")
+            .map(|recipe| recipe.kind),
+        Some(WidgetKind::ChartRich)
+    );
+    assert!(registry().find("pie-chart").is_none());
+}
