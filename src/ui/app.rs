@@ -1,11 +1,16 @@
-//! The app shell: contexts, then header, canvas and chat side by side, and the settings drawer.
+//! The app shell: contexts, then header, the main view (canvas or gallery) beside the chat, and the
+//! settings drawer.
 
+use autoui_core::canvas::model::Canvas;
 use leptos::prelude::*;
 
+use crate::state::canvas::provide_canvas;
 use crate::state::settings::provide_settings;
 use crate::ui::canvas::CanvasArea;
 use crate::ui::chat::ChatPanel;
+use crate::ui::gallery::Gallery;
 use crate::ui::header::Header;
+use crate::ui::route::{View, use_view};
 use crate::ui::settings::SettingsDrawer;
 use crate::ui::theme::apply_theme;
 
@@ -13,13 +18,18 @@ use crate::ui::theme::apply_theme;
 pub fn App() -> impl IntoView {
     let settings = provide_settings();
     apply_theme(settings);
+    provide_canvas(Canvas::new());
+    let view = use_view();
     let settings_open = RwSignal::new(false);
 
     view! {
         <div class="au-app">
-            <Header settings_open=settings_open />
+            <Header settings_open=settings_open view=view />
             <main class="au-app__main">
-                <CanvasArea />
+                {move || match view.get() {
+                    View::Canvas => view! { <CanvasArea /> }.into_any(),
+                    View::Gallery => view! { <Gallery /> }.into_any(),
+                }}
                 <ChatPanel />
             </main>
             <SettingsDrawer open=settings_open />

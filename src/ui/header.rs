@@ -4,10 +4,11 @@ use autoui_core::settings::Theme;
 use leptos::prelude::*;
 
 use crate::state::settings::use_settings;
+use crate::ui::route::View;
 use crate::ui::theme::{next_theme, system_prefers_dark};
 
 #[component]
-pub fn Header(settings_open: RwSignal<bool>) -> impl IntoView {
+pub fn Header(settings_open: RwSignal<bool>, view: RwSignal<View>) -> impl IntoView {
     let settings = use_settings().0;
     let theme_label = move || match settings.with(|s| s.theme) {
         Theme::System => "Theme: system",
@@ -22,6 +23,12 @@ pub fn Header(settings_open: RwSignal<bool>) -> impl IntoView {
         <header class="au-header" data-testid="header">
             <h1 class="au-header__title">"autoui"</h1>
             <span class="au-header__tagline">"Ask for a dashboard; the agent builds it from your data."</span>
+            <nav class="au-header__nav" aria-label="Views">
+                <a href="#/" class="au-header__link" data-testid="nav-canvas"
+                    aria-current=move || (view.get() == View::Canvas).then_some("page")>"Canvas"</a>
+                <a href="#/gallery" class="au-header__link" data-testid="nav-gallery"
+                    aria-current=move || (view.get() == View::Gallery).then_some("page")>"Gallery"</a>
+            </nav>
             <div class="au-header__actions">
                 <button class="au-button au-button--ghost" data-testid="theme-toggle" on:click=toggle_theme title=theme_label>
                     {theme_label}

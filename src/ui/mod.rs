@@ -3,6 +3,9 @@
 pub mod app;
 pub mod canvas;
 pub mod chat;
+pub mod gallery;
 pub mod header;
+pub mod route;
 pub mod settings;
 pub mod theme;
+pub mod widget_frame;

@@ -15,6 +15,7 @@ pub mod ids;
 pub mod llm;
 pub mod mcp;
 pub mod ports;
+pub mod present;
 pub mod recipes;
 pub mod remote;
 pub mod settings;

@@ -1,0 +1,52 @@
+//! The gallery: every widget rendered from its recipe's first example, usable without any API key.
+
+use std::sync::Arc;
+
+use autoui_core::ids::BlockId;
+use autoui_core::recipes::registry;
+use leptos::prelude::*;
+use serde_json::Value;
+
+use crate::widgets::{WidgetProps, render};
+
+#[component]
+pub fn Gallery() -> impl IntoView {
+    let last_event = RwSignal::new(None::<String>);
+    let items = registry()
+        .all()
+        .iter()
+        .map(|recipe| {
+            let kind = recipe.kind;
+            let example = recipe.examples.first().cloned().unwrap_or(Value::Null);
+            let props = WidgetProps {
+                id: BlockId::new(format!("gallery_{}", kind.as_str().replace('-', "_"))),
+                data: Signal::stored(Arc::new(example)),
+                emit: Callback::new(move |(action, payload): (autoui_core::canvas::event::WidgetAction, Value)| {
+                    last_event.set(Some(format!("{kind}: {} {payload}", action.as_str())));
+                }),
+            };
+            view! {
+                <article class="au-gallery__item" data-testid=format!("gallery-item-{kind}")>
+                    <header class="au-gallery__header">
+                        <h3>{kind.as_str()}</h3>
+                        <p>{recipe.description.clone()}</p>
+                    </header>
+                    <div class="au-gallery__widget au-widget">{render(kind, props)}</div>
+                </article>
+            }
+        })
+        .collect_view();
+
+    view! {
+        <section class="au-gallery" data-testid="gallery" aria-label="Widget gallery">
+            <div class="au-gallery__intro">
+                <h2>"Widget gallery"</h2>
+                <p>"Every widget the agent can use, rendered from its recipe's example. No API key needed."</p>
+                <p class="au-gallery__event" data-testid="gallery-event" aria-live="polite">
+                    {move || last_event.get().map(|text| format!("Last interaction: {text}"))}
+                </p>
+            </div>
+            <div class="au-gallery__grid">{items}</div>
+        </section>
+    }
+}

@@ -1,0 +1,34 @@
+//! Which main view is showing, kept in the URL hash (`#/gallery`) so it survives reloads and links.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Canvas,
+    Gallery,
+}
+
+impl View {
+    fn from_hash(hash: &str) -> View {
+        match hash.trim_start_matches('#').trim_start_matches('/') {
+            "gallery" => View::Gallery,
+            _ => View::Canvas,
+        }
+    }
+}
+
+fn current_hash() -> String {
+    window().location().hash().unwrap_or_default()
+}
+
+/// The current view, following `hashchange` (back/forward and links work).
+pub fn use_view() -> RwSignal<View> {
+    let view = RwSignal::new(View::from_hash(&current_hash()));
+    let on_change = Closure::<dyn Fn()>::new(move || view.set(View::from_hash(&current_hash())));
+    let _ = window().add_event_listener_with_callback("hashchange", on_change.as_ref().unchecked_ref());
+    // The listener lives as long as the page: the app is mounted once.
+    on_change.forget();
+    view
+}
