@@ -1,5 +1,8 @@
 //! A virtual clock: sleeps complete in deadline order, advancing time instantly, so timeouts and
 //! backoff are tested without waiting. `slept` records every requested sleep.
+//!
+//! Time only moves when nothing else can: the earliest sleep first yields a few times, so other
+//! futures of a `join!` (a test pressing Stop, say) run before a timeout fires.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -52,7 +55,7 @@ impl Clock for FakeClock {
         state.slept.push(ms);
         state.next_id += 1;
         let key = (state.now as u64 + u64::from(ms), state.next_id);
-        Box::pin(Sleep { clock: self.0.clone(), key, registered: false })
+        Box::pin(Sleep { clock: self.0.clone(), key, registered: false, yields: 0 })
     }
 }
 
@@ -60,7 +63,11 @@ struct Sleep {
     clock: Rc<RefCell<State>>,
     key: (u64, u64),
     registered: bool,
+    yields: u32,
 }
+
+/// Polls an earliest sleep gives away before it completes.
+const YIELDS_BEFORE_FIRING: u32 = 3;
 
 impl Future for Sleep {
     type Output = ();
@@ -71,7 +78,13 @@ impl Future for Sleep {
         let mut state = clock.borrow_mut();
         state.timers.insert(key, Some(cx.waker().clone()));
         // The earliest pending sleep is the next thing to happen in virtual time.
-        if state.timers.keys().next() == Some(&key) {
+        let earliest = state.timers.keys().next() == Some(&key);
+        if earliest && self.yields < YIELDS_BEFORE_FIRING {
+            self.yields += 1;
+            self.registered = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        } else if earliest {
             state.timers.remove(&key);
             state.now = state.now.max(key.0 as f64);
             self.registered = false;
