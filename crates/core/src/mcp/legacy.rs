@@ -27,6 +27,8 @@ pub type EventStream = LocalBoxStream<'static, Result<SseEvent, SourceError>>;
 /// client reconnects itself and shakes hands again.
 pub trait EventSourcePort {
     /// Opens `url` (GET, `Accept: text/event-stream`). Dropping the stream closes the connection.
+    /// The stream must carry at least the `endpoint` and `message` event types (an `EventSource`
+    /// needs one listener per named type; `onmessage` alone never sees `endpoint`).
     fn open(&self, url: &str) -> EventStream;
 }
 
