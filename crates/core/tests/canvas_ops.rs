@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use autoui_core::canvas::layout;
 use autoui_core::canvas::model::{Canvas, Layout, merge_data};
 use autoui_core::canvas::op::{CanvasError, Op};
 use autoui_core::canvas::style::Style;
@@ -261,6 +262,22 @@ fn only_the_blocks_in_the_way_move() {
         .unwrap();
     assert_eq!(place(&canvas, "w_b"), (9, 0, 3, 8));
     assert_eq!(place(&canvas, "w_c"), (0, 6, 3, 2));
+}
+
+#[test]
+fn a_drag_snaps_to_the_nearest_grid_cell() {
+    assert_eq!(layout::snap(130.0, 100.0), 1);
+    assert_eq!(layout::snap(151.0, 100.0), 2);
+    assert_eq!(
+        layout::snap(-40.0, 100.0),
+        0,
+        "never left of or above the grid"
+    );
+    assert_eq!(
+        layout::snap(50.0, 0.0),
+        0,
+        "a zero-width cell (hidden canvas) gives the origin"
+    );
 }
 
 #[test]

@@ -394,3 +394,37 @@ fn a_file_with_a_repeated_id_imports_every_block() {
         )
         .unwrap();
 }
+
+#[test]
+fn a_link_cannot_smuggle_unsafe_styles_onto_a_widget() {
+    let mut file: Value =
+        serde_json::from_str(&exchange::export_file(&dashboard(2), None)).unwrap();
+    file["content"]["blocks"][1]["style"] = json!({
+        "border-color": "#0d9488",
+        "background": "url(https://tracker.example/pixel.gif)",
+        "position": "fixed",
+    });
+    let param = share::link(
+        "https://autoui.example/",
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(file.to_string()),
+    );
+    let opened = share::open(&param, &random(), 1.0).unwrap();
+    let style = &opened.canvas.get(&id("w_kpi")).unwrap().style;
+    assert_eq!(
+        style.0.keys().collect::<Vec<_>>(),
+        ["border-color"],
+        "only the safe declaration stays"
+    );
+    assert_eq!(opened.set_aside.len(), 1);
+    assert_eq!(opened.set_aside[0].what, "block 2, style");
+    assert!(
+        opened.set_aside[0].reason.contains("url("),
+        "{}",
+        opened.set_aside[0].reason
+    );
+    assert!(
+        opened.set_aside[0]
+            .reason
+            .contains("\"position\" is not an allowed style property")
+    );
+}

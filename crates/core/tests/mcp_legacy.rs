@@ -301,8 +301,7 @@ fn a_dropped_stream_fails_waiting_calls_then_reconnects_with_backoff_and_shakes_
         .net
         .requests()
         .into_iter()
-        .filter(|request| request.rpc() == "initialize")
-        .last()
+        .rfind(|request| request.rpc() == "initialize")
         .unwrap();
     assert_eq!(last_init.url, "http://127.0.0.1:3001/message?sessionId=2");
 }

@@ -99,11 +99,17 @@ pub enum Change {
     },
 }
 
+/// Set on a change that came from undo or redo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replay {
+    Undo,
+    Redo,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChangeEntry {
     pub actor: Actor,
-    /// Set when the change came from undo or redo.
-    pub via: Option<Cause>,
+    pub via: Option<Replay>,
     pub change: Change,
 }
 
@@ -126,7 +132,11 @@ impl ChangeLog {
 
     /// Records what `actor` changed going from `before` to `after`.
     pub fn record(&mut self, actor: Actor, cause: &Cause, before: &Canvas, after: &Canvas) {
-        let via = matches!(cause, Cause::Undo | Cause::Redo).then(|| cause.clone());
+        let via = match cause {
+            Cause::Undo => Some(Replay::Undo),
+            Cause::Redo => Some(Replay::Redo),
+            _ => None,
+        };
         match cause {
             Cause::Clear => self.push(ChangeEntry {
                 actor,
@@ -161,20 +171,22 @@ impl ChangeLog {
         });
     }
 
-    /// "Canvas changes since your last turn: ..." or `None` when nothing happened.
+    /// "Canvas changes since your last turn: ..." with the most recent changes, or `None` when
+    /// nothing happened.
     pub fn summary(&self) -> Option<String> {
         if self.entries.is_empty() {
             return None;
         }
         let mut text =
             String::from("Canvas changes since your last turn (made by others, not by you):");
-        for entry in self.entries.iter().take(MAX_LINES) {
+        let skipped = self.entries.len().saturating_sub(MAX_LINES);
+        let earlier = skipped + self.dropped;
+        if earlier > 0 {
+            text.push_str(&format!("\n- … {earlier} earlier changes not listed"));
+        }
+        for entry in &self.entries[skipped..] {
             text.push_str("\n- ");
             text.push_str(&describe(entry));
-        }
-        let untold = self.entries.len().saturating_sub(MAX_LINES) + self.dropped;
-        if untold > 0 {
-            text.push_str(&format!("\n- … and {untold} more changes"));
         }
         Some(text)
     }
@@ -182,7 +194,7 @@ impl ChangeLog {
     fn record_diff(
         &mut self,
         actor: Actor,
-        via: Option<Cause>,
+        via: Option<Replay>,
         target: Option<&BlockId>,
         before: &Canvas,
         after: &Canvas,
@@ -197,11 +209,7 @@ impl ChangeLog {
                     kind: block.kind,
                     change,
                 };
-                self.push(ChangeEntry {
-                    actor,
-                    via: via.clone(),
-                    change,
-                });
+                self.push(ChangeEntry { actor, via, change });
             }
         }
     }
@@ -340,9 +348,9 @@ fn merge_keys(earlier: &ChangeEntry, later: &mut ChangeEntry) {
 
 fn describe(entry: &ChangeEntry) -> String {
     let subject = match &entry.via {
-        Some(Cause::Undo) => format!("{} (undo)", entry.actor.as_subject()),
-        Some(Cause::Redo) => format!("{} (redo)", entry.actor.as_subject()),
-        _ => entry.actor.as_subject().to_owned(),
+        Some(Replay::Undo) => format!("{} (undo)", entry.actor.as_subject()),
+        Some(Replay::Redo) => format!("{} (redo)", entry.actor.as_subject()),
+        None => entry.actor.as_subject().to_owned(),
     };
     match &entry.change {
         Change::Cleared { count } => {

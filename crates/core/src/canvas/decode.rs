@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::canvas::layout;
 use crate::canvas::model::{Block, Canvas, Layout};
+use crate::canvas::style::{Style, StyleError};
 use crate::ids::BlockId;
 use crate::ports::Random;
 use crate::tool::Origin;
@@ -38,10 +39,24 @@ pub struct DecodeContext<'a> {
 pub fn decode_canvas(items: &[Value], context: &DecodeContext<'_>) -> (Canvas, Vec<SetAside>) {
     let mut set_aside = Vec::new();
     let mut taken = HashSet::new();
-    let mut decoded: Vec<(Block, bool)> = Vec::new();
+    let mut decoded = Vec::new();
     for (index, item) in items.iter().enumerate() {
         match decode_block(item, context, &mut taken) {
-            Ok(block) => decoded.push(block),
+            Ok(block) => {
+                if !block.rejected_style.is_empty() {
+                    let reasons: Vec<String> = block
+                        .rejected_style
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect();
+                    set_aside.push(SetAside {
+                        what: format!("block {}, style", index + 1),
+                        reason: reasons.join("; "),
+                        raw: item.get("style").cloned().unwrap_or(Value::Null),
+                    });
+                }
+                decoded.push(block);
+            }
             Err(reason) => set_aside.push(SetAside {
                 what: format!("block {}", index + 1),
                 reason,
@@ -52,12 +67,19 @@ pub fn decode_canvas(items: &[Value], context: &DecodeContext<'_>) -> (Canvas, V
     (place(decoded), set_aside)
 }
 
-/// A block and whether it still needs a place.
+struct DecodedBlock {
+    block: Block,
+    /// No usable layout came with it.
+    needs_place: bool,
+    /// Style declarations the allow-list refused (a share link is anyone's input).
+    rejected_style: Vec<StyleError>,
+}
+
 fn decode_block(
     item: &Value,
     context: &DecodeContext<'_>,
     taken: &mut HashSet<BlockId>,
-) -> Result<(Block, bool), String> {
+) -> Result<DecodedBlock, String> {
     let Some(fields) = item.as_object() else {
         return Err("not a JSON object".to_owned());
     };
@@ -81,6 +103,8 @@ fn decode_block(
     };
     taken.insert(id.clone());
     let layout: Option<Layout> = field(fields, "layout");
+    let mut style: Style = field(fields, "style").unwrap_or_default();
+    let rejected_style = style.retain_safe();
     let created_ms = fields
         .get("created_ms")
         .and_then(Value::as_f64)
@@ -98,7 +122,7 @@ fn decode_block(
                 h: 1,
                 z: 0,
             }),
-        style: field(fields, "style").unwrap_or_default(),
+        style,
         provenance: field(fields, "provenance").unwrap_or_else(|| context.default_origin.clone()),
         created_ms,
         updated_ms: fields
@@ -106,7 +130,11 @@ fn decode_block(
             .and_then(Value::as_f64)
             .unwrap_or(created_ms),
     };
-    Ok((block, layout.is_none()))
+    Ok(DecodedBlock {
+        block,
+        needs_place: layout.is_none(),
+        rejected_style,
+    })
 }
 
 fn field<T: DeserializeOwned>(fields: &Map<String, Value>, key: &str) -> Option<T> {
@@ -135,12 +163,18 @@ fn fresh_id(random: &dyn Random, taken: &HashSet<BlockId>) -> BlockId {
 }
 
 /// Places the blocks that need a place, in order, around those that have one; keeps the order.
-fn place(decoded: Vec<(Block, bool)>) -> Canvas {
+fn place(decoded: Vec<DecodedBlock>) -> Canvas {
     let mut canvas = Canvas::default();
     // The original index of each block in `canvas.blocks`, to slot placed blocks back in order.
     let mut origins: Vec<usize> = Vec::new();
     let mut unplaced = Vec::new();
-    for (index, (block, needs_place)) in decoded.into_iter().enumerate() {
+    for (
+        index,
+        DecodedBlock {
+            block, needs_place, ..
+        },
+    ) in decoded.into_iter().enumerate()
+    {
         if needs_place {
             unplaced.push((index, block));
         } else {

@@ -162,7 +162,7 @@ fn record_bytes(block: &Block) -> usize {
 }
 
 /// An estimate of the heap a JSON value occupies.
-pub fn value_bytes(value: &Value) -> usize {
+fn value_bytes(value: &Value) -> usize {
     size_of::<Value>()
         + match value {
             Value::Null | Value::Bool(_) | Value::Number(_) => 0,

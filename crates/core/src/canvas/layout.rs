@@ -30,6 +30,17 @@ pub fn first_free_slot(canvas: &Canvas, w: u32, h: u32) -> (u32, u32) {
     (0, bottom)
 }
 
+/// A pointer offset in pixels as whole grid cells, rounded to the nearest one: what a drag or a
+/// resize handle turns into before it becomes an `Op`. Offsets left of or above the origin give 0.
+pub fn snap(offset_px: f64, cell_px: f64) -> u32 {
+    let cells = (offset_px / cell_px).round();
+    if cells.is_finite() && cells > 0.0 {
+        cells.min(f64::from(u32::MAX)) as u32
+    } else {
+        0
+    }
+}
+
 pub fn overlaps(a: &Layout, b: &Layout) -> bool {
     a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.bottom() && b.y < a.bottom()
 }

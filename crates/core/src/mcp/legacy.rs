@@ -16,7 +16,7 @@ use crate::mcp::error::McpError;
 use crate::mcp::inbound::Inbound;
 use crate::mcp::jsonrpc::{Message, Request, RequestId};
 use crate::mcp::sse::{SseEvent, SseStream};
-use crate::mcp::streamable::{describe_status, rpc_error_in};
+use crate::mcp::streamable::{describe_status, rpc_error_in, to_json};
 use crate::ports::{HttpRequest, HttpTransport, Method};
 
 /// Events from an open event stream; it ends after its first error.
@@ -27,6 +27,8 @@ pub type EventStream = LocalBoxStream<'static, Result<SseEvent, SourceError>>;
 /// client reconnects itself and shakes hands again.
 pub trait EventSourcePort {
     /// Opens `url` (GET, `Accept: text/event-stream`). Dropping the stream closes the connection.
+    /// The stream must carry at least the `endpoint` and `message` event types (an `EventSource`
+    /// needs one listener per named type; `onmessage` alone never sees `endpoint`).
     fn open(&self, url: &str) -> EventStream;
 }
 
@@ -178,7 +180,7 @@ impl<H: HttpTransport + ?Sized> LegacyLink<H> {
             waiting: &self.waiting,
             id: &request.id,
         };
-        self.send(&Message::Request(request.clone()), abort).await?;
+        self.post(to_json(request), abort).await?;
         receiver.await.unwrap_or(Err(McpError::Closed))
     }
 
@@ -188,10 +190,14 @@ impl<H: HttpTransport + ?Sized> LegacyLink<H> {
         message: &Message,
         abort: &CancelToken,
     ) -> Result<(), McpError> {
+        self.post(message.to_json(), abort).await
+    }
+
+    async fn post(&self, body: String, abort: &CancelToken) -> Result<(), McpError> {
         let Some(endpoint) = self.endpoint.borrow().clone() else {
             return Err(McpError::Closed);
         };
-        let mut request = HttpRequest::new(Method::Post, &endpoint).json_body(message.to_json());
+        let mut request = HttpRequest::new(Method::Post, &endpoint).json_body(body);
         if let Some(authorization) = &self.authorization {
             request = request.header("Authorization", authorization.as_str());
         }

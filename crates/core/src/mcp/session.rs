@@ -474,9 +474,9 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             Either::Right((Either::Left(_), _)) => McpError::Cancelled,
             Either::Right((Either::Right(_), _)) => McpError::Timeout { ms: timeout_ms },
         };
-        // Abort while the request is still alive, so the transport sees it (not just a drop).
+        // Abort while the request is still alive (it lives to the end of this function), so the
+        // transport sees a cancellation rather than just a dropped future.
         abort.cancel();
-        drop(work);
         if request.method != Method::Initialize {
             let reason = match stopped {
                 McpError::Cancelled => "cancelled by the user".to_owned(),

@@ -94,7 +94,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         inbound: &Inbound,
         abort: &CancelToken,
     ) -> Result<Value, McpError> {
-        let response = self.post(&Message::Request(request.clone()), abort).await?;
+        let response = self.post(to_json(request), abort).await?;
         if let Some(session_id) = response.header(SESSION_HEADER) {
             *self.session_id.borrow_mut() = Some(session_id.to_owned());
         }
@@ -134,7 +134,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         message: &Message,
         abort: &CancelToken,
     ) -> Result<(), McpError> {
-        self.post(message, abort).await.map(drop)
+        self.post(message.to_json(), abort).await.map(drop)
     }
 
     /// Keeps the server's GET stream open for requests and notifications it sends on its own,
@@ -144,6 +144,9 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         let mut retry_hint = None;
         let mut failures = 0;
         loop {
+            if stop.is_cancelled() {
+                return McpError::Closed;
+            }
             match self.open_stream(last_event_id.as_deref(), stop).await {
                 Ok(Opened::NotOffered) => futures::future::pending::<()>().await,
                 Ok(Opened::Stream(mut stream)) => {
@@ -180,10 +183,10 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         self.reset_session();
     }
 
-    async fn post(&self, message: &Message, abort: &CancelToken) -> Result<HttpResponse, McpError> {
+    async fn post(&self, body: String, abort: &CancelToken) -> Result<HttpResponse, McpError> {
         let request = HttpRequest::new(Method::Post, &self.url)
             .header("Accept", ACCEPT_JSON_OR_SSE)
-            .json_body(message.to_json());
+            .json_body(body);
         self.send_checked(self.with_headers(request), abort).await
     }
 
@@ -386,6 +389,11 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
             Message::Response(_) | Message::Error(_) => None,
         }
     }
+}
+
+/// A request's wire text, serialised in place (its arguments are not copied).
+pub(crate) fn to_json(request: &Request) -> String {
+    serde_json::to_string(request).unwrap_or_default()
 }
 
 fn is_event_stream(response: &HttpResponse) -> bool {

@@ -1,0 +1,139 @@
+//! A fake MCP hub: servers with tool lists and statuses, scripted tool behaviour, and a log of calls.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use autoui_core::cancel::CancelToken;
+use autoui_core::ids::ServerId;
+use autoui_core::ports::Clock;
+use autoui_core::remote::{RemoteCallError, RemoteServerView, RemoteServers, RemoteStatus};
+use autoui_core::tool::{ToolResult, ToolSpec};
+use futures::future::LocalBoxFuture;
+use serde_json::{Value, json};
+
+/// How a fake tool answers.
+#[derive(Clone)]
+pub enum Behaviour {
+    Reply(ToolResult),
+    Fail(String),
+    /// Answers after `ms` of (virtual) time.
+    Slow(u32, ToolResult),
+    /// Never answers; records that the call saw the run's Stop.
+    Hang,
+}
+
+type Handler = Rc<dyn Fn(&Value) -> Behaviour>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RemoteCall {
+    pub server: String,
+    pub tool: String,
+    pub args: Value,
+}
+
+pub struct FakeMcp {
+    servers: RefCell<Vec<RemoteServerView>>,
+    handlers: RefCell<HashMap<(String, String), Handler>>,
+    calls: RefCell<Vec<RemoteCall>>,
+    stopped: RefCell<usize>,
+    clock: Option<Rc<dyn Clock>>,
+}
+
+pub fn spec(name: &str, description: &str) -> ToolSpec {
+    ToolSpec {
+        name: name.to_owned(),
+        title: None,
+        description: description.to_owned(),
+        input_schema: json!({ "type": "object", "properties": { "query": { "type": "string" } } }),
+        read_only: true,
+    }
+}
+
+impl FakeMcp {
+    pub fn new() -> FakeMcp {
+        FakeMcp {
+            servers: RefCell::new(Vec::new()),
+            handlers: RefCell::new(HashMap::new()),
+            calls: RefCell::new(Vec::new()),
+            stopped: RefCell::new(0),
+            clock: None,
+        }
+    }
+
+    /// Slow tools sleep on this clock.
+    pub fn with_clock(mut self, clock: Rc<dyn Clock>) -> FakeMcp {
+        self.clock = Some(clock);
+        self
+    }
+
+    pub fn server(self, name: &str, tools: Vec<ToolSpec>) -> FakeMcp {
+        self.server_with_status(name, tools, RemoteStatus::Connected)
+    }
+
+    pub fn server_with_status(self, name: &str, tools: Vec<ToolSpec>, status: RemoteStatus) -> FakeMcp {
+        self.servers.borrow_mut().push(RemoteServerView {
+            id: ServerId::sanitize(name),
+            name: name.to_owned(),
+            status,
+            tools,
+            instructions: None,
+        });
+        self
+    }
+
+    pub fn on(self, server: &str, tool: &str, behaviour: Behaviour) -> FakeMcp {
+        self.on_args(server, tool, move |_| behaviour.clone())
+    }
+
+    pub fn on_args(self, server: &str, tool: &str, handler: impl Fn(&Value) -> Behaviour + 'static) -> FakeMcp {
+        self.handlers.borrow_mut().insert((server.to_owned(), tool.to_owned()), Rc::new(handler));
+        self
+    }
+
+    pub fn calls(&self) -> Vec<RemoteCall> {
+        self.calls.borrow().clone()
+    }
+
+    /// Calls that were still running when Stop was pressed.
+    pub fn stopped(&self) -> usize {
+        *self.stopped.borrow()
+    }
+}
+
+impl RemoteServers for FakeMcp {
+    fn servers(&self) -> Vec<RemoteServerView> {
+        self.servers.borrow().clone()
+    }
+
+    fn call_tool<'a>(
+        &'a self,
+        server: &'a ServerId,
+        tool: &'a str,
+        args: Value,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ToolResult, RemoteCallError>> {
+        self.calls.borrow_mut().push(RemoteCall { server: server.to_string(), tool: tool.to_owned(), args: args.clone() });
+        let handler = self.handlers.borrow().get(&(server.to_string(), tool.to_owned())).cloned();
+        Box::pin(async move {
+            let Some(handler) = handler else {
+                return Err(RemoteCallError::Failed(format!("unknown tool {tool}")));
+            };
+            match handler(&args) {
+                Behaviour::Reply(result) => Ok(result),
+                Behaviour::Fail(message) => Err(RemoteCallError::Failed(message)),
+                Behaviour::Slow(ms, result) => {
+                    if let Some(clock) = &self.clock {
+                        clock.sleep(ms).await;
+                    }
+                    Ok(result)
+                }
+                Behaviour::Hang => {
+                    cancel.cancelled().await;
+                    *self.stopped.borrow_mut() += 1;
+                    Err(RemoteCallError::Cancelled)
+                }
+            }
+        })
+    }
+}
