@@ -39,3 +39,14 @@ pub fn set_aside(key: &str, raw: &str) {
         let _ = storage.remove_item(key);
     }
 }
+
+/// The raw text stored under `key`.
+pub fn get_raw(key: &str) -> Option<String> {
+    local_storage()?.get_item(key).ok().flatten()
+}
+
+/// Stores `text` under `key`; the error says why storage refused (usually the quota).
+pub fn set_raw(key: &str, text: &str) -> Result<(), String> {
+    let storage = local_storage().ok_or_else(|| "local storage is not available in this browser".to_owned())?;
+    storage.set_item(key, text).map_err(|error| crate::adapters::http::describe(&error))
+}

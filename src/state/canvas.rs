@@ -80,6 +80,7 @@ pub struct CanvasCtx {
     order: RwSignal<Vec<BlockId>>,
     undo: RwSignal<UndoState>,
     revision: RwSignal<u64>,
+    read_only: RwSignal<bool>,
 }
 
 impl CanvasCtx {
@@ -93,11 +94,24 @@ impl CanvasCtx {
             order: RwSignal::new(order),
             undo: RwSignal::new(UndoState::default()),
             revision: RwSignal::new(0),
+            read_only: RwSignal::new(false),
         }
+    }
+
+    /// A shared dashboard opened from a link is read-only until the person makes a copy.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only.get()
+    }
+
+    pub fn set_read_only(&self, read_only: bool) {
+        self.read_only.set(read_only);
     }
 
     /// Applies `op` for `origin`; on error nothing changes and the error says why.
     pub fn apply(&self, op: Op, origin: Origin) -> Result<Applied, CanvasError> {
+        if self.read_only.get_untracked() {
+            return Err(CanvasError::ReadOnly);
+        }
         let now = js_sys::Date::now();
         // The store lives as long as the app's root owner, which outlives every handle.
         let applied = self
@@ -109,12 +123,18 @@ impl CanvasCtx {
     }
 
     pub fn undo(&self) {
+        if self.read_only.get_untracked() {
+            return;
+        }
         if let Some(Some(applied)) = self.store.try_update_value(|store| store.undo(&Origin::User)) {
             self.sync(&applied);
         }
     }
 
     pub fn redo(&self) {
+        if self.read_only.get_untracked() {
+            return;
+        }
         if let Some(Some(applied)) = self.store.try_update_value(|store| store.redo(&Origin::User)) {
             self.sync(&applied);
         }

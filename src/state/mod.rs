@@ -1,4 +1,6 @@
 //! Reactive state shared by the panels, each with a `provide_*`/`use_*` pair.
 
 pub mod canvas;
+pub mod notices;
+pub mod persist;
 pub mod settings;

@@ -1,38 +1,104 @@
-//! The app shell: contexts, then header, the main view (canvas or gallery) beside the chat, and the
-//! settings drawer.
+//! The app shell: contexts (notices, settings, canvas restored from the last session or opened from a
+//! share link), then header, the main view (canvas or gallery) beside the chat, and the drawers.
 
 use autoui_core::canvas::model::Canvas;
+use autoui_core::canvas::persist::DashboardLibrary;
+use autoui_core::canvas::share;
+use autoui_core::llm::message::Message;
 use leptos::prelude::*;
 
-use crate::state::canvas::provide_canvas;
+use crate::adapters::clock::BrowserRandom;
+use crate::state::canvas::{CanvasCtx, provide_canvas};
+use crate::state::notices::{NoticesCtx, provide_notices};
+use crate::state::persist::{SessionSaver, load_library, restore_session, save_library};
 use crate::state::settings::provide_settings;
 use crate::ui::canvas::CanvasArea;
 use crate::ui::chat::ChatPanel;
+use crate::ui::events::provide_widget_events;
 use crate::ui::gallery::Gallery;
 use crate::ui::header::Header;
+use crate::ui::notices::Notices;
 use crate::ui::route::{View, use_view};
 use crate::ui::settings::SettingsDrawer;
 use crate::ui::theme::apply_theme;
 
+/// The dashboard in the page's `?hs=` share link, if there is one and it opens.
+fn shared_dashboard(notices: NoticesCtx) -> Option<Canvas> {
+    let search = window().location().search().ok()?;
+    let param = web_sys::UrlSearchParams::new_with_str(&search).ok()?.get("hs")?;
+    match share::open(&param, &BrowserRandom, js_sys::Date::now()) {
+        Ok(imported) => {
+            for part in &imported.set_aside {
+                notices.error(format!("Part of the shared dashboard could not be shown ({}): {}", part.what, part.reason));
+            }
+            Some(imported.canvas)
+        }
+        Err(error) => {
+            notices.error(format!("This share link could not be opened: {error}"));
+            None
+        }
+    }
+}
+
+/// Leaves read-only mode: the shared dashboard becomes the current canvas. A non-empty canvas the
+/// person had before is first kept as a saved dashboard, so nothing is lost.
+fn make_copy(canvas: CanvasCtx, previous: Canvas, notices: NoticesCtx, saver: SessionSaver, conversation: StoredValue<Vec<Message>>) {
+    if !previous.is_empty() {
+        let mut library: DashboardLibrary = load_library(notices);
+        let name = format!("Before opening a shared link ({})", String::from(js_sys::Date::new_0().to_locale_string("en-GB", &wasm_bindgen::JsValue::UNDEFINED)));
+        if library.save(&name, &previous, js_sys::Date::now()).is_ok() && save_library(&library).is_ok() {
+            notices.info(format!("Your previous canvas was saved as \u{201c}{name}\u{201d} in Dashboards."));
+        }
+    }
+    canvas.set_read_only(false);
+    if let Ok(history) = window().history() {
+        let path = window().location().pathname().unwrap_or_else(|_| "/".to_owned());
+        let hash = window().location().hash().unwrap_or_default();
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{hash}")));
+    }
+    saver.schedule(move || (canvas.with_store(|s| s.canvas().clone()), conversation.get_value()));
+}
+
 #[component]
 pub fn App() -> impl IntoView {
+    let notices = provide_notices();
     let settings = provide_settings();
     apply_theme(settings);
-    provide_canvas(Canvas::new());
+
+    let session = restore_session(notices);
+    let shared = shared_dashboard(notices);
+    let read_only = shared.is_some();
+    let previous = session.canvas.clone();
+    let canvas = provide_canvas(shared.unwrap_or(session.canvas));
+    canvas.set_read_only(read_only);
+    provide_widget_events(canvas);
+    let conversation = StoredValue::new(session.conversation);
+
+    let saver = SessionSaver::new(notices);
+    Effect::new(move |seen: Option<u64>| {
+        let revision = canvas.revision();
+        if seen.is_some_and(|seen| seen != revision) && !canvas.is_read_only() {
+            saver.schedule(move || (canvas.with_store(|s| s.canvas().clone()), conversation.get_value()));
+        }
+        revision
+    });
+    let previous = StoredValue::new(previous);
+    let on_make_copy = Callback::new(move |()| make_copy(canvas, previous.get_value(), notices, saver, conversation));
+
     let view = use_view();
     let settings_open = RwSignal::new(false);
-
     view! {
         <div class="au-app">
             <Header settings_open=settings_open view=view />
             <main class="au-app__main">
                 {move || match view.get() {
-                    View::Canvas => view! { <CanvasArea /> }.into_any(),
+                    View::Canvas => view! { <CanvasArea on_make_copy /> }.into_any(),
                     View::Gallery => view! { <Gallery /> }.into_any(),
                 }}
                 <ChatPanel />
             </main>
             <SettingsDrawer open=settings_open />
+            <Notices />
         </div>
     }
 }

@@ -2,22 +2,43 @@
 
 use std::sync::Arc;
 
+use autoui_core::canvas::op::Op;
 use autoui_core::ids::BlockId;
 use autoui_core::recipes::registry;
+use autoui_core::tool::Origin;
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::adapters::clock::BrowserRandom;
+use crate::state::canvas::use_canvas;
+use crate::state::notices::use_notices;
 use crate::widgets::{WidgetProps, render};
 
 #[component]
 pub fn Gallery() -> impl IntoView {
     let last_event = RwSignal::new(None::<String>);
+    let canvas = use_canvas();
+    let notices = use_notices();
     let items = registry()
         .all()
         .iter()
         .map(|recipe| {
             let kind = recipe.kind;
             let example = recipe.examples.first().cloned().unwrap_or(Value::Null);
+            let inserted = Arc::new(example.clone());
+            let insert = move |_| {
+                let op = Op::Add {
+                    id: BlockId::generate(&BrowserRandom),
+                    kind,
+                    data: inserted.clone(),
+                    layout: None,
+                    style: Default::default(),
+                };
+                match canvas.apply(op, Origin::User) {
+                    Ok(_) => notices.info(format!("Added a {kind} to the canvas.")),
+                    Err(error) => notices.error(format!("The {kind} could not be added: {error}")),
+                }
+            };
             let props = WidgetProps {
                 id: BlockId::new(format!("gallery_{}", kind.as_str().replace('-', "_"))),
                 data: Signal::stored(Arc::new(example)),
@@ -30,6 +51,9 @@ pub fn Gallery() -> impl IntoView {
                     <header class="au-gallery__header">
                         <h3>{kind.as_str()}</h3>
                         <p>{recipe.description.clone()}</p>
+                        <div class="au-gallery__actions">
+                            <button class="au-button" data-testid=format!("gallery-add-{kind}") on:click=insert>"Add to canvas"</button>
+                        </div>
                     </header>
                     <div class="au-gallery__widget au-widget">{render(kind, props)}</div>
                 </article>

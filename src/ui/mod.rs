@@ -2,9 +2,13 @@
 
 pub mod app;
 pub mod canvas;
+pub mod canvas_toolbar;
 pub mod chat;
+pub mod events;
+pub mod export;
 pub mod gallery;
 pub mod header;
+pub mod notices;
 pub mod route;
 pub mod settings;
 pub mod theme;

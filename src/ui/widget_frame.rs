@@ -1,39 +1,289 @@
-//! The frame around one widget on the canvas: its place on the grid, header and body.
+//! The frame around one widget on the canvas: grid placement, a header to drag it by, a corner to
+//! resize it, keyboard moves (arrows) and resizes (Shift+arrows), and a toolbar (duplicate, export,
+//! remove) with the provenance badge. Every change is an `Op` applied by the user.
+
+use std::sync::Arc;
 
 use autoui_core::canvas::event::WidgetAction;
+use autoui_core::canvas::model::Layout;
+use autoui_core::canvas::op::Op;
+use autoui_core::ids::BlockId;
+use autoui_core::tool::Origin;
+use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 use serde_json::Value;
+use web_sys::{KeyboardEvent, PointerEvent};
 
-use crate::state::canvas::BlockCell;
+use crate::adapters::clock::BrowserRandom;
+use crate::state::canvas::{BlockCell, CanvasCtx, use_canvas};
+use crate::ui::export::ExportMenu;
+use crate::ui::events::use_widget_events;
 use crate::widgets::{WidgetProps, render};
 
+/// Pixel size of one grid step, measured from the canvas grid when a drag starts.
+#[derive(Clone, Copy, Debug)]
+struct GridStep {
+    x: f64,
+    y: f64,
+}
+
+fn grid_step(from: &web_sys::Element) -> GridStep {
+    let grid = from.closest(".au-canvas__grid").ok().flatten();
+    let width = grid.as_ref().map(|g| g.get_bounding_client_rect().width()).unwrap_or(1200.0);
+    let style = grid.and_then(|g| window().get_computed_style(&g).ok().flatten());
+    let px = |name: &str, fallback: f64| {
+        style
+            .as_ref()
+            .and_then(|s| s.get_property_value(name).ok())
+            .and_then(|v| v.trim().trim_end_matches("px").parse::<f64>().ok())
+            .unwrap_or(fallback)
+    };
+    let gap = px("column-gap", 12.0);
+    let row = px("grid-auto-rows", 56.0);
+    let column = (width - gap * 11.0) / 12.0;
+    GridStep { x: column + gap, y: row + gap }
+}
+
+/// What a pointer gesture on the frame is doing.
+#[derive(Clone, Copy, Debug)]
+enum Gesture {
+    Move { start: Layout, x: f64, y: f64, step: GridStep },
+    Resize { start: Layout, x: f64, y: f64, step: GridStep },
+}
+
+fn shifted(start: u32, delta_px: f64, step: f64) -> u32 {
+    (f64::from(start) + (delta_px / step).round()).max(0.0) as u32
+}
+
+fn sized(start: u32, delta_px: f64, step: f64) -> u32 {
+    (f64::from(start) + (delta_px / step).round()).max(1.0) as u32
+}
+
+/// A short title from the data (its `title`, `label` or `name`), for the header and labels.
+pub fn block_title(data: &Value) -> Option<String> {
+    ["title", "label", "name"]
+        .iter()
+        .find_map(|key| data.get(*key).and_then(Value::as_str))
+        .map(str::trim)
+        .filter(|title| !title.is_empty())
+        .map(str::to_owned)
+}
+
+/// "agent · server/tool", "you" or "another agent".
+pub fn provenance_label(origin: &Origin) -> String {
+    match origin {
+        Origin::Agent { source: Some(source), .. } => format!("agent \u{b7} {}/{}", source.server, source.tool),
+        Origin::Agent { source: None, .. } => "agent".to_owned(),
+        Origin::User => "you".to_owned(),
+        Origin::ExternalAgent => "another agent".to_owned(),
+    }
+}
+
+fn apply(canvas: CanvasCtx, op: Op) {
+    if let Err(error) = canvas.apply(op, Origin::User) {
+        leptos::logging::warn!("canvas change refused: {error}");
+    }
+}
+
 #[component]
-pub fn WidgetFrame(cell: BlockCell) -> impl IntoView {
+pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> impl IntoView {
+    let canvas = use_canvas();
+    let events = use_widget_events();
+    let id = cell.id.clone();
+    let kind = cell.kind;
     let frame = cell.frame.clone();
+    let data = cell.data.clone();
+    let preview = RwSignal::new(None::<Layout>);
+    let gesture = StoredValue::new(None::<Gesture>);
+
+    let layout = {
+        let frame = frame.clone();
+        move || preview.get().unwrap_or_else(|| frame.with(|f| f.layout))
+    };
     let placement = move || {
-        frame.with(|f| {
-            format!(
-                "grid-column: {} / span {}; grid-row: {} / span {}; z-index: {};",
-                f.layout.x + 1,
-                f.layout.w,
-                f.layout.y + 1,
-                f.layout.h,
-                f.layout.z
-            )
-        })
+        let l = layout();
+        format!("grid-column: {} / span {}; grid-row: {} / span {}; z-index: {};", l.x + 1, l.w, l.y + 1, l.h, l.z)
     };
+    let custom_style = {
+        let frame = frame.clone();
+        move || frame.with(|f| f.style.0.iter().map(|(k, v)| format!("{k}: {v};")).collect::<String>())
+    };
+    let title = {
+        let data = data.clone();
+        move || data.with(|d| block_title(d))
+    };
+    let provenance = {
+        let frame = frame.clone();
+        move || frame.with(|f| provenance_label(&f.provenance))
+    };
+
+    let begin = {
+        let frame = frame.clone();
+        move |event: PointerEvent, resize: bool| {
+            if read_only.get_untracked() || event.button() != 0 {
+                return;
+            }
+            let Some(target) = event.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            else {
+                return;
+            };
+            event.prevent_default();
+            let _ = target.set_pointer_capture(event.pointer_id());
+            let start = frame.with_untracked(|f| f.layout);
+            let step = grid_step(&target);
+            let (x, y) = (f64::from(event.client_x()), f64::from(event.client_y()));
+            gesture.set_value(Some(if resize {
+                Gesture::Resize { start, x, y, step }
+            } else {
+                Gesture::Move { start, x, y, step }
+            }));
+        }
+    };
+    let track = move |event: PointerEvent| {
+        let Some(active) = gesture.get_value() else { return };
+        let (cx, cy) = (f64::from(event.client_x()), f64::from(event.client_y()));
+        let next = match active {
+            Gesture::Move { start, x, y, step } => {
+                Layout { x: shifted(start.x, cx - x, step.x).min(12 - start.w), y: shifted(start.y, cy - y, step.y), ..start }
+            }
+            Gesture::Resize { start, x, y, step } => Layout {
+                w: sized(start.w, cx - x, step.x).min(12 - start.x),
+                h: sized(start.h, cy - y, step.y).min(40),
+                ..start
+            },
+        };
+        if preview.get_untracked() != Some(next) {
+            preview.set(Some(next));
+        }
+    };
+    let finish = {
+        let id = id.clone();
+        move |_: PointerEvent| {
+            let Some(active) = gesture.get_value() else { return };
+            gesture.set_value(None);
+            let Some(next) = preview.get_untracked() else { return };
+            preview.set(None);
+            let id = id.clone();
+            match active {
+                Gesture::Move { start, .. } if (next.x, next.y) != (start.x, start.y) => {
+                    apply(canvas, Op::Move { id, x: next.x, y: next.y })
+                }
+                Gesture::Resize { start, .. } if (next.w, next.h) != (start.w, start.h) => {
+                    apply(canvas, Op::Resize { id, w: next.w, h: next.h })
+                }
+                _ => {}
+            }
+        }
+    };
+    let cancel = move |_: PointerEvent| {
+        gesture.set_value(None);
+        preview.set(None);
+    };
+
+    let on_key = {
+        let id = id.clone();
+        let frame = frame.clone();
+        move |event: KeyboardEvent| {
+            if read_only.get_untracked() {
+                return;
+            }
+            let on_frame = event.target().zip(event.current_target()).is_some_and(|(t, c)| t == c);
+            if !on_frame {
+                return;
+            }
+            let l = frame.with_untracked(|f| f.layout);
+            let (dx, dy): (i64, i64) = match event.key().as_str() {
+                "ArrowLeft" => (-1, 0),
+                "ArrowRight" => (1, 0),
+                "ArrowUp" => (0, -1),
+                "ArrowDown" => (0, 1),
+                "Delete" => {
+                    event.prevent_default();
+                    apply(canvas, Op::Remove { id: id.clone() });
+                    return;
+                }
+                _ => return,
+            };
+            event.prevent_default();
+            let nudge = |value: u32, delta: i64, min: i64| (i64::from(value) + delta).max(min) as u32;
+            let op = if event.shift_key() {
+                Op::Resize { id: id.clone(), w: nudge(l.w, dx, 1), h: nudge(l.h, dy, 1) }
+            } else {
+                Op::Move { id: id.clone(), x: nudge(l.x, dx, 0), y: nudge(l.y, dy, 0) }
+            };
+            apply(canvas, op);
+        }
+    };
+
+    let duplicate = {
+        let data = data.clone();
+        let frame = frame.clone();
+        move |_| {
+            let style = frame.with_untracked(|f| f.style.clone());
+            let op = Op::Add {
+                id: BlockId::generate(&BrowserRandom),
+                kind,
+                data: data.get_untracked(),
+                layout: None,
+                style,
+            };
+            apply(canvas, op);
+        }
+    };
+    let remove = {
+        let id = id.clone();
+        move |_| apply(canvas, Op::Remove { id: id.clone() })
+    };
+
+    let emit_id = id.clone();
     let props = WidgetProps {
-        id: cell.id.clone(),
-        data: cell.data.clone().into(),
-        emit: Callback::new(|_: (WidgetAction, Value)| {}),
+        id: id.clone(),
+        data: data.clone().into(),
+        emit: Callback::new(move |(action, payload): (WidgetAction, Value)| {
+            events.emit(emit_id.clone(), kind, action, payload);
+        }),
     };
+    let label = {
+        let title = title.clone();
+        move || {
+            let name = title().map(|t| format!(": {t}")).unwrap_or_default();
+            format!("{kind} widget{name}. Arrow keys move it, Shift and arrow keys resize it, Delete removes it.")
+        }
+    };
+    let export_data: Signal<Arc<Value>> = data.clone().into();
+
     view! {
-        <article class="au-frame au-widget" style=placement data-testid="widget" data-widget-id=cell.id.to_string()
-            data-widget-type=cell.kind.as_str()>
-            <header class="au-frame__header">
-                <span class="au-frame__kind">{cell.kind.as_str()}</span>
+        <article class="au-frame au-widget" class:au-frame--dragging=move || preview.get().is_some()
+            style=move || format!("{}{}", placement(), custom_style())
+            tabindex="0" aria-label=label on:keydown=on_key
+            data-testid="widget" data-widget-id=id.to_string() data-widget-type=kind.as_str()>
+            <header class="au-frame__header"
+                on:pointerdown={let begin = begin.clone(); move |e| begin(e, false)}
+                on:pointermove=track on:pointerup=finish.clone() on:pointercancel=cancel>
+                <span class="au-frame__title">{move || title().unwrap_or_else(|| kind.as_str().to_owned())}</span>
+                <span class="au-frame__kind">{kind.as_str()}</span>
+                <span class="au-frame__badge" data-testid="provenance" title="Who made this widget">{provenance}</span>
+                <Show when=move || !read_only.get()>
+                    <div class="au-frame__tools" on:pointerdown=|e: PointerEvent| e.stop_propagation()>
+                        <button class="au-icon-button" title="Duplicate" aria-label="Duplicate widget" data-testid="widget-duplicate"
+                            on:click=duplicate.clone()>"\u{29c9}"</button>
+                        <ExportMenu kind=kind data=export_data />
+                        <button class="au-icon-button" title="Remove" aria-label="Remove widget" data-testid="widget-remove"
+                            on:click=remove.clone()>"\u{2715}"</button>
+                    </div>
+                </Show>
             </header>
-            <div class="au-frame__body">{render(cell.kind, props)}</div>
+            <div class="au-frame__body">{render(kind, props)}</div>
+            <Show when=move || !read_only.get()>
+                <div class="au-frame__resize" aria-hidden="true" title="Drag to resize"
+                    on:pointerdown={let begin = begin.clone(); move |e| begin(e, true)}
+                    on:pointermove=track on:pointerup=finish.clone() on:pointercancel=cancel></div>
+            </Show>
         </article>
     }
+}
+
+/// Whether `kind` draws an SVG chart that can be exported as SVG or PNG.
+pub fn is_chart(kind: WidgetKind) -> bool {
+    matches!(kind, WidgetKind::Chart | WidgetKind::ChartRich | WidgetKind::Sankey | WidgetKind::Hemicycle)
 }

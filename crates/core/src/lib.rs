@@ -11,6 +11,7 @@ pub mod autoui;
 pub mod cancel;
 pub mod canvas;
 pub mod dispatch;
+pub mod export;
 pub mod ids;
 pub mod llm;
 pub mod mcp;

@@ -86,6 +86,9 @@ pub enum CanvasError {
     UnknownBlock { id: BlockId, existing: Vec<BlockId> },
     #[error("a widget with id \"{0}\" already exists")]
     DuplicateBlock(BlockId),
+    /// The canvas shows a shared dashboard opened read-only; the person must make a copy to change it.
+    #[error("this dashboard is open read-only from a shared link; make a copy to change it")]
+    ReadOnly,
 }
 
 fn list_ids(ids: &[BlockId]) -> String {

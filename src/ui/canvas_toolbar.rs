@@ -1,0 +1,205 @@
+//! The canvas toolbar: undo/redo (also Ctrl+Z / Ctrl+Shift+Z), clear, named dashboards, file
+//! export/import and share links.
+
+use autoui_core::canvas::exchange;
+use autoui_core::canvas::model::Canvas;
+use autoui_core::canvas::op::Op;
+use autoui_core::canvas::persist::DashboardLibrary;
+use autoui_core::canvas::share;
+use autoui_core::tool::Origin;
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::adapters::clock::BrowserRandom;
+use crate::adapters::download::{download_text, timestamped_name};
+use crate::state::canvas::{CanvasCtx, use_canvas};
+use crate::state::notices::{NoticesCtx, use_notices};
+use crate::state::persist::{load_library, save_library};
+
+/// Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes, unless the person is typing in a field.
+fn install_shortcuts(canvas: CanvasCtx) {
+    let handle = window_event_listener(ev::keydown, move |event| {
+        if !(event.ctrl_key() || event.meta_key()) {
+            return;
+        }
+        let typing = event
+            .target()
+            .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|element| {
+                matches!(element.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                    || element.closest("[contenteditable]").ok().flatten().is_some()
+            });
+        if typing {
+            return;
+        }
+        match (event.key().to_ascii_lowercase().as_str(), event.shift_key()) {
+            ("z", false) => {
+                event.prevent_default();
+                canvas.undo();
+            }
+            ("z", true) | ("y", false) => {
+                event.prevent_default();
+                canvas.redo();
+            }
+            _ => {}
+        }
+    });
+    on_cleanup(move || handle.remove());
+}
+
+fn replace_canvas(canvas: CanvasCtx, notices: NoticesCtx, next: Canvas, what: &str) {
+    match canvas.apply(Op::Replace { blocks: next.blocks().to_vec() }, Origin::User) {
+        Ok(_) => notices.info(format!("{what}. Undo (Ctrl+Z) brings back the previous canvas.")),
+        Err(error) => notices.error(format!("{what} failed: {error}")),
+    }
+}
+
+#[component]
+pub fn CanvasToolbar() -> impl IntoView {
+    let canvas = use_canvas();
+    let notices = use_notices();
+    install_shortcuts(canvas);
+    let library = RwSignal::new(load_library(notices));
+    let dashboard_name = RwSignal::new(String::new());
+    let share_link = RwSignal::new(None::<String>);
+
+    let save_dashboard = move |_| {
+        let name = dashboard_name.get_untracked();
+        let current = canvas.with_store(|store| store.canvas().clone());
+        let mut next: DashboardLibrary = library.get_untracked();
+        match next.save(&name, &current, js_sys::Date::now()) {
+            Ok(_) => match save_library(&next) {
+                Ok(()) => {
+                    library.set(next);
+                    dashboard_name.set(String::new());
+                    notices.info(format!("Saved \u{201c}{}\u{201d}.", name.trim()));
+                }
+                Err(reason) => notices.error(format!("The dashboard could not be saved in this browser: {reason}")),
+            },
+            Err(error) => notices.error(format!("The dashboard could not be saved: {error}")),
+        }
+    };
+    let open_dashboard = move |name: String| {
+        let found = library.with_untracked(|l| l.open(&name).map(|d| d.canvas.clone()));
+        match found {
+            Ok(saved) => replace_canvas(canvas, notices, saved, &format!("Opened \u{201c}{name}\u{201d}")),
+            Err(error) => notices.error(error.to_string()),
+        }
+    };
+    let delete_dashboard = move |name: String| {
+        let mut next = library.get_untracked();
+        match next.delete(&name) {
+            Ok(_) => {
+                if let Err(reason) = save_library(&next) {
+                    notices.error(format!("The change could not be saved in this browser: {reason}"));
+                }
+                library.set(next);
+                notices.info(format!("Deleted \u{201c}{name}\u{201d}."));
+            }
+            Err(error) => notices.error(error.to_string()),
+        }
+    };
+    let export_file = move |_| {
+        let text = canvas.with_store(|store| exchange::export_file(store.canvas(), None));
+        download_text(&timestamped_name("dashboard", "json"), "application/json", &text);
+    };
+    let import_file = move |event: ev::Event| {
+        let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
+        input.set_value("");
+        leptos::task::spawn_local(async move {
+            let text = JsFuture::from(file.text()).await.ok().and_then(|value| value.as_string()).unwrap_or_default();
+            match exchange::import(&text, &BrowserRandom, js_sys::Date::now()) {
+                Ok(imported) => {
+                    for part in &imported.set_aside {
+                        notices.error(format!("Part of the file was not imported ({}): {}", part.what, part.reason));
+                    }
+                    replace_canvas(canvas, notices, imported.canvas, &format!("Imported {}", file.name()));
+                }
+                Err(error) => notices.error(format!("{} could not be imported: {error}", file.name())),
+            }
+        });
+    };
+    let share = move |_| {
+        let param = canvas.with_store(|store| share::encode_param(store.canvas(), None));
+        let location = window().location();
+        let base = format!(
+            "{}{}",
+            location.origin().unwrap_or_default(),
+            location.pathname().unwrap_or_else(|_| "/".to_owned())
+        );
+        let link = share::link(&base, &param);
+        let clipboard = window().navigator().clipboard();
+        let copied = link.clone();
+        leptos::task::spawn_local(async move {
+            match JsFuture::from(clipboard.write_text(&copied)).await {
+                Ok(_) => notices.info("Share link copied. It opens this dashboard read-only in any browser."),
+                Err(_) => notices.info("Copy the share link below; it opens this dashboard read-only."),
+            }
+        });
+        share_link.set(Some(link));
+    };
+
+    view! {
+        <div class="au-canvas-toolbar" role="toolbar" aria-label="Canvas">
+            <button class="au-button au-button--ghost" data-testid="undo" title="Undo (Ctrl+Z)"
+                disabled=move || !canvas.undo_state().can_undo on:click=move |_| canvas.undo()>"\u{21b6} Undo"</button>
+            <button class="au-button au-button--ghost" data-testid="redo" title="Redo (Ctrl+Shift+Z)"
+                disabled=move || !canvas.undo_state().can_redo on:click=move |_| canvas.redo()>"\u{21b7} Redo"</button>
+            <button class="au-button au-button--ghost" data-testid="clear-canvas" title="Remove every widget (undoable)"
+                disabled=move || canvas.is_empty()
+                on:click=move |_| {
+                    if canvas.apply(Op::Clear, Origin::User).is_ok() {
+                        notices.info("Canvas cleared. Undo (Ctrl+Z) brings it back.");
+                    }
+                }>"Clear"</button>
+            <span class="au-canvas-toolbar__spacer"></span>
+            <details class="au-menu" data-testid="dashboards">
+                <summary class="au-button au-button--ghost">"Dashboards"</summary>
+                <div class="au-menu__panel">
+                    <form class="au-menu__row" on:submit=move |e: ev::SubmitEvent| { e.prevent_default(); save_dashboard(()); }>
+                        <input type="text" placeholder="Name this dashboard" aria-label="Dashboard name" maxlength="80"
+                            data-testid="dashboard-name" prop:value=move || dashboard_name.get()
+                            on:input=move |e| dashboard_name.set(event_target_value(&e)) />
+                        <button type="submit" class="au-button" data-testid="dashboard-save">"Save"</button>
+                    </form>
+                    <ul class="au-menu__list">
+                        <For each=move || library.with(|l| l.list()) key=|d| (d.name.clone(), d.saved_ms.to_bits()) let(dashboard)>
+                            {
+                                let open_name = dashboard.name.clone();
+                                let delete_name = dashboard.name.clone();
+                                view! {
+                                    <li class="au-menu__item">
+                                        <button class="au-menu__open" data-testid="dashboard-open"
+                                            on:click=move |_| open_dashboard(open_name.clone())>
+                                            <span>{dashboard.name.clone()}</span>
+                                            <small>{format!("{} widgets", dashboard.widgets)}</small>
+                                        </button>
+                                        <button class="au-icon-button" aria-label=format!("Delete {}", dashboard.name)
+                                            data-testid="dashboard-delete" on:click=move |_| delete_dashboard(delete_name.clone())>"\u{2715}"</button>
+                                    </li>
+                                }
+                            }
+                        </For>
+                    </ul>
+                    <Show when=move || library.with(|l| l.list().is_empty())>
+                        <p class="au-menu__empty">"No saved dashboards yet."</p>
+                    </Show>
+                </div>
+            </details>
+            <button class="au-button au-button--ghost" data-testid="export-file" on:click=export_file title="Download the canvas as a JSON file">"Export"</button>
+            <label class="au-button au-button--ghost" title="Open a dashboard file">
+                "Import"
+                <input type="file" accept="application/json,.json,.md" class="au-visually-hidden" data-testid="import-file" on:change=import_file />
+            </label>
+            <button class="au-button au-button--ghost" data-testid="share" on:click=share disabled=move || canvas.is_empty()>"Share"</button>
+            <Show when=move || share_link.get().is_some()>
+                <input class="au-canvas-toolbar__link" readonly data-testid="share-link" aria-label="Share link"
+                    prop:value=move || share_link.get().unwrap_or_default()
+                    on:focus=|e| { if let Some(i) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); } } />
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,91 @@
+//! The canvas by hand: widgets added from the gallery, moved with the keyboard, undone, restored
+//! after a reload, saved as a named dashboard, and shared read-only with another browser.
+
+use autoui_e2e::browser::BrowserOptions;
+use autoui_e2e::with_app;
+use fantoccini::Locator;
+use serde_json::json;
+
+async fn widget_count(page: &autoui_e2e::page::Page) -> usize {
+    page.client().find_all(Locator::Css("[data-testid=widget]")).await.map(|w| w.len()).unwrap_or(0)
+}
+
+#[tokio::test]
+async fn widgets_added_by_hand_survive_a_reload_and_undo_removes_the_last_one() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        page.click("[data-testid=gallery-add-stat-card]").await;
+        page.click("[data-testid=gallery-add-kv]").await;
+        page.open("/#/").await;
+        page.find("[data-widget-type=stat-card]").await;
+        page.find("[data-widget-type=kv]").await;
+        assert_eq!(widget_count(&page).await, 2);
+        let badge = page.text("[data-widget-type=kv] [data-testid=provenance]").await;
+        assert_eq!(badge, "you", "a widget added by hand says the user made it");
+
+        page.reload().await;
+        page.find("[data-widget-type=kv]").await;
+        assert_eq!(widget_count(&page).await, 2, "the canvas is restored after a reload");
+
+        page.click("[data-testid=undo]").await;
+        // Undo history is per page load: after the reload there is nothing to undo yet.
+        assert_eq!(widget_count(&page).await, 2);
+        page.click("[data-widget-type=kv] [data-testid=widget-remove]").await;
+        assert_eq!(widget_count(&page).await, 1);
+        page.click("[data-testid=undo]").await;
+        page.find("[data-widget-type=kv]").await;
+        assert_eq!(widget_count(&page).await, 2, "undo brings the removed widget back");
+
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn arrow_keys_move_a_focused_widget_on_the_grid() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        page.click("[data-testid=gallery-add-stat]").await;
+        page.open("/#/").await;
+        let frame = page.find("[data-widget-type=stat]").await;
+        let column = |style: String| style.split("grid-column:").nth(1).and_then(|s| s.split('/').next()).map(|s| s.trim().to_owned());
+        let before = column(frame.attr("style").await.unwrap().unwrap_or_default());
+        page.eval("document.querySelector('[data-widget-type=stat]').focus()", vec![]).await;
+        frame.send_keys("\u{e014}").await.expect("press ArrowRight");
+        let after = column(page.find("[data-widget-type=stat]").await.attr("style").await.unwrap().unwrap_or_default());
+        assert_eq!(before.as_deref(), Some("1"));
+        assert_eq!(after.as_deref(), Some("2"), "ArrowRight moves the widget one column");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_share_link_opens_the_same_dashboard_read_only_in_a_fresh_browser() {
+    let link = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let written = link.clone();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        page.click("[data-testid=gallery-add-stat-card]").await;
+        page.open("/#/").await;
+        page.click("[data-testid=share]").await;
+        let value = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
+        assert!(value.contains("?hs="), "the share link carries the dashboard: {value}");
+        *written.lock().unwrap() = value;
+    })
+    .await;
+
+    let link = link.lock().unwrap().clone();
+    with_app(BrowserOptions::default(), |page| async move {
+        // A new app server and a new profile: only the link carries the dashboard.
+        let query = link.split_once('?').map(|(_, q)| q.to_owned()).unwrap_or_default();
+        page.open(&format!("/?{query}")).await;
+        page.find("[data-widget-type=stat-card]").await;
+        page.find("[data-testid=read-only-banner]").await;
+        assert!(!page.is_displayed("[data-testid=widget-remove]").await, "a shared dashboard has no edit tools");
+        page.click("[data-testid=make-copy]").await;
+        page.find("[data-testid=widget-remove]").await;
+        let _ = json!({});
+    })
+    .await;
+}
