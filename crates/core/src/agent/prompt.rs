@@ -4,7 +4,6 @@
 
 use crate::dispatch::alias::RecipeRole;
 use crate::dispatch::catalog::{Availability, Catalog, CatalogServer};
-use crate::tool_name::Protocol;
 
 /// Builds the prompt for one run from the servers as they are when the run starts.
 pub fn build_system_prompt(catalog: &Catalog, prefix: &str) -> String {
@@ -66,9 +65,11 @@ fn server_line(server: &CatalogServer) -> String {
         .filter_map(|role| server.recipe_tool(*role))
         .map(|tool| tool.exposed.as_str())
         .collect();
-    let size = match server.protocol {
-        Protocol::Mcp => format!(", {} tools", server.tools.len()),
-        Protocol::WebMcp => String::new(),
+    // autoui's tools are all in the discovery set; other servers' counts tell what search_tools may find.
+    let size = match server.tools.len() {
+        _ if server.canvas_tool("widget_display").is_some() => String::new(),
+        1 => ", 1 tool".to_owned(),
+        count => format!(", {count} tools"),
     };
     let recipes = if recipes.is_empty() { "no recipes".to_owned() } else { format!("recipes {}", recipes.join(", ")) };
     format!("- {id} ({protocol}{size}): {recipes}\n")
