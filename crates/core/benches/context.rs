@@ -55,12 +55,14 @@ fn script() -> Vec<Step> {
 }
 
 fn session(compress: bool, truncate: bool) -> (Vec<usize>, f64) {
-    let mcp = FakeMcp::new()
-        .server("orders", vec![spec("fetch_page", "One page of orders")])
-        .on_args("orders", "fetch_page", |args| {
+    let mcp = FakeMcp::new().server("orders", vec![spec("fetch_page", "One page of orders")]).on_args(
+        "orders",
+        "fetch_page",
+        |args| {
             let number = args.get("page").and_then(Value::as_u64).unwrap_or(0) as usize;
             Behaviour::Reply(ToolResult::text(page(number).to_string()))
-        });
+        },
+    );
     let config = AgentConfig { compress_history: compress, ..AgentConfig::default() };
     let mut harness = Harness::build(script(), mcp, config, Vec::new());
     if !truncate {
@@ -76,8 +78,13 @@ fn main() {
     let (compressed, compressed_ms) = session(true, true);
     let (full, full_ms) = session(false, true);
     let (raw, _) = session(false, false);
-    println!("request body per iteration (Anthropic wire), {ITERATIONS} iterations, MCP results of {RESULT_BYTES} bytes");
-    println!("{:>9} {:>12} {:>16} {:>8} {:>22}", "iteration", "compressed", "not compressed", "saved", "no truncation either");
+    println!(
+        "request body per iteration (Anthropic wire), {ITERATIONS} iterations, MCP results of {RESULT_BYTES} bytes"
+    );
+    println!(
+        "{:>9} {:>12} {:>16} {:>8} {:>22}",
+        "iteration", "compressed", "not compressed", "saved", "no truncation either"
+    );
     let row = |label: String, with: usize, without: usize, raw: usize| {
         let saved = 100.0 * (1.0 - with as f64 / without as f64);
         println!("{label:>9} {with:>10} B {without:>14} B {saved:>7.1}% {raw:>20} B");
@@ -86,5 +93,7 @@ fn main() {
         row((iteration + 1).to_string(), *with, *without, *raw);
     }
     row("total".to_owned(), compressed.iter().sum(), full.iter().sum(), raw.iter().sum());
-    println!("whole scripted session (engine and fakes): {compressed_ms:.1} ms compressed, {full_ms:.1} ms not compressed");
+    println!(
+        "whole scripted session (engine and fakes): {compressed_ms:.1} ms compressed, {full_ms:.1} ms not compressed"
+    );
 }

@@ -49,7 +49,10 @@ fn a_tool_call_cut_off_by_the_token_limit_gets_an_actionable_error_and_the_run_g
     assert!(autoui.received.borrow().is_empty(), "the cut-off call never reached the server");
     let record = &summary.calls[0];
     assert!(record.is_error());
-    assert_eq!(record.args["unparsed_arguments"].as_str().map(|raw| raw.starts_with("{\"name\": \"data-table\"")), Some(true));
+    assert_eq!(
+        record.args["unparsed_arguments"].as_str().map(|raw| raw.starts_with("{\"name\": \"data-table\"")),
+        Some(true)
+    );
 
     let second: Value = serde_json::from_str(transport.requests()[1].body.as_deref().expect("body")).expect("JSON");
     let messages = second["messages"].as_array().expect("messages");

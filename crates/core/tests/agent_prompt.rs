@@ -36,7 +36,11 @@ fn the_prompt_lists_each_server_with_its_recipe_tools_by_name() {
         "- autoui (webmcp): recipes autoui_webmcp_search_recipes, autoui_webmcp_list_recipes, autoui_webmcp_get_recipe\n"
     ));
     assert!(prompt.contains("- samples (webmcp, 1 tool): no recipes\n"));
-    assert!(prompt.contains("- tricoteuses (mcp, 3 tools): recipes tricoteuses_mcp_list_recipes, tricoteuses_mcp_get_recipe\n"));
+    assert!(
+        prompt.contains(
+            "- tricoteuses (mcp, 3 tools): recipes tricoteuses_mcp_list_recipes, tricoteuses_mcp_get_recipe\n"
+        )
+    );
     assert!(prompt.contains("- weather (mcp, 2 tools): no recipes\n"));
     assert!(prompt.contains("- files (mcp): not connected (HTTP 401)\n"));
     assert!(prompt.contains("_search_tools(query)") && prompt.contains("_list_tools()"));

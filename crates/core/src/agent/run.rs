@@ -170,7 +170,9 @@ impl AgentSession {
             if cancel.is_cancelled() {
                 results.push(ContentBlock::ToolResult {
                     tool_use_id: id,
-                    content: vec![ResultPart::Text { text: "Error: cancelled by the user before this call ran".to_owned() }],
+                    content: vec![ResultPart::Text {
+                        text: "Error: cancelled by the user before this call ran".to_owned(),
+                    }],
                     is_error: true,
                 });
                 continue;

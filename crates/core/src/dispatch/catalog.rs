@@ -127,8 +127,13 @@ impl Catalog {
                 RemoteStatus::Connecting => Availability::Unavailable("still connecting".to_owned()),
                 RemoteStatus::Failed(reason) => Availability::Unavailable(reason.clone()),
             };
-            let source =
-                Source { id: view.id.clone(), protocol: Protocol::Mcp, name: view.name.clone(), availability, local: None };
+            let source = Source {
+                id: view.id.clone(),
+                protocol: Protocol::Mcp,
+                name: view.name.clone(),
+                availability,
+                local: None,
+            };
             catalog.add(&mut names, source, &view.tools);
         }
         catalog
