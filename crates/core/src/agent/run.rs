@@ -24,9 +24,6 @@ use crate::settings::Settings;
 use crate::tool::ResultPart;
 use crate::tool_name::Protocol;
 
-/// `recall` results may be this many times the result limit: the model asked for the text on purpose.
-const RECALL_LIMIT_FACTOR: usize = 4;
-
 /// What a run did, also reported piecewise through events.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunSummary {
@@ -193,14 +190,12 @@ impl AgentSession {
             }
             self.results.insert(&id, executed.text.clone());
             let mut record = executed.record;
-            let (limit, recall_id) = match &record.target {
-                Some(target) if target.protocol == Protocol::WebMcp && target.tool == "recall" => (
-                    settings.result_limit.saturating_mul(RECALL_LIMIT_FACTOR),
-                    record.args.get("id").and_then(Value::as_str).unwrap_or(&id).to_owned(),
-                ),
-                _ => (settings.result_limit, id.clone()),
-            };
-            let shown = truncate(&executed.text, limit.max(1), &recall_id);
+            // `recall` pages results itself (that is its job); cutting its answer again would hide its page marker.
+            let is_recall = record
+                .target
+                .as_ref()
+                .is_some_and(|target| target.protocol == Protocol::WebMcp && target.tool == "recall");
+            let shown = if is_recall { None } else { truncate(&executed.text, settings.result_limit.max(1), &id) };
             record.truncated = shown.is_some();
             let mut content = vec![ResultPart::Text { text: shown.unwrap_or_else(|| executed.text.to_string()) }];
             content.extend(executed.result.content.into_iter().filter(|part| matches!(part, ResultPart::Image { .. })));
