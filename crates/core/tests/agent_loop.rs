@@ -309,3 +309,21 @@ fn clearing_the_session_forgets_messages_activations_and_results() {
     assert!(harness.session.activated().is_empty());
     assert!(harness.results.is_empty());
 }
+
+#[test]
+fn an_empty_turn_lets_the_model_go_on_where_the_last_run_stopped() {
+    let mut harness = Harness::new(
+        [
+            Step::Reply(vec![call("c1", "weather_mcp_get_forecast", json!({}))]),
+            Step::Reply(vec![text("18°C in Paris.")]),
+        ],
+        weather(),
+    );
+    harness.settings.max_iterations = 1;
+    assert_eq!(harness.run("weather").reason, StopReason::IterationLimit { limit: 1 });
+    let summary = harness.run_turn(UserTurn::default(), CancelToken::new());
+    assert_eq!(summary.reason, StopReason::Completed);
+    let resumed = &harness.model.seen()[1];
+    assert_eq!(resumed.messages.len(), 3, "no empty user message was added");
+    assert!(matches!(resumed.messages[2].content[0], ContentBlock::ToolResult { .. }));
+}
