@@ -11,6 +11,7 @@ use autoui_core::cancel::CancelToken;
 use autoui_core::llm::http::HttpChatModel;
 use autoui_core::llm::message::{ContentBlock, Message};
 use autoui_core::llm::model::{ChatModel, ChatRequest, LlmError, ModelEvent, ModelReply};
+use autoui_core::llm::retry::RetryPolicy;
 use autoui_core::settings::{ProviderKind, Settings};
 use common::clock::FakeClock;
 use common::transport::{FakeTransport, Scripted};
@@ -230,4 +231,18 @@ fn the_openai_wire_is_chosen_from_settings() {
     let (_, reply) = complete(&setup, &ollama(), CancelToken::new());
     assert_eq!(reply.expect("reply").content, vec![ContentBlock::Text { text: "Your dashboard is ready.".to_owned() }]);
     assert_eq!(setup.transport.requests()[0].url, "http://localhost:11434/v1/chat/completions");
+}
+
+#[test]
+fn the_retry_policy_can_be_tuned() {
+    let overloaded = || Scripted::status(529, &[], &fixture("anthropic_error_529.json"));
+    let mut setup = setup([overloaded(), overloaded(), overloaded()]);
+    setup.model =
+        HttpChatModel::new(setup.transport.clone(), Rc::new(setup.clock.clone()), Rc::new(Counter::default()))
+            .with_policy(RetryPolicy { max_retries: 1, base_delay_ms: 100, max_delay_ms: 1_000 });
+    let (events, reply) = complete(&setup, &anthropic(), CancelToken::new());
+    assert!(reply.is_err());
+    assert_eq!(retries(&events).len(), 1);
+    assert_eq!(setup.transport.requests().len(), 2);
+    assert!(setup.clock.slept()[0] <= 100);
 }
