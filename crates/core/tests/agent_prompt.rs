@@ -79,3 +79,16 @@ fn the_prompt_stays_within_its_budget() {
     println!("system prompt: {chars} characters, about {} tokens", chars.div_ceil(4));
     assert!(chars <= BUDGET_CHARS, "{chars} characters:\n{prompt}");
 }
+
+#[test]
+fn the_session_previews_exactly_the_prompt_its_next_run_sends() {
+    use common::harness::Harness;
+    use common::model::{Step, text};
+    let mut harness =
+        Harness::new([Step::Reply(vec![text("hi")])], FakeMcp::new().server("weather", vec![spec("get", "Get")]));
+    harness.settings.system_prompt_prefix = "Be brief.".to_owned();
+    let preview = harness.session.system_prompt(&harness.settings);
+    harness.run("hello");
+    assert_eq!(harness.model.seen()[0].system, preview);
+    assert!(preview.starts_with("Be brief."));
+}
