@@ -13,7 +13,7 @@ use crate::agent::prompt::build_system_prompt;
 use crate::agent::session::{AgentSession, UserTurn};
 use crate::agent::stop::StopReason;
 use crate::cancel::CancelToken;
-use crate::dispatch::catalog::Catalog;
+use crate::dispatch::catalog::{Catalog, ToolRole};
 use crate::dispatch::record::CallRecord;
 use crate::ids::CallId;
 use crate::llm::cost::estimate_usd;
@@ -22,7 +22,6 @@ use crate::llm::model::{ChatRequest, LlmError, MalformedInput, ModelEvent, Usage
 use crate::llm::partial_json::parse_prefix;
 use crate::settings::Settings;
 use crate::tool::ResultPart;
-use crate::tool_name::Protocol;
 
 /// What a run did, also reported piecewise through events.
 #[derive(Clone, Debug, PartialEq)]
@@ -190,12 +189,11 @@ impl AgentSession {
             }
             self.results.insert(&id, executed.text.clone());
             let mut record = executed.record;
-            // `recall` pages results itself (that is its job); cutting its answer again would hide its page marker.
-            let is_recall = record
-                .target
-                .as_ref()
-                .is_some_and(|target| target.protocol == Protocol::WebMcp && target.tool == "recall");
-            let shown = if is_recall { None } else { truncate(&executed.text, settings.result_limit.max(1), &id) };
+            // `recall` pages results itself; cutting its answer again would hide its page marker.
+            let shown = match executed.role {
+                Some(ToolRole::Recall) => None,
+                _ => truncate(&executed.text, settings.result_limit.max(1), &id),
+            };
             record.truncated = shown.is_some();
             let mut content = vec![ResultPart::Text { text: shown.unwrap_or_else(|| executed.text.to_string()) }];
             content.extend(executed.result.content.into_iter().filter(|part| matches!(part, ResultPart::Image { .. })));
