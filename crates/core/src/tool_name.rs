@@ -52,11 +52,7 @@ impl ToolName {
                 let marker = protocol.as_str();
                 let after = start + 1;
                 let end = after + marker.len();
-                if end < name.len()
-                    && &name[after..end] == marker
-                    && bytes[end] == b'_'
-                    && end + 1 < name.len()
-                {
+                if end < name.len() && &name[after..end] == marker && bytes[end] == b'_' && end + 1 < name.len() {
                     return Ok(ToolName {
                         server: ServerId::sanitize(&name[..start]),
                         protocol,

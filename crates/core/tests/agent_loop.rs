@@ -19,9 +19,11 @@ use futures::executor::block_on;
 use serde_json::json;
 
 fn weather() -> FakeMcp {
-    FakeMcp::new()
-        .server("weather", vec![spec("get_forecast", "Forecast for a city")])
-        .on("weather", "get_forecast", Behaviour::Reply(ToolResult::json(json!({ "city": "Paris", "temp": 18 }))))
+    FakeMcp::new().server("weather", vec![spec("get_forecast", "Forecast for a city")]).on(
+        "weather",
+        "get_forecast",
+        Behaviour::Reply(ToolResult::json(json!({ "city": "Paris", "temp": 18 }))),
+    )
 }
 
 fn last_stop(harness: &Harness) -> Option<StopReason> {
@@ -45,7 +47,8 @@ fn a_reply_without_tool_calls_completes_the_run() {
 
 #[test]
 fn the_iteration_cap_stops_a_model_that_keeps_calling_tools() {
-    let steps = (0..5).map(|n| Step::Reply(vec![call(&format!("c{n}"), "weather_mcp_get_forecast", json!({ "city": "Paris" }))]));
+    let steps = (0..5)
+        .map(|n| Step::Reply(vec![call(&format!("c{n}"), "weather_mcp_get_forecast", json!({ "city": "Paris" }))]));
     let mut harness = Harness::new(steps, weather());
     harness.settings.max_iterations = 3;
     let summary = harness.run("forecast forever");
@@ -59,7 +62,8 @@ fn the_iteration_cap_stops_a_model_that_keeps_calling_tools() {
 
 #[test]
 fn the_default_cap_is_twelve_iterations() {
-    let steps = (0..13).map(|n| Step::Reply(vec![call(&format!("c{n}"), "weather_mcp_get_forecast", json!({ "n": n }))]));
+    let steps =
+        (0..13).map(|n| Step::Reply(vec![call(&format!("c{n}"), "weather_mcp_get_forecast", json!({ "n": n }))]));
     let mut harness = Harness::new(steps, weather());
     assert_eq!(harness.run("loop").reason, StopReason::IterationLimit { limit: 12 });
 }
@@ -109,9 +113,8 @@ fn stop_during_the_llm_stream_ends_the_run_and_keeps_what_was_shown() {
 
 #[test]
 fn stop_during_a_tool_call_reaches_the_call_and_answers_every_pending_tool_use() {
-    let mcp = FakeMcp::new()
-        .server("slow", vec![spec("crunch", "Takes forever")])
-        .on("slow", "crunch", Behaviour::Hang);
+    let mcp =
+        FakeMcp::new().server("slow", vec![spec("crunch", "Takes forever")]).on("slow", "crunch", Behaviour::Hang);
     let mut harness = Harness::new(
         [Step::Reply(vec![
             call("a", "slow_mcp_crunch", json!({})),
@@ -159,7 +162,8 @@ fn stop_during_a_tool_call_reaches_the_call_and_answers_every_pending_tool_use()
 
 #[test]
 fn text_streams_to_the_sink_in_pieces_before_the_run_ends() {
-    let mut harness = Harness::new([Step::Reply(vec![text("Here is your dashboard, built from live data.")])], weather());
+    let mut harness =
+        Harness::new([Step::Reply(vec![text("Here is your dashboard, built from live data.")])], weather());
     harness.run("hi");
     let events = harness.events();
     let pieces: Vec<String> = events
@@ -180,17 +184,19 @@ fn tool_input_streams_with_a_parsed_prefix_that_names_the_widget_before_the_call
     let params = json!({ "label": "Revenue with a long descriptive label", "value": "€1.2M", "trend": "up" });
     let mut harness = Harness::new(
         [
-            Step::Reply(vec![call("w", "autoui_webmcp_widget_display", json!({ "name": "stat-card", "params": params }))]),
+            Step::Reply(vec![call(
+                "w",
+                "autoui_webmcp_widget_display",
+                json!({ "name": "stat-card", "params": params }),
+            )]),
             Step::Reply(vec![text("Done.")]),
         ],
         weather(),
     );
     harness.run("show revenue");
     let events = harness.events();
-    let started = events
-        .iter()
-        .position(|event| matches!(event, AgentEvent::ToolCallStarted { .. }))
-        .expect("the call started");
+    let started =
+        events.iter().position(|event| matches!(event, AgentEvent::ToolCallStarted { .. })).expect("the call started");
     let streamed: Vec<(String, Option<serde_json::Value>)> = events[..started]
         .iter()
         .filter_map(|event| match event {
@@ -202,7 +208,10 @@ fn tool_input_streams_with_a_parsed_prefix_that_names_the_widget_before_the_call
         })
         .collect();
     let json: String = streamed.iter().map(|(delta, _)| delta.as_str()).collect();
-    assert_eq!(serde_json::from_str::<serde_json::Value>(&json).ok(), Some(json!({ "name": "stat-card", "params": params })));
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&json).ok(),
+        Some(json!({ "name": "stat-card", "params": params }))
+    );
     let parsed: Vec<&serde_json::Value> = streamed.iter().filter_map(|(_, parsed)| parsed.as_ref()).collect();
     assert!(parsed.len() >= 2, "the prefix is re-parsed as it grows");
     assert_eq!(parsed[0]["name"], "stat-card", "the widget is known early: {}", parsed[0]);
@@ -212,7 +221,10 @@ fn tool_input_streams_with_a_parsed_prefix_that_names_the_widget_before_the_call
 #[test]
 fn usage_and_cost_are_reported_per_iteration_and_summed_for_the_run() {
     let mut harness = Harness::new(
-        [Step::Reply(vec![call("c", "weather_mcp_get_forecast", json!({}))]), Step::Reply(vec![text("18°C in Paris.")])],
+        [
+            Step::Reply(vec![call("c", "weather_mcp_get_forecast", json!({}))]),
+            Step::Reply(vec![text("18°C in Paris.")]),
+        ],
         weather(),
     );
     harness.settings.model = "claude-sonnet-4-5".to_owned();
@@ -252,14 +264,20 @@ fn extra_context_goes_before_the_users_words_in_the_same_message() {
 #[test]
 fn a_persisted_conversation_restores_messages_activations_and_recallable_results() {
     let mut harness = Harness::new(
-        [Step::Reply(vec![call("f1", "weather_mcp_get_forecast", json!({ "city": "Paris" }))]), Step::Reply(vec![text("18°C.")])],
+        [
+            Step::Reply(vec![call("f1", "weather_mcp_get_forecast", json!({ "city": "Paris" }))]),
+            Step::Reply(vec![text("18°C.")]),
+        ],
         weather(),
     );
     harness.run("weather in Paris");
     let stored = serde_json::to_string(&harness.session.snapshot()).expect("serialisable");
     let snapshot: SessionSnapshot = serde_json::from_str(&stored).expect("readable");
 
-    let restored = Harness::new([Step::Reply(vec![call("r", "autoui_webmcp_recall", json!({ "id": "f1" }))]), Step::Reply(vec![text("Same.")])], weather());
+    let restored = Harness::new(
+        [Step::Reply(vec![call("r", "autoui_webmcp_recall", json!({ "id": "f1" }))]), Step::Reply(vec![text("Same.")])],
+        weather(),
+    );
     let deps = AgentDeps {
         model: restored.model.clone(),
         local: vec![restored.autoui.clone()],
@@ -290,4 +308,22 @@ fn clearing_the_session_forgets_messages_activations_and_results() {
     assert!(harness.session.messages().is_empty());
     assert!(harness.session.activated().is_empty());
     assert!(harness.results.is_empty());
+}
+
+#[test]
+fn an_empty_turn_lets_the_model_go_on_where_the_last_run_stopped() {
+    let mut harness = Harness::new(
+        [
+            Step::Reply(vec![call("c1", "weather_mcp_get_forecast", json!({}))]),
+            Step::Reply(vec![text("18°C in Paris.")]),
+        ],
+        weather(),
+    );
+    harness.settings.max_iterations = 1;
+    assert_eq!(harness.run("weather").reason, StopReason::IterationLimit { limit: 1 });
+    let summary = harness.run_turn(UserTurn::default(), CancelToken::new());
+    assert_eq!(summary.reason, StopReason::Completed);
+    let resumed = &harness.model.seen()[1];
+    assert_eq!(resumed.messages.len(), 3, "no empty user message was added");
+    assert!(matches!(resumed.messages[2].content[0], ContentBlock::ToolResult { .. }));
 }

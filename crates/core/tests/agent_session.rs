@@ -43,7 +43,9 @@ fn sales_server() -> FakeMcp {
         .on(
             "sales_data",
             "browse_skills",
-            Behaviour::Reply(ToolResult::json(json!([{ "name": "quarterly-dashboard", "description": "KPIs and trend" }]))),
+            Behaviour::Reply(ToolResult::json(
+                json!([{ "name": "quarterly-dashboard", "description": "KPIs and trend" }]),
+            )),
         )
         .on(
             "sales_data",
@@ -215,6 +217,9 @@ fn every_call_is_reported_with_its_record_and_calls_after_a_discovery_call_are_g
     assert!(finished.iter().all(|record| matches!(record.outcome, CallOutcome::Succeeded { .. })));
     let query = &finished[3];
     let target = query.target.as_ref().expect("routed");
-    assert_eq!((target.server.as_str(), target.protocol, target.tool.as_str()), ("sales_data", Protocol::Mcp, "query_sales"));
+    assert_eq!(
+        (target.server.as_str(), target.protocol, target.tool.as_str()),
+        ("sales_data", Protocol::Mcp, "query_sales")
+    );
     assert_eq!(query.result_bytes, sales_result().to_string().len());
 }

@@ -15,12 +15,12 @@ use futures::executor::block_on;
 use serde_json::{Value, json};
 
 fn failing() -> (Dispatcher, Rc<FakeMcp>) {
-    let mcp = FakeMcp::new()
-        .server("db", vec![spec("query", "SQL")])
-        .on_args("db", "query", |args| match args.get("sql").and_then(Value::as_str) {
+    let mcp = FakeMcp::new().server("db", vec![spec("query", "SQL")]).on_args("db", "query", |args| {
+        match args.get("sql").and_then(Value::as_str) {
             Some("SELECT 1") => Behaviour::Reply(ToolResult::text("1")),
             _ => Behaviour::Fail("syntax error at or near \"SELEC\"".to_owned()),
-        });
+        }
+    });
     let mcp = Rc::new(mcp);
     let dispatcher = Dispatcher::new(Vec::<Rc<dyn LocalServer>>::new(), mcp.clone(), Rc::new(FakeClock::new()), 60_000);
     (dispatcher, mcp)
@@ -40,7 +40,11 @@ fn the_third_identical_failing_call_is_answered_with_a_note_and_not_made() {
     call(&mut dispatcher, bad.clone());
     let third = call(&mut dispatcher, bad);
     assert!(third.result.is_error);
-    assert!(third.text.starts_with("Error: this exact call to db_mcp_query already failed 2 times in this run"), "{}", third.text);
+    assert!(
+        third.text.starts_with("Error: this exact call to db_mcp_query already failed 2 times in this run"),
+        "{}",
+        third.text
+    );
     assert!(third.text.contains("syntax error at or near"), "the note repeats the last error");
     assert!(third.text.contains("change approach"), "{}", third.text);
     assert_eq!(mcp.calls().len(), 2);
@@ -70,6 +74,9 @@ fn the_guard_starts_over_with_each_run() {
     call(&mut dispatcher, json!({ "sql": "SELEC 1" }));
     call(&mut dispatcher, json!({ "sql": "SELEC 1" }));
     dispatcher.begin_run();
-    assert_eq!(call(&mut dispatcher, json!({ "sql": "SELEC 1" })).text.as_ref(), "Error: syntax error at or near \"SELEC\"");
+    assert_eq!(
+        call(&mut dispatcher, json!({ "sql": "SELEC 1" })).text.as_ref(),
+        "Error: syntax error at or near \"SELEC\""
+    );
     assert_eq!(mcp.calls().len(), 3);
 }

@@ -35,14 +35,19 @@ fn exposed(catalog: &Catalog, server: &str) -> Vec<(String, String)> {
 fn valid_canonical_names_are_used_as_they_are() {
     let mcp = FakeMcp::new().server("My Weather MCP", vec![spec("get_forecast", "Forecast")]);
     let catalog = Catalog::build(&[], &views(&mcp));
-    assert_eq!(exposed(&catalog, "my_weather"), [("my_weather_mcp_get_forecast".to_owned(), "get_forecast".to_owned())]);
+    assert_eq!(
+        exposed(&catalog, "my_weather"),
+        [("my_weather_mcp_get_forecast".to_owned(), "get_forecast".to_owned())]
+    );
 }
 
 #[test]
 fn names_with_characters_providers_refuse_get_a_safe_alias_that_still_routes_to_the_real_tool() {
-    let mcp = FakeMcp::new()
-        .server("files", vec![spec("fs.read file", "Read"), spec("fs/write", "Write")])
-        .on("files", "fs.read file", Behaviour::Reply(ToolResult::text("content")));
+    let mcp = FakeMcp::new().server("files", vec![spec("fs.read file", "Read"), spec("fs/write", "Write")]).on(
+        "files",
+        "fs.read file",
+        Behaviour::Reply(ToolResult::text("content")),
+    );
     let catalog = Catalog::build(&[], &views(&mcp));
     assert_eq!(
         exposed(&catalog, "files"),
@@ -112,18 +117,23 @@ fn a_servers_own_recipe_tools_are_exposed_under_the_canonical_recipe_names() {
 
 #[test]
 fn a_data_tool_that_mentions_templates_is_not_mistaken_for_a_recipe_tool() {
-    let mcp = FakeMcp::new().server("mail", vec![spec("send_mail", "Send a mail from a template"), spec("get_inbox", "Inbox")]);
+    let mcp = FakeMcp::new()
+        .server("mail", vec![spec("send_mail", "Send a mail from a template"), spec("get_inbox", "Inbox")]);
     let catalog = Catalog::build(&[], &views(&mcp));
     assert!(catalog.servers()[0].tools.iter().all(|tool| tool.role == ToolRole::Data));
 }
 
 #[test]
 fn exact_recipe_names_win_over_lookalikes() {
-    let mcp = FakeMcp::new().server("kb", vec![spec("list_skills", "List skills"), spec("list_recipes", "List recipes")]);
+    let mcp =
+        FakeMcp::new().server("kb", vec![spec("list_skills", "List skills"), spec("list_recipes", "List recipes")]);
     let catalog = Catalog::build(&[], &views(&mcp));
     assert_eq!(
         exposed(&catalog, "kb"),
-        [("kb_mcp_list_skills".to_owned(), "list_skills".to_owned()), ("kb_mcp_list_recipes".to_owned(), "list_recipes".to_owned())]
+        [
+            ("kb_mcp_list_skills".to_owned(), "list_skills".to_owned()),
+            ("kb_mcp_list_recipes".to_owned(), "list_recipes".to_owned())
+        ]
     );
 }
 
@@ -135,11 +145,13 @@ fn server_names_with_underscores_and_protocol_words_parse_to_the_right_server() 
         .on("open_data_portal", "get_dataset", Behaviour::Reply(ToolResult::text("portal")))
         .on("open_data", "get_dataset", Behaviour::Reply(ToolResult::text("open data")));
     let mcp = Rc::new(mcp);
-    let mut dispatcher = Dispatcher::new(Vec::<Rc<dyn LocalServer>>::new(), mcp.clone(), Rc::new(FakeClock::new()), 60_000);
+    let mut dispatcher =
+        Dispatcher::new(Vec::<Rc<dyn LocalServer>>::new(), mcp.clone(), Rc::new(FakeClock::new()), 60_000);
     let catalog = dispatcher.catalog();
     let names: Vec<&str> = catalog.servers().iter().map(|server| server.id.as_str()).collect();
     assert_eq!(names, ["open_data_portal", "open_data"]);
-    for (name, expected) in [("open_data_portal_mcp_get_dataset", "portal"), ("open_data_mcp_get_dataset", "open data")] {
+    for (name, expected) in [("open_data_portal_mcp_get_dataset", "portal"), ("open_data_mcp_get_dataset", "open data")]
+    {
         let prepared = dispatcher.prepare(&catalog, CallId::new("c"), name, json!({}));
         let executed = block_on(dispatcher.execute(&catalog, prepared, &CancelToken::new()));
         assert_eq!(executed.text.as_ref(), expected);
@@ -148,12 +160,17 @@ fn server_names_with_underscores_and_protocol_words_parse_to_the_right_server() 
 
 #[test]
 fn pseudo_tools_exist_for_every_server_even_without_recipes() {
-    let mcp = FakeMcp::new()
-        .server("files", vec![spec("read", "Read")])
-        .server_with_status("later", vec![], RemoteStatus::Connecting);
+    let mcp = FakeMcp::new().server("files", vec![spec("read", "Read")]).server_with_status(
+        "later",
+        vec![],
+        RemoteStatus::Connecting,
+    );
     let catalog = Catalog::build(&[], &views(&mcp));
     let files = &catalog.servers()[0];
-    assert_eq!((files.list_tools.as_str(), files.search_tools.as_str()), ("files_mcp_list_tools", "files_mcp_search_tools"));
+    assert_eq!(
+        (files.list_tools.as_str(), files.search_tools.as_str()),
+        ("files_mcp_list_tools", "files_mcp_search_tools")
+    );
     let defs: Vec<String> = catalog.tool_defs(&[]).into_iter().map(|tool| tool.name).collect();
     assert_eq!(defs, ["files_mcp_search_tools", "files_mcp_list_tools"], "a connecting server offers nothing yet");
 }

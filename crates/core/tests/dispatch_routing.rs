@@ -121,7 +121,10 @@ fn search_tools_ranks_name_matches_first_and_says_so_when_nothing_matches() {
 
     let nothing = setup.call("p2", "my_weather_mcp_search_tools", json!({ "query": "stock prices" }));
     assert!(!nothing.result.is_error);
-    assert_eq!(nothing.text.as_ref(), "No tool of the My Weather server matches \"stock prices\". Call my_weather_mcp_list_tools to see all 3 tools.");
+    assert_eq!(
+        nothing.text.as_ref(),
+        "No tool of the My Weather server matches \"stock prices\". Call my_weather_mcp_list_tools to see all 3 tools."
+    );
     assert!(setup.mcp.calls().is_empty());
 }
 
@@ -152,9 +155,11 @@ fn a_call_to_a_not_yet_offered_tool_still_works_and_activates_its_server() {
 
 #[test]
 fn mcp_calls_are_routed_by_server_and_real_tool_name() {
-    let mcp = weather()
-        .server("Backup Weather", vec![spec("get_forecast", "Another forecast")])
-        .on("backup_weather", "get_forecast", Behaviour::Reply(ToolResult::text("backup says 20")));
+    let mcp = weather().server("Backup Weather", vec![spec("get_forecast", "Another forecast")]).on(
+        "backup_weather",
+        "get_forecast",
+        Behaviour::Reply(ToolResult::text("backup says 20")),
+    );
     let mut setup = setup(mcp);
     let executed = setup.call("c1", "backup_weather_mcp_get_forecast", json!({}));
     assert_eq!(executed.text.as_ref(), "backup says 20");
@@ -166,9 +171,17 @@ fn local_calls_carry_the_call_id_and_the_most_recent_data_source() {
     let mut setup = setup(weather());
     setup.call("c1", "autoui_webmcp_list_recipes", json!({}));
     setup.call("c2", "my_weather_mcp_get_forecast", json!({}));
-    setup.call("c3", "autoui_webmcp_widget_display", json!({ "name": "stat", "params": { "label": "Paris", "value": 18 } }));
+    setup.call(
+        "c3",
+        "autoui_webmcp_widget_display",
+        json!({ "name": "stat", "params": { "label": "Paris", "value": 18 } }),
+    );
     setup.call("c4", "samples_webmcp_monthly_sales", json!({}));
-    setup.call("c5", "autoui_webmcp_widget_display", json!({ "name": "stat", "params": { "label": "North", "value": 120 } }));
+    setup.call(
+        "c5",
+        "autoui_webmcp_widget_display",
+        json!({ "name": "stat", "params": { "label": "North", "value": 120 } }),
+    );
     let origins: Vec<Origin> = setup.autoui.received.borrow().iter().map(|(_, _, origin)| origin.clone()).collect();
     let weather_source = DataSource { server: ServerId::sanitize("my_weather"), tool: "get_forecast".to_owned() };
     let samples_source = DataSource { server: ServerId::sanitize("samples"), tool: "monthly_sales".to_owned() };
@@ -225,7 +238,10 @@ fn a_server_that_is_not_connected_is_named_with_its_reason() {
     let mut setup = setup(mcp);
     assert!(!setup.offered().iter().any(|name| name.starts_with("files_")), "no tools of a failed server");
     let executed = setup.call("c1", "files_mcp_read_file", json!({}));
-    assert_eq!(error_text(&executed), "Error: server \"files\" is not connected: HTTP 401 from https://files.example/mcp");
+    assert_eq!(
+        error_text(&executed),
+        "Error: server \"files\" is not connected: HTTP 401 from https://files.example/mcp"
+    );
     assert!(setup.mcp.calls().is_empty());
 }
 
@@ -239,7 +255,8 @@ fn a_tool_that_fails_answers_error_with_its_message() {
 #[test]
 fn a_tool_error_result_reaches_the_model_unchanged_and_flagged() {
     let mut setup = setup(weather());
-    let executed = setup.call("c1", "autoui_webmcp_widget_display", json!({ "name": "stat-card", "params": { "label": "x" } }));
+    let executed =
+        setup.call("c1", "autoui_webmcp_widget_display", json!({ "name": "stat-card", "params": { "label": "x" } }));
     assert!(executed.result.is_error);
     let error: Value = serde_json::from_str(&executed.text).expect("JSON error");
     assert_eq!(error["error"], "Validation failed");
@@ -265,9 +282,11 @@ fn the_default_timeout_is_sixty_seconds() {
 
 #[test]
 fn elapsed_time_comes_from_the_clock() {
-    let mcp = FakeMcp::new()
-        .server("slow", vec![spec("crunch", "Slow")])
-        .on("slow", "crunch", Behaviour::Slow(1_234, ToolResult::text("done")));
+    let mcp = FakeMcp::new().server("slow", vec![spec("crunch", "Slow")]).on(
+        "slow",
+        "crunch",
+        Behaviour::Slow(1_234, ToolResult::text("done")),
+    );
     let mut setup = setup(mcp);
     let executed = setup.call("c1", "slow_mcp_crunch", json!({}));
     assert_eq!(executed.text.as_ref(), "done");
@@ -309,11 +328,12 @@ fn the_record_holds_the_full_result_its_size_and_the_target() {
     assert_eq!(*record.args, json!({ "city": "Paris" }));
     assert_eq!(record.result_bytes, 11);
     let target = record.target.expect("routed");
-    assert_eq!((target.server.as_str(), target.protocol, target.tool.as_str()), ("my_weather", Protocol::Mcp, "get_forecast"));
+    assert_eq!(
+        (target.server.as_str(), target.protocol, target.tool.as_str()),
+        ("my_weather", Protocol::Mcp, "get_forecast")
+    );
     assert_eq!(record.outcome, CallOutcome::Succeeded { result: executed.text.clone() });
-    let copied = serde_json::to_value(
-        &setup.call("c2", "my_weather_mcp_get_alerts", json!({})).record,
-    )
-    .expect("records serialise for \"copy as JSON\"");
+    let copied = serde_json::to_value(&setup.call("c2", "my_weather_mcp_get_alerts", json!({})).record)
+        .expect("records serialise for \"copy as JSON\"");
     assert_eq!(copied["outcome"]["status"], "failed");
 }

@@ -41,7 +41,11 @@ fn conversation() -> Vec<Message> {
             role: Role::Assistant,
             content: vec![
                 ContentBlock::Text { text: String::new() },
-                ContentBlock::ToolUse { id: "toolu_1".to_owned(), name: "autoui_webmcp_search_recipes".to_owned(), input: json!({ "query": "kpi" }) },
+                ContentBlock::ToolUse {
+                    id: "toolu_1".to_owned(),
+                    name: "autoui_webmcp_search_recipes".to_owned(),
+                    input: json!({ "query": "kpi" }),
+                },
             ],
         },
         Message {
@@ -70,11 +74,14 @@ fn body(messages: &[Message], tools: &[ToolDef]) -> Value {
 fn the_request_goes_straight_to_the_api_with_the_browser_access_headers() {
     let messages = conversation();
     let tools = tools();
-    let request = ChatRequest { system: "You build dashboards.", messages: &messages, tools: &tools, max_output_tokens: 4_096 };
+    let request =
+        ChatRequest { system: "You build dashboards.", messages: &messages, tools: &tools, max_output_tokens: 4_096 };
     let http = anthropic::build_request(&request, &settings()).expect("built");
     assert_eq!(http.method, Method::Post);
     assert_eq!(http.url, "https://api.anthropic.com/v1/messages");
-    let header = |name: &str| http.headers.iter().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| value.as_str());
+    let header = |name: &str| {
+        http.headers.iter().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| value.as_str())
+    };
     assert_eq!(header("x-api-key"), Some("sk-ant-test"));
     assert_eq!(header("anthropic-version"), Some("2023-06-01"));
     assert_eq!(header("anthropic-dangerous-direct-browser-access"), Some("true"));
@@ -95,9 +102,16 @@ fn the_body_streams_and_caches_the_system_prompt_the_tools_and_the_conversation_
     assert_eq!(body["model"], "claude-sonnet-4-5");
     assert_eq!(body["stream"], true);
     assert_eq!(body["max_tokens"], 4_096);
-    assert_eq!(body["system"], json!([{ "type": "text", "text": "You build dashboards.", "cache_control": { "type": "ephemeral" } }]));
+    assert_eq!(
+        body["system"],
+        json!([{ "type": "text", "text": "You build dashboards.", "cache_control": { "type": "ephemeral" } }])
+    );
     assert!(body["tools"][0].get("cache_control").is_none());
-    assert_eq!(body["tools"][1]["cache_control"], json!({ "type": "ephemeral" }), "the last tool closes the cached prefix");
+    assert_eq!(
+        body["tools"][1]["cache_control"],
+        json!({ "type": "ephemeral" }),
+        "the last tool closes the cached prefix"
+    );
     assert_eq!(body["tools"][1]["input_schema"], json!({ "type": "object", "properties": {} }));
     let last_message = body["messages"].as_array().and_then(|messages| messages.last()).expect("messages");
     let last_block = last_message["content"].as_array().and_then(|blocks| blocks.last()).expect("blocks");
@@ -171,7 +185,9 @@ fn a_tool_call_split_across_many_chunks_decodes_to_its_full_input_whatever_the_c
         let deltas: String = events
             .iter()
             .filter_map(|event| match event {
-                ModelEvent::ToolInputDelta { id, delta } if id == "toolu_01T1x1fJ34qAmk2tNTrN7Up6" => Some(delta.as_str()),
+                ModelEvent::ToolInputDelta { id, delta } if id == "toolu_01T1x1fJ34qAmk2tNTrN7Up6" => {
+                    Some(delta.as_str())
+                }
                 _ => None,
             })
             .collect();
@@ -197,7 +213,10 @@ fn events_arrive_in_stream_order_text_first_then_the_announced_call_and_its_piec
     assert_eq!(events[1], ModelEvent::TextDelta("card.".to_owned()));
     assert_eq!(
         events[2],
-        ModelEvent::ToolUseStarted { id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6".to_owned(), name: "autoui_webmcp_widget_display".to_owned() }
+        ModelEvent::ToolUseStarted {
+            id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6".to_owned(),
+            name: "autoui_webmcp_widget_display".to_owned()
+        }
     );
     assert!(events[3..].iter().all(|event| matches!(event, ModelEvent::ToolInputDelta { .. })));
 }
@@ -207,7 +226,12 @@ fn usage_counts_input_output_and_cache_tokens() {
     let (_, reply) = decode(&fixture("anthropic_tool_use.sse"), 40);
     assert_eq!(
         reply.expect("reply").usage,
-        Usage { input_tokens: 472, output_tokens: 89, cache_creation_input_tokens: 1_210, cache_read_input_tokens: 3_400 }
+        Usage {
+            input_tokens: 472,
+            output_tokens: 89,
+            cache_creation_input_tokens: 1_210,
+            cache_read_input_tokens: 3_400
+        }
     );
 }
 
@@ -236,7 +260,12 @@ fn an_overloaded_error_inside_the_stream_is_a_retryable_529() {
     let error = reply.expect_err("overloaded");
     assert_eq!(
         error,
-        LlmError::Api { provider: "Anthropic".to_owned(), status: 529, message: "Overloaded".to_owned(), retry_after_ms: None }
+        LlmError::Api {
+            provider: "Anthropic".to_owned(),
+            status: 529,
+            message: "Overloaded".to_owned(),
+            retry_after_ms: None
+        }
     );
     assert!(error.is_retryable());
 }

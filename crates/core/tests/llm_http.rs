@@ -11,6 +11,7 @@ use autoui_core::cancel::CancelToken;
 use autoui_core::llm::http::HttpChatModel;
 use autoui_core::llm::message::{ContentBlock, Message};
 use autoui_core::llm::model::{ChatModel, ChatRequest, LlmError, ModelEvent, ModelReply};
+use autoui_core::llm::retry::RetryPolicy;
 use autoui_core::settings::{ProviderKind, Settings};
 use common::clock::FakeClock;
 use common::transport::{FakeTransport, Scripted};
@@ -43,7 +44,11 @@ fn ollama() -> Settings {
     }
 }
 
-fn complete(setup: &Setup, settings: &Settings, cancel: CancelToken) -> (Vec<ModelEvent>, Result<ModelReply, LlmError>) {
+fn complete(
+    setup: &Setup,
+    settings: &Settings,
+    cancel: CancelToken,
+) -> (Vec<ModelEvent>, Result<ModelReply, LlmError>) {
     let events = RefCell::new(Vec::new());
     let messages = vec![Message::user_text("hello")];
     let request = ChatRequest { system: "sys", messages: &messages, tools: &[], max_output_tokens: 100 };
@@ -98,7 +103,13 @@ fn a_rate_limit_is_retried_after_the_time_the_server_asks_for() {
 #[test]
 fn overload_is_retried_three_times_with_growing_backoff_then_reported() {
     let overloaded = || Scripted::status(529, &[], &fixture("anthropic_error_529.json"));
-    let setup = setup([overloaded(), overloaded(), overloaded(), overloaded(), Scripted::sse(&fixture("anthropic_text.sse"), 8)]);
+    let setup = setup([
+        overloaded(),
+        overloaded(),
+        overloaded(),
+        overloaded(),
+        Scripted::sse(&fixture("anthropic_text.sse"), 8),
+    ]);
     let (events, reply) = complete(&setup, &anthropic(), CancelToken::new());
     assert_eq!(reply.expect_err("gave up").to_string(), "Anthropic answered 529: Overloaded");
     let delays: Vec<u32> = retries(&events).into_iter().map(|(_, delay)| delay).collect();
@@ -111,7 +122,8 @@ fn overload_is_retried_three_times_with_growing_backoff_then_reported() {
 
 #[test]
 fn server_errors_are_retried_but_client_errors_are_not() {
-    let setup = setup([Scripted::status(503, &[], "upstream connect error"), Scripted::sse(&fixture("anthropic_text.sse"), 8)]);
+    let setup =
+        setup([Scripted::status(503, &[], "upstream connect error"), Scripted::sse(&fixture("anthropic_text.sse"), 8)]);
     assert!(complete(&setup, &anthropic(), CancelToken::new()).1.is_ok());
 
     let rejected = self::setup([Scripted::status(401, &[], &fixture("anthropic_error_401.json"))]);
@@ -123,7 +135,10 @@ fn server_errors_are_retried_but_client_errors_are_not() {
 
 #[test]
 fn an_overload_error_inside_a_stream_is_retried_when_nothing_was_shown_yet() {
-    let setup = setup([Scripted::sse(&fixture("anthropic_overloaded.sse"), 16), Scripted::sse(&fixture("anthropic_text.sse"), 16)]);
+    let setup = setup([
+        Scripted::sse(&fixture("anthropic_overloaded.sse"), 16),
+        Scripted::sse(&fixture("anthropic_text.sse"), 16),
+    ]);
     let (events, reply) = complete(&setup, &anthropic(), CancelToken::new());
     assert!(reply.is_ok());
     assert_eq!(retries(&events).len(), 1);
@@ -143,7 +158,12 @@ fn an_unreachable_local_server_says_how_to_fix_cors_and_is_not_retried() {
     let setup = setup([Scripted::NetworkError("TypeError: Failed to fetch".to_owned())]);
     let (_, reply) = complete(&setup, &ollama(), CancelToken::new());
     let message = reply.expect_err("unreachable").to_string();
-    assert!(message.starts_with("could not reach Ollama at http://localhost:11434/v1/chat/completions: TypeError: Failed to fetch"), "{message}");
+    assert!(
+        message.starts_with(
+            "could not reach Ollama at http://localhost:11434/v1/chat/completions: TypeError: Failed to fetch"
+        ),
+        "{message}"
+    );
     assert!(message.contains("OLLAMA_ORIGINS"), "{message}");
     assert_eq!(setup.transport.requests().len(), 1);
 }
@@ -198,7 +218,8 @@ fn stop_while_the_reply_streams_ends_the_call() {
 
 #[test]
 fn a_server_that_ignores_streaming_and_sends_one_json_reply_still_works() {
-    let setup = setup([Scripted::status(200, &[("content-type", "application/json")], &fixture("openai_completion.json"))]);
+    let setup =
+        setup([Scripted::status(200, &[("content-type", "application/json")], &fixture("openai_completion.json"))]);
     let (_, reply) = complete(&setup, &ollama(), CancelToken::new());
     let reply = reply.expect("reply");
     assert!(matches!(&reply.content[0], ContentBlock::ToolUse { name, .. } if name == "autoui_webmcp_list_recipes"));
@@ -210,4 +231,18 @@ fn the_openai_wire_is_chosen_from_settings() {
     let (_, reply) = complete(&setup, &ollama(), CancelToken::new());
     assert_eq!(reply.expect("reply").content, vec![ContentBlock::Text { text: "Your dashboard is ready.".to_owned() }]);
     assert_eq!(setup.transport.requests()[0].url, "http://localhost:11434/v1/chat/completions");
+}
+
+#[test]
+fn the_retry_policy_can_be_tuned() {
+    let overloaded = || Scripted::status(529, &[], &fixture("anthropic_error_529.json"));
+    let mut setup = setup([overloaded(), overloaded(), overloaded()]);
+    setup.model =
+        HttpChatModel::new(setup.transport.clone(), Rc::new(setup.clock.clone()), Rc::new(Counter::default()))
+            .with_policy(RetryPolicy { max_retries: 1, base_delay_ms: 100, max_delay_ms: 1_000 });
+    let (events, reply) = complete(&setup, &anthropic(), CancelToken::new());
+    assert!(reply.is_err());
+    assert_eq!(retries(&events).len(), 1);
+    assert_eq!(setup.transport.requests().len(), 2);
+    assert!(setup.clock.slept()[0] <= 100);
 }

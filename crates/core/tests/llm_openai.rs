@@ -40,8 +40,16 @@ fn conversation() -> Vec<Message> {
             role: Role::Assistant,
             content: vec![
                 ContentBlock::Text { text: "Fetching.".to_owned() },
-                ContentBlock::ToolUse { id: "call_1".to_owned(), name: "sales_mcp_query_sales".to_owned(), input: json!({ "quarter": "Q1" }) },
-                ContentBlock::ToolUse { id: "call_2".to_owned(), name: "autoui_webmcp_list_recipes".to_owned(), input: json!({}) },
+                ContentBlock::ToolUse {
+                    id: "call_1".to_owned(),
+                    name: "sales_mcp_query_sales".to_owned(),
+                    input: json!({ "quarter": "Q1" }),
+                },
+                ContentBlock::ToolUse {
+                    id: "call_2".to_owned(),
+                    name: "autoui_webmcp_list_recipes".to_owned(),
+                    input: json!({}),
+                },
             ],
         },
         Message {
@@ -67,7 +75,8 @@ fn conversation() -> Vec<Message> {
 fn body_for(settings: &Settings) -> (String, Vec<(String, String)>, Value) {
     let messages = conversation();
     let tools = tool();
-    let request = ChatRequest { system: "You build dashboards.", messages: &messages, tools: &tools, max_output_tokens: 1_000 };
+    let request =
+        ChatRequest { system: "You build dashboards.", messages: &messages, tools: &tools, max_output_tokens: 1_000 };
     let http = openai::build_request(&request, settings).expect("built");
     let body = serde_json::from_str(http.body.as_deref().expect("body")).expect("JSON");
     (http.url, http.headers, body)
@@ -129,7 +138,11 @@ fn images_in_tool_results_become_a_note_since_tool_messages_carry_only_text() {
     let messages = vec![
         Message {
             role: Role::Assistant,
-            content: vec![ContentBlock::ToolUse { id: "c".to_owned(), name: "x_mcp_shot".to_owned(), input: json!({}) }],
+            content: vec![ContentBlock::ToolUse {
+                id: "c".to_owned(),
+                name: "x_mcp_shot".to_owned(),
+                input: json!({}),
+            }],
         },
         Message {
             role: Role::User,
@@ -169,8 +182,16 @@ fn parallel_tool_calls_streamed_as_argument_deltas_decode_whatever_the_cuts() {
         assert_eq!(
             reply.content,
             vec![
-                ContentBlock::ToolUse { id: "call_Rk1aQ0mF3".to_owned(), name: "sales_mcp_query_sales".to_owned(), input: json!({ "quarter": "Q1" }) },
-                ContentBlock::ToolUse { id: "call_Vb7pLq2x".to_owned(), name: "autoui_webmcp_get_recipe".to_owned(), input: json!({ "name": "stat-card" }) },
+                ContentBlock::ToolUse {
+                    id: "call_Rk1aQ0mF3".to_owned(),
+                    name: "sales_mcp_query_sales".to_owned(),
+                    input: json!({ "quarter": "Q1" })
+                },
+                ContentBlock::ToolUse {
+                    id: "call_Vb7pLq2x".to_owned(),
+                    name: "autoui_webmcp_get_recipe".to_owned(),
+                    input: json!({ "name": "stat-card" })
+                },
             ],
             "chunk size {chunk}"
         );
@@ -183,10 +204,7 @@ fn parallel_tool_calls_streamed_as_argument_deltas_decode_whatever_the_cuts() {
             })
             .collect();
         assert_eq!(first, "{\"quarter\": \"Q1\"}");
-        assert_eq!(
-            events.iter().filter(|event| matches!(event, ModelEvent::ToolUseStarted { .. })).count(),
-            2
-        );
+        assert_eq!(events.iter().filter(|event| matches!(event, ModelEvent::ToolUseStarted { .. })).count(), 2);
     }
 }
 
@@ -205,7 +223,10 @@ fn streamed_text_ends_with_stop() {
     let reply = reply.expect("reply");
     assert_eq!(reply.content, vec![ContentBlock::Text { text: "Your dashboard is ready.".to_owned() }]);
     assert_eq!(reply.finish, FinishReason::EndTurn);
-    assert_eq!(events, vec![ModelEvent::TextDelta("Your dashboard".to_owned()), ModelEvent::TextDelta(" is ready.".to_owned())]);
+    assert_eq!(
+        events,
+        vec![ModelEvent::TextDelta("Your dashboard".to_owned()), ModelEvent::TextDelta(" is ready.".to_owned())]
+    );
 }
 
 #[test]
@@ -216,7 +237,11 @@ fn an_ollama_stream_with_a_whole_tool_call_in_one_chunk_decodes_too() {
         reply.content,
         vec![
             ContentBlock::Text { text: "Let me look.".to_owned() },
-            ContentBlock::ToolUse { id: "call_x2mq9k1v".to_owned(), name: "autoui_webmcp_search_recipes".to_owned(), input: json!({ "query": "table" }) },
+            ContentBlock::ToolUse {
+                id: "call_x2mq9k1v".to_owned(),
+                name: "autoui_webmcp_search_recipes".to_owned(),
+                input: json!({ "query": "table" })
+            },
         ]
     );
     assert_eq!(reply.usage.input_tokens, 612);
@@ -275,7 +300,11 @@ fn a_whole_json_completion_decodes_like_a_stream() {
     let reply = decoder.finish(0).expect("reply");
     assert_eq!(
         reply.content,
-        vec![ContentBlock::ToolUse { id: "call_abc123".to_owned(), name: "autoui_webmcp_list_recipes".to_owned(), input: json!({}) }]
+        vec![ContentBlock::ToolUse {
+            id: "call_abc123".to_owned(),
+            name: "autoui_webmcp_list_recipes".to_owned(),
+            input: json!({})
+        }]
     );
 }
 

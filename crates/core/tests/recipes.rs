@@ -3,6 +3,8 @@
 //! its body validates against its own schema untouched by repair or sanitising.
 //! Also the discovery helpers built on the recipes: search ranking and "did you mean" names.
 
+use std::path::Path;
+
 use autoui_core::recipes::{RecipeGroup, Registry, registry};
 use autoui_core::widget_kind::WidgetKind;
 
@@ -100,6 +102,20 @@ fn every_recipe_says_when_and_how_to_use_it_and_shows_an_example() {
             !recipe.body.starts_with("---"),
             "{} body still holds its frontmatter",
             recipe.name()
+        );
+    }
+}
+
+#[test]
+fn every_recipe_has_a_rendering_component_in_the_app() {
+    let widgets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src/widgets");
+    for recipe in registry().all() {
+        let file = widgets.join(format!("{}.rs", recipe.name().replace('-', "_")));
+        assert!(
+            file.is_file(),
+            "{} has no component file {}",
+            recipe.name(),
+            file.display()
         );
     }
 }

@@ -68,7 +68,8 @@ pub fn compress_history(messages: &mut [Message], keep_recent: usize, preview: u
                 "the full result is no longer kept".to_owned()
             };
             let images = if has_image { ", images omitted" } else { "" };
-            let summary = format!("{}{COMPRESSED_MARK}{original} characters{images}; {tail}]", prefix_chars(&text, preview));
+            let summary =
+                format!("{}{COMPRESSED_MARK}{original} characters{images}; {tail}]", prefix_chars(&text, preview));
             *content = vec![ResultPart::Text { text: summary }];
             compressed += 1;
         }

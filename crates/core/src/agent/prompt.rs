@@ -4,11 +4,11 @@
 
 use crate::dispatch::alias::RecipeRole;
 use crate::dispatch::catalog::{Availability, Catalog, CatalogServer};
-use crate::tool_name::Protocol;
 
 /// Builds the prompt for one run from the servers as they are when the run starts.
 pub fn build_system_prompt(catalog: &Catalog, prefix: &str) -> String {
-    let ui = catalog.servers().iter().find(|server| server.is_ready() && server.canvas_tool("widget_display").is_some());
+    let ui =
+        catalog.servers().iter().find(|server| server.is_ready() && server.canvas_tool("widget_display").is_some());
     let canvas_name = |tool: &str| {
         ui.and_then(|server| server.canvas_tool(tool)).map_or_else(|| tool.to_owned(), |tool| tool.exposed.clone())
     };
@@ -61,14 +61,13 @@ fn server_line(server: &CatalogServer) -> String {
     if let Availability::Unavailable(reason) = &server.availability {
         return format!("- {id} ({protocol}): not connected ({reason})\n");
     }
-    let recipes: Vec<&str> = RecipeRole::ALL
-        .iter()
-        .filter_map(|role| server.recipe_tool(*role))
-        .map(|tool| tool.exposed.as_str())
-        .collect();
-    let size = match server.protocol {
-        Protocol::Mcp => format!(", {} tools", server.tools.len()),
-        Protocol::WebMcp => String::new(),
+    let recipes: Vec<&str> =
+        RecipeRole::ALL.iter().filter_map(|role| server.recipe_tool(*role)).map(|tool| tool.exposed.as_str()).collect();
+    // autoui's tools are all in the discovery set; other servers' counts tell what search_tools may find.
+    let size = match server.tools.len() {
+        _ if server.canvas_tool("widget_display").is_some() => String::new(),
+        1 => ", 1 tool".to_owned(),
+        count => format!(", {count} tools"),
     };
     let recipes = if recipes.is_empty() { "no recipes".to_owned() } else { format!("recipes {}", recipes.join(", ")) };
     format!("- {id} ({protocol}{size}): {recipes}\n")

@@ -13,7 +13,7 @@ use crate::agent::prompt::build_system_prompt;
 use crate::agent::session::{AgentSession, UserTurn};
 use crate::agent::stop::StopReason;
 use crate::cancel::CancelToken;
-use crate::dispatch::catalog::Catalog;
+use crate::dispatch::catalog::{Catalog, ToolRole};
 use crate::dispatch::record::CallRecord;
 use crate::ids::CallId;
 use crate::llm::cost::estimate_usd;
@@ -22,10 +22,6 @@ use crate::llm::model::{ChatRequest, LlmError, MalformedInput, ModelEvent, Usage
 use crate::llm::partial_json::parse_prefix;
 use crate::settings::Settings;
 use crate::tool::ResultPart;
-use crate::tool_name::Protocol;
-
-/// `recall` results may be this many times the result limit: the model asked for the text on purpose.
-const RECALL_LIMIT_FACTOR: usize = 4;
 
 /// What a run did, also reported piecewise through events.
 #[derive(Clone, Debug, PartialEq)]
@@ -170,7 +166,9 @@ impl AgentSession {
             if cancel.is_cancelled() {
                 results.push(ContentBlock::ToolResult {
                     tool_use_id: id,
-                    content: vec![ResultPart::Text { text: "Error: cancelled by the user before this call ran".to_owned() }],
+                    content: vec![ResultPart::Text {
+                        text: "Error: cancelled by the user before this call ran".to_owned(),
+                    }],
                     is_error: true,
                 });
                 continue;
@@ -191,14 +189,11 @@ impl AgentSession {
             }
             self.results.insert(&id, executed.text.clone());
             let mut record = executed.record;
-            let (limit, recall_id) = match &record.target {
-                Some(target) if target.protocol == Protocol::WebMcp && target.tool == "recall" => (
-                    settings.result_limit.saturating_mul(RECALL_LIMIT_FACTOR),
-                    record.args.get("id").and_then(Value::as_str).unwrap_or(&id).to_owned(),
-                ),
-                _ => (settings.result_limit, id.clone()),
+            // `recall` pages results itself; cutting its answer again would hide its page marker.
+            let shown = match executed.role {
+                Some(ToolRole::Recall) => None,
+                _ => truncate(&executed.text, settings.result_limit.max(1), &id),
             };
-            let shown = truncate(&executed.text, limit.max(1), &recall_id);
             record.truncated = shown.is_some();
             let mut content = vec![ResultPart::Text { text: shown.unwrap_or_else(|| executed.text.to_string()) }];
             content.extend(executed.result.content.into_iter().filter(|part| matches!(part, ResultPart::Image { .. })));

@@ -116,13 +116,7 @@ pub struct AgentSession {
 impl AgentSession {
     pub fn new(deps: AgentDeps, config: AgentConfig) -> AgentSession {
         let dispatcher = Dispatcher::new(deps.local, deps.remote, deps.clock, config.tool_timeout_ms);
-        AgentSession {
-            model: deps.model,
-            results: deps.results,
-            config,
-            dispatcher,
-            messages: Vec::new(),
-        }
+        AgentSession { model: deps.model, results: deps.results, config, dispatcher, messages: Vec::new() }
     }
 
     /// A session that continues a persisted conversation.

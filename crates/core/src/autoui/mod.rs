@@ -1,1 +1,175 @@
 //! The local `autoui` tool server: search/list/get recipes, widget_display, canvas, recall.
+//!
+//! It changes the canvas only through [`CanvasPort::apply`] with the call's [`Origin`], so undo,
+//! persistence and provenance happen in one place. Every failure is a JSON error result the model
+//! can act on (see [`error::AutoUiError::to_json`]), never a panic.
+
+mod canvas_tool;
+mod discovery;
+mod display;
+pub mod error;
+mod recall;
+mod specs;
+mod view;
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use futures::future::LocalBoxFuture;
+use serde_json::Value;
+
+use crate::autoui::error::AutoUiError;
+use crate::autoui::specs::Tool;
+use crate::canvas::model::{Block, merge_data};
+use crate::canvas::op::{CanvasPort, Op};
+use crate::ids::BlockId;
+use crate::ports::Random;
+use crate::recipes::check::Rejected;
+use crate::recipes::repair::Repair;
+use crate::recipes::sanitize::Dropped;
+use crate::recipes::{Registry, registry};
+use crate::tool::{CallContext, LocalServer, Origin, ResultStore, ToolResult, ToolSpec};
+
+const DESCRIPTION: &str = "Built-in widgets: find a widget recipe, show widgets on the canvas, change them, \
+                           and re-read earlier tool results";
+
+pub struct AutoUi {
+    canvas: Rc<dyn CanvasPort>,
+    results: Rc<dyn ResultStore>,
+    random: Rc<dyn Random>,
+    registry: &'static Registry,
+}
+
+/// A block after a successful [`AutoUi::update_block`], and what was fixed on the way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Updated {
+    pub block: Block,
+    pub repairs: Vec<Repair>,
+    pub dropped: Vec<Dropped>,
+}
+
+impl AutoUi {
+    /// The server's name; canonical tool names are `autoui_webmcp_<tool>`.
+    pub const NAME: &'static str = "autoui";
+
+    pub fn new(
+        canvas: Rc<dyn CanvasPort>,
+        results: Rc<dyn ResultStore>,
+        random: Rc<dyn Random>,
+    ) -> AutoUi {
+        AutoUi {
+            canvas,
+            results,
+            random,
+            registry: registry(),
+        }
+    }
+
+    /// Merges `patch` (top-level fields) into a block's data, repairs, sanitises and re-validates the
+    /// result, then applies it: an update cannot leave a widget invalid. Errors have the same shape
+    /// as `widget_display`'s.
+    pub fn update_block(
+        &self,
+        id: &BlockId,
+        patch: Value,
+        origin: Origin,
+    ) -> Result<Updated, AutoUiError> {
+        let block = self.block(id)?;
+        if !patch.is_object() {
+            return Err(AutoUiError::BadArguments(
+                "an update is an object of the fields to change, e.g. {\"value\": \"42\"}"
+                    .to_owned(),
+            ));
+        }
+        let recipe = self
+            .registry
+            .get(block.kind)
+            .ok_or(AutoUiError::NoRecipe(block.kind))?;
+        let merged = merge_data(&block.data, &patch);
+        let checked = recipe
+            .check(merged)
+            .map_err(|rejected: Rejected| AutoUiError::Invalid {
+                widget: block.kind,
+                id: Some(block.id.clone()),
+                rejected,
+                schema: recipe.schema.clone(),
+            })?;
+        self.canvas.apply(
+            Op::Update {
+                id: block.id.clone(),
+                data: Arc::new(checked.data),
+            },
+            origin,
+        )?;
+        let block = self.block(id)?;
+        Ok(Updated {
+            block,
+            repairs: checked.repairs,
+            dropped: checked.dropped,
+        })
+    }
+
+    /// One line naming a block (its title or label), for `canvas list` and per-widget tool descriptions.
+    pub fn summary(block: &Block) -> String {
+        view::summary(block)
+    }
+
+    fn block(&self, id: &BlockId) -> Result<Block, AutoUiError> {
+        self.canvas
+            .get(id)
+            .ok_or_else(|| AutoUiError::UnknownBlock {
+                id: id.clone(),
+                existing: self
+                    .canvas
+                    .blocks()
+                    .into_iter()
+                    .map(|block| block.id)
+                    .collect(),
+            })
+    }
+
+    fn run(&self, tool: &str, args: Value, origin: Origin) -> ToolResult {
+        let Some(tool) = Tool::from_name(tool) else {
+            let names: Vec<&str> = Tool::ALL.iter().map(|tool| tool.as_str()).collect();
+            return ToolResult::error(format!(
+                "autoui has no tool \"{tool}\"; its tools are: {}",
+                names.join(", ")
+            ));
+        };
+        let outcome = match tool {
+            Tool::SearchRecipes => Ok(discovery::search_recipes(self.registry, &args)),
+            Tool::ListRecipes => Ok(discovery::list_recipes(self.registry)),
+            Tool::GetRecipe => discovery::get_recipe(self.registry, &args),
+            Tool::WidgetDisplay => display::widget_display(self, args, origin),
+            Tool::Canvas => canvas_tool::canvas(self, args, origin),
+            Tool::Recall => {
+                return recall::recall(self.results.as_ref(), &args)
+                    .unwrap_or_else(|error| error.to_result());
+            }
+        };
+        outcome.map_or_else(|error| error.to_result(), ToolResult::json)
+    }
+}
+
+impl LocalServer for AutoUi {
+    fn name(&self) -> &str {
+        AutoUi::NAME
+    }
+
+    fn description(&self) -> &str {
+        DESCRIPTION
+    }
+
+    fn tools(&self) -> Vec<ToolSpec> {
+        Tool::ALL.iter().map(|tool| tool.spec()).collect()
+    }
+
+    fn call<'a>(
+        &'a self,
+        tool: &'a str,
+        args: Value,
+        context: CallContext,
+    ) -> LocalBoxFuture<'a, ToolResult> {
+        Box::pin(futures::future::ready(self.run(tool, args, context.origin)))
+    }
+}

@@ -31,8 +31,22 @@ const SEARCH_VERBS: &[&str] = &["search", "find", "query"];
 const LIST_VERBS: &[&str] = &["list", "browse", "explore", "discover"];
 const GET_VERBS: &[&str] = &["get", "read", "fetch", "show", "describe", "detail", "view", "load"];
 const RECIPE_NOUNS: &[&str] = &[
-    "recipe", "recipes", "skill", "skills", "template", "templates", "prompt", "prompts", "workflow", "workflows",
-    "playbook", "playbooks", "pattern", "patterns", "example", "examples",
+    "recipe",
+    "recipes",
+    "skill",
+    "skills",
+    "template",
+    "templates",
+    "prompt",
+    "prompts",
+    "workflow",
+    "workflows",
+    "playbook",
+    "playbooks",
+    "pattern",
+    "patterns",
+    "example",
+    "examples",
 ];
 /// Only unambiguous words: "template" or "workflow" in a data tool's description must not make it a recipe tool.
 const RECIPE_WORDS_IN_DESCRIPTIONS: &[&str] = &["recipe", "skill", "playbook"];

@@ -16,15 +16,19 @@ use crate::tool::{LocalServer, ToolSpec};
 use crate::tool_name::{Protocol, ToolName};
 
 /// Local tools offered from the start because every dashboard needs them.
-const CANVAS_TOOLS: &[&str] = &["widget_display", "canvas", "recall"];
+const CANVAS_TOOLS: &[&str] = &["widget_display", "canvas"];
+/// The local tool that reads the result buffer back.
+const RECALL_TOOL: &str = "recall";
 
 /// What a tool is for, which decides when the model sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ToolRole {
     /// Finds or reads recipes: offered from the start; calling it makes later calls "guided".
     Recipe(RecipeRole),
-    /// A local server's `widget_display`, `canvas` or `recall`: offered from the start.
+    /// A local server's `widget_display` or `canvas`: offered from the start.
     Canvas,
+    /// A local server's `recall`: offered from the start; it pages results itself, so its answers are not truncated.
+    Recall,
     /// Anything else: offered once its server is activated; a successful call is a data read.
     Data,
 }
@@ -71,8 +75,9 @@ impl CatalogServer {
         self.tools.iter().find(|tool| tool.role == ToolRole::Recipe(role))
     }
 
+    /// A `widget_display`, `canvas` or `recall` tool of this server.
     pub fn canvas_tool(&self, real: &str) -> Option<&CatalogTool> {
-        self.tools.iter().find(|tool| tool.role == ToolRole::Canvas && tool.real == real)
+        self.tools.iter().find(|tool| matches!(tool.role, ToolRole::Canvas | ToolRole::Recall) && tool.real == real)
     }
 
     pub fn pseudo_name(&self, kind: PseudoTool) -> &str {
@@ -127,8 +132,13 @@ impl Catalog {
                 RemoteStatus::Connecting => Availability::Unavailable("still connecting".to_owned()),
                 RemoteStatus::Failed(reason) => Availability::Unavailable(reason.clone()),
             };
-            let source =
-                Source { id: view.id.clone(), protocol: Protocol::Mcp, name: view.name.clone(), availability, local: None };
+            let source = Source {
+                id: view.id.clone(),
+                protocol: Protocol::Mcp,
+                name: view.name.clone(),
+                availability,
+                local: None,
+            };
             catalog.add(&mut names, source, &view.tools);
         }
         catalog
@@ -148,11 +158,11 @@ impl Catalog {
                 .iter()
                 .find(|(_, real)| *real == spec.name)
                 .map(|(role, _)| ToolRole::Recipe(*role))
-                .or_else(|| (local.is_some() && CANVAS_TOOLS.contains(&spec.name.as_str())).then_some(ToolRole::Canvas))
+                .or_else(|| local_role(local.is_some(), &spec.name))
                 .unwrap_or(ToolRole::Data);
             let canonical_tool = match role {
                 ToolRole::Recipe(recipe) => recipe.canonical(),
-                ToolRole::Canvas | ToolRole::Data => spec.name.as_str(),
+                ToolRole::Canvas | ToolRole::Recall | ToolRole::Data => spec.name.as_str(),
             };
             let exposed = names.allocate(&ToolName::new(id.clone(), protocol, canonical_tool).to_string());
             self.index.insert(exposed.clone(), Entry::Tool { server: position, tool: tools.len() });
@@ -224,6 +234,15 @@ impl Catalog {
             }
         }
         defs
+    }
+}
+
+fn local_role(local: bool, name: &str) -> Option<ToolRole> {
+    match name {
+        _ if !local => None,
+        RECALL_TOOL => Some(ToolRole::Recall),
+        _ if CANVAS_TOOLS.contains(&name) => Some(ToolRole::Canvas),
+        _ => None,
     }
 }
 

@@ -93,5 +93,9 @@ fn write_canonical(value: &Value, out: &mut String) {
 
 fn first_line(text: &str) -> String {
     let line = text.lines().next().unwrap_or_default();
-    if line.chars().count() > 300 { format!("{}…", line.chars().take(300).collect::<String>()) } else { line.to_owned() }
+    if line.chars().count() > 300 {
+        format!("{}…", line.chars().take(300).collect::<String>())
+    } else {
+        line.to_owned()
+    }
 }

@@ -95,6 +95,8 @@ pub struct Executed {
     /// The full result text (shared with `record`).
     pub text: Arc<str>,
     pub activation: Option<Activation>,
+    /// The role of the tool that ran, when the call reached one.
+    pub role: Option<ToolRole>,
 }
 
 pub struct Dispatcher {
@@ -202,6 +204,10 @@ impl Dispatcher {
         let started = self.clock.now_ms();
         let mut record = self.running(catalog, &call);
         let mut activation = None;
+        let role = match call.route {
+            Ok(Entry::Tool { server, tool }) => Some(catalog.get(server).tools[tool].role),
+            _ => None,
+        };
         let result = match (&call.route, self.guard.check(&call.name, &call.args)) {
             (Err(error), _) => error.clone().into_result(),
             (Ok(_), Some(note)) => ToolResult::error(note),
@@ -225,7 +231,7 @@ impl Dispatcher {
         } else {
             CallOutcome::Succeeded { result: text.clone() }
         };
-        Executed { record, result, text, activation }
+        Executed { record, result, text, activation, role }
     }
 
     async fn call_tool(
@@ -263,7 +269,7 @@ impl Dispatcher {
             ToolRole::Data if !result.is_error => {
                 self.last_source = Some(DataSource { server: server.id.clone(), tool: tool.real.clone() });
             }
-            ToolRole::Data | ToolRole::Canvas => {}
+            ToolRole::Data | ToolRole::Canvas | ToolRole::Recall => {}
         }
         (result, activation)
     }

@@ -90,7 +90,9 @@ fn search(server: &CatalogServer, query: &str) -> ToolResult {
             let description = tool.description.to_lowercase();
             let score = words
                 .iter()
-                .map(|word| 2 * usize::from(name.contains(word.as_str())) + usize::from(description.contains(word.as_str())))
+                .map(|word| {
+                    2 * usize::from(name.contains(word.as_str())) + usize::from(description.contains(word.as_str()))
+                })
                 .sum();
             (score, tool)
         })

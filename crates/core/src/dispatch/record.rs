@@ -40,8 +40,12 @@ pub struct CallTarget {
 pub enum CallOutcome {
     Running,
     /// The full result text, shared with the result buffer.
-    Succeeded { result: Arc<str> },
-    Failed { error: Arc<str> },
+    Succeeded {
+        result: Arc<str>,
+    },
+    Failed {
+        error: Arc<str>,
+    },
 }
 
 impl CallRecord {

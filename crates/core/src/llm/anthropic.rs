@@ -103,7 +103,12 @@ struct WireTool<'a> {
 
 impl<'a> From<&'a ToolDef> for WireTool<'a> {
     fn from(tool: &'a ToolDef) -> WireTool<'a> {
-        WireTool { name: &tool.name, description: &tool.description, input_schema: &tool.input_schema, cache_control: None }
+        WireTool {
+            name: &tool.name,
+            description: &tool.description,
+            input_schema: &tool.input_schema,
+            cache_control: None,
+        }
     }
 }
 

@@ -63,12 +63,18 @@ mod tests {
     use super::*;
 
     fn usage(input: u64, output: u64, write: u64, read: u64) -> Usage {
-        Usage { input_tokens: input, output_tokens: output, cache_creation_input_tokens: write, cache_read_input_tokens: read }
+        Usage {
+            input_tokens: input,
+            output_tokens: output,
+            cache_creation_input_tokens: write,
+            cache_read_input_tokens: read,
+        }
     }
 
     #[test]
     fn sonnet_costs_three_and_fifteen_dollars_per_million_with_cheap_cache_reads() {
-        let cost = estimate_usd("claude-sonnet-4-5", "https://api.anthropic.com", &usage(1_000_000, 100_000, 0, 1_000_000));
+        let cost =
+            estimate_usd("claude-sonnet-4-5", "https://api.anthropic.com", &usage(1_000_000, 100_000, 0, 1_000_000));
         assert_eq!(cost.map(|c| (c * 100.0).round() / 100.0), Some(3.0 + 1.5 + 0.3));
     }
 
@@ -76,7 +82,8 @@ mod tests {
     fn the_most_specific_name_wins_and_openrouter_ids_match() {
         let mini = estimate_usd("gpt-4o-mini", "https://api.openai.com/v1", &usage(1_000_000, 0, 0, 0));
         assert_eq!(mini, Some(0.15));
-        let routed = estimate_usd("anthropic/claude-haiku-4.5", "https://openrouter.ai/api/v1", &usage(1_000_000, 0, 0, 0));
+        let routed =
+            estimate_usd("anthropic/claude-haiku-4.5", "https://openrouter.ai/api/v1", &usage(1_000_000, 0, 0, 0));
         assert_eq!(routed, Some(1.0));
     }
 

@@ -94,7 +94,9 @@ impl HttpChatModel {
                     hint: wire.unreachable_hint().to_owned(),
                 });
             }
-            Some(Err(other)) => return Err(LlmError::Stream { provider: wire.label(settings), detail: other.to_string() }),
+            Some(Err(other)) => {
+                return Err(LlmError::Stream { provider: wire.label(settings), detail: other.to_string() });
+            }
             Some(Ok(response)) => response,
         };
         if !(200..300).contains(&response.status) {
@@ -108,7 +110,9 @@ impl HttpChatModel {
             // A server that ignored `stream: true` sends one JSON body; the decoder reads it as one chunk.
             let body = match cancel.run(response.text(MAX_JSON_REPLY)).await {
                 None => return Err(LlmError::Cancelled),
-                Some(Err(error)) => return Err(LlmError::Stream { provider: wire.label(settings), detail: error.to_string() }),
+                Some(Err(error)) => {
+                    return Err(LlmError::Stream { provider: wire.label(settings), detail: error.to_string() });
+                }
                 Some(Ok(body)) => body,
             };
             decoder.feed(&body, &mut pending)?;

@@ -33,11 +33,21 @@ pub struct ChatRequest<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ModelEvent {
     TextDelta(String),
-    ToolUseStarted { id: String, name: String },
+    ToolUseStarted {
+        id: String,
+        name: String,
+    },
     /// A piece of the tool call's JSON arguments; the pieces concatenate to the full input.
-    ToolInputDelta { id: String, delta: String },
+    ToolInputDelta {
+        id: String,
+        delta: String,
+    },
     /// The request failed with a transient error and will be sent again after `delay_ms`.
-    RetryScheduled { attempt: u32, delay_ms: u32, reason: String },
+    RetryScheduled {
+        attempt: u32,
+        delay_ms: u32,
+        reason: String,
+    },
 }
 
 /// Token counts of one model call. `input_tokens` excludes cached tokens, which are counted apart.

@@ -22,12 +22,8 @@ const KEYED_HOSTS: &[&str] = &["api.openai.com", "openrouter.ai"];
 /// A short name for error messages: the well-known services by name, anything else by its URL.
 pub fn provider_label(base_url: &str) -> String {
     let base = base_or_default(base_url);
-    let known = [
-        ("api.openai.com", "OpenAI"),
-        ("openrouter.ai", "OpenRouter"),
-        (":11434", "Ollama"),
-        (":1234", "LM Studio"),
-    ];
+    let known =
+        [("api.openai.com", "OpenAI"), ("openrouter.ai", "OpenRouter"), (":11434", "Ollama"), (":1234", "LM Studio")];
     known
         .iter()
         .find(|(needle, _)| base.contains(needle))
@@ -189,7 +185,9 @@ fn push_user<'a>(message: &'a Message, out: &mut Vec<WireMessage<'a>>) {
             ContentBlock::Text { text } if !text.trim().is_empty() => parts.push(WirePart::Text { text }),
             ContentBlock::Image { media_type, data } => {
                 has_image = true;
-                parts.push(WirePart::ImageUrl { image_url: ImageUrl { url: format!("data:{media_type};base64,{data}") } });
+                parts.push(WirePart::ImageUrl {
+                    image_url: ImageUrl { url: format!("data:{media_type};base64,{data}") },
+                });
             }
             _ => {}
         }
@@ -265,7 +263,11 @@ pub fn parse_error(base_url: &str, status: u16, body: &str, retry_after_ms: Opti
         status,
         message: message.unwrap_or_else(|| {
             let trimmed = body.trim();
-            if trimmed.is_empty() { "no error message in the response".to_owned() } else { trimmed.chars().take(300).collect() }
+            if trimmed.is_empty() {
+                "no error message in the response".to_owned()
+            } else {
+                trimmed.chars().take(300).collect()
+            }
         }),
         retry_after_ms,
     }

@@ -171,7 +171,8 @@ impl Parser<'_> {
 
     fn number(&mut self) -> Parsed {
         let start = self.at;
-        while self.at < self.bytes.len() && matches!(self.bytes[self.at], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+        while self.at < self.bytes.len()
+            && matches!(self.bytes[self.at], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
         {
             self.at += 1;
         }

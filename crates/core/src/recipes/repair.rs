@@ -3,11 +3,11 @@
 //! reports every fix; it never invents data.
 
 use std::collections::HashMap;
-use std::fmt;
+use std::fmt::{self, Write};
 
 use serde_json::{Map, Number, Value};
 
-use crate::recipes::validate::{child, preview, quote};
+use crate::recipes::validate::{preview, push_segment, quote};
 
 /// One fix, at a JSON Pointer into the params (`""` is the params object itself).
 #[derive(Clone, Debug, PartialEq)]
@@ -152,7 +152,7 @@ impl Walker {
 
     fn at<T>(&mut self, segment: &str, work: impl FnOnce(&mut Walker) -> T) -> T {
         let len = self.path.len();
-        self.path = child(&self.path, segment);
+        push_segment(&mut self.path, segment);
         let result = work(self);
         self.path.truncate(len);
         result
@@ -162,9 +162,8 @@ impl Walker {
         let Some(schema) = schema.as_object() else {
             return;
         };
-        let types = declared_types(schema);
-        if !types.is_empty() && !types.iter().any(|kind| has_type(value, kind)) {
-            self.convert(value, schema, &types);
+        if type_fits(schema, value) == Some(false) {
+            self.convert(value, schema, &declared_types(schema));
         }
         if let Some(options) = schema.get("enum").and_then(Value::as_array) {
             self.enum_case(value, options);
@@ -346,7 +345,11 @@ impl Walker {
         let rest = schema.get("items");
         for (index, item) in items.iter_mut().enumerate() {
             if let Some(item_schema) = prefix.and_then(|prefix| prefix.get(index)).or(rest) {
-                self.at(&index.to_string(), |walker| walker.node(item, item_schema));
+                let len = self.path.len();
+                // Writing into a String cannot fail; no allocation per row.
+                let _ = write!(self.path, "/{index}");
+                self.node(item, item_schema);
+                self.path.truncate(len);
             }
         }
     }
@@ -367,6 +370,21 @@ fn declared_types(schema: &Map<String, Value>) -> Vec<&str> {
         Some(Value::String(kind)) => vec![kind.as_str()],
         Some(Value::Array(kinds)) => kinds.iter().filter_map(Value::as_str).collect(),
         _ => Vec::new(),
+    }
+}
+
+/// Whether `value` has a type the schema declares; `None` when it declares none. Allocation-free:
+/// this runs for every node of the data.
+fn type_fits(schema: &Map<String, Value>, value: &Value) -> Option<bool> {
+    match schema.get("type")? {
+        Value::String(kind) => Some(has_type(value, kind)),
+        Value::Array(kinds) => Some(
+            kinds
+                .iter()
+                .filter_map(Value::as_str)
+                .any(|kind| has_type(value, kind)),
+        ),
+        _ => None,
     }
 }
 
@@ -418,22 +436,24 @@ fn pick_branch<'s>(value: &Value, branches: &'s [Value]) -> Option<&'s Value> {
     })
 }
 
-/// Whether the array's item schema would take `value` as one item.
+/// Whether the array's (first) item schema would take `value` as one item.
 fn items_accept(schema: &Map<String, Value>, value: &Value) -> bool {
-    match schema.get("items").and_then(Value::as_object) {
-        Some(items) => {
+    let first = schema
+        .get("prefixItems")
+        .and_then(Value::as_array)
+        .and_then(|prefix| prefix.first())
+        .or_else(|| schema.get("items"));
+    match first {
+        None | Some(Value::Bool(true)) => true,
+        Some(Value::Object(items)) => {
             let types = declared_types(items);
-            let branch_fits = items
-                .get("anyOf")
-                .and_then(Value::as_array)
-                .is_some_and(|branches| pick_branch(value, branches).is_some());
-            if types.is_empty() {
-                branch_fits || !items.contains_key("anyOf")
-            } else {
-                types.iter().any(|kind| has_type(value, kind))
+            match items.get("anyOf").and_then(Value::as_array) {
+                _ if !types.is_empty() => types.iter().any(|kind| has_type(value, kind)),
+                Some(branches) => pick_branch(value, branches).is_some(),
+                None => true,
             }
         }
-        None => true,
+        Some(_) => false,
     }
 }
 
@@ -584,6 +604,15 @@ mod tests {
                 "/events/0/title: number 2024 converted to string \"2024\"",
             ]
         );
+    }
+
+    #[test]
+    fn a_value_is_not_wrapped_into_an_array_whose_items_would_refuse_it() {
+        let pair = json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}], "items": false});
+        let schema = json!({"properties": {"bars": {"type": "array", "items": pair}, "tags": {"type": "array", "items": false}}});
+        let (params, repairs) = repaired(schema, json!({"bars": [{"label": "Jan"}], "tags": "x"}));
+        assert_eq!(params, json!({"bars": [{"label": "Jan"}], "tags": "x"}));
+        assert!(repairs.is_empty(), "{repairs:?}");
     }
 
     #[test]

@@ -3,12 +3,12 @@
 //! Models invent image names (`portrait.jpg`) and placeholder hosts; dropping them lets the
 //! widget show its fallback (initials, no image), and the report teaches the model.
 
-use std::fmt;
+use std::fmt::{self, Write};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::recipes::validate::{child, quote};
+use crate::recipes::validate::{push_segment, quote};
 
 /// Keys (compared ignoring case, `_` and `-`) whose value is an image URL or a `{src}` object.
 const IMAGE_KEYS: &[&str] = &[
@@ -99,26 +99,32 @@ impl From<DropReason> for String {
 /// Removes unusable image URLs and unsafe links from `data`, recursively; returns what it removed.
 pub fn sanitize(data: &mut Value) -> Vec<Dropped> {
     let mut dropped = Vec::new();
-    walk(data, "", &mut dropped);
+    walk(data, &mut String::new(), &mut dropped);
     dropped
 }
 
-fn walk(value: &mut Value, path: &str, dropped: &mut Vec<Dropped>) {
+/// `path` is one buffer grown and cut back while walking, so a large table costs no allocation per cell.
+fn walk(value: &mut Value, path: &mut String, dropped: &mut Vec<Dropped>) {
     match value {
         Value::Object(map) => walk_object(map, path, dropped),
         Value::Array(items) => {
             for (index, item) in items.iter_mut().enumerate() {
-                walk(item, &child(path, &index.to_string()), dropped);
+                let len = path.len();
+                // Writing into a String cannot fail.
+                let _ = write!(path, "/{index}");
+                walk(item, path, dropped);
+                path.truncate(len);
             }
         }
         _ => {}
     }
 }
 
-fn walk_object(map: &mut Map<String, Value>, path: &str, dropped: &mut Vec<Dropped>) {
+fn walk_object(map: &mut Map<String, Value>, path: &mut String, dropped: &mut Vec<Dropped>) {
     let mut removed = Vec::new();
     for (key, item) in map.iter_mut() {
-        let item_path = child(path, key);
+        let len = path.len();
+        push_segment(path, key);
         let verdict = match (classify(key), &*item) {
             (Some(Field::Image), Value::String(url)) => {
                 image_url(url).err().map(|reason| (url.clone(), reason))
@@ -137,14 +143,15 @@ fn walk_object(map: &mut Map<String, Value>, path: &str, dropped: &mut Vec<Dropp
         match verdict {
             Some((url, reason)) => {
                 dropped.push(Dropped {
-                    path: item_path,
+                    path: path.clone(),
                     value: quote(&url),
                     reason,
                 });
                 removed.push(key.clone());
             }
-            None => walk(item, &item_path, dropped),
+            None => walk(item, path, dropped),
         }
+        path.truncate(len);
     }
     for key in removed {
         map.remove(&key);
@@ -158,18 +165,23 @@ enum Field {
 
 /// `avatar`, `Avatar`, `avatar_url` and `avatarSrc` are image fields; `href` is a link.
 fn classify(key: &str) -> Option<Field> {
-    let loose: String = key
-        .chars()
-        .filter(|c| !matches!(c, '_' | '-'))
-        .flat_map(char::to_lowercase)
-        .collect();
+    // Keys are compared in a stack buffer: this runs for every key of every row.
+    const LONGEST: usize = 24;
+    let mut buffer = [0u8; LONGEST];
+    let mut len = 0;
+    for byte in key.bytes().filter(|byte| !matches!(byte, b'_' | b'-')) {
+        *buffer.get_mut(len)? = byte.to_ascii_lowercase();
+        len += 1;
+    }
+    // Only ASCII bytes were changed or removed, so the buffer is still UTF-8.
+    let loose = std::str::from_utf8(&buffer[..len]).ok()?;
     let base = loose
         .strip_suffix("url")
         .or_else(|| loose.strip_suffix("src"))
         .filter(|base| !base.is_empty());
-    if IMAGE_KEYS.contains(&loose.as_str()) || base.is_some_and(|base| IMAGE_KEYS.contains(&base)) {
+    if IMAGE_KEYS.contains(&loose) || base.is_some_and(|base| IMAGE_KEYS.contains(&base)) {
         Some(Field::Image)
-    } else if LINK_KEYS.contains(&loose.as_str()) {
+    } else if LINK_KEYS.contains(&loose) {
         Some(Field::Link)
     } else {
         None

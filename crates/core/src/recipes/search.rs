@@ -22,7 +22,7 @@ pub fn rank<'a>(recipes: &'a [Recipe], query: &str) -> Vec<&'a Recipe> {
         .map(|recipe| (score(recipe, query, &words), recipe))
         .filter(|(score, _)| *score > 0)
         .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
     scored.into_iter().map(|(_, recipe)| recipe).collect()
 }
 

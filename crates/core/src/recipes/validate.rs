@@ -18,6 +18,10 @@ pub struct Detail {
 
 /// Every violation of `schema` by `instance`; empty when it is valid.
 pub fn validate(validator: &Validator, schema: &Value, instance: &Value) -> Vec<Detail> {
+    // The fast boolean check first: collecting errors costs more, and most calls are valid.
+    if validator.is_valid(instance) {
+        return Vec::new();
+    }
     let mut details: Vec<Detail> = Vec::new();
     let mut total = 0usize;
     for error in validator.iter_errors(instance) {
@@ -184,7 +188,19 @@ fn array_len(value: &Value) -> usize {
 
 /// `parent` extended by one JSON Pointer segment (RFC 6901 escaping).
 pub(crate) fn child(parent: &str, key: &str) -> String {
-    format!("{parent}/{}", key.replace('~', "~0").replace('/', "~1"))
+    let mut path = parent.to_owned();
+    push_segment(&mut path, key);
+    path
+}
+
+/// Appends one JSON Pointer segment to `path` in place (RFC 6901 escaping).
+pub(crate) fn push_segment(path: &mut String, segment: &str) {
+    path.push('/');
+    if segment.bytes().any(|byte| byte == b'~' || byte == b'/') {
+        path.push_str(&segment.replace('~', "~0").replace('/', "~1"));
+    } else {
+        path.push_str(segment);
+    }
 }
 
 #[cfg(test)]

@@ -70,7 +70,13 @@ fn schema_of(kind: WidgetKind) -> Value {
 }
 
 fn tool(name: &str, description: &str, schema: Value) -> ToolSpec {
-    ToolSpec { name: name.to_owned(), title: None, description: description.to_owned(), input_schema: schema, read_only: false }
+    ToolSpec {
+        name: name.to_owned(),
+        title: None,
+        description: description.to_owned(),
+        input_schema: schema,
+        read_only: false,
+    }
 }
 
 impl FakeAutoui {
@@ -91,15 +97,18 @@ impl FakeAutoui {
         let params = args.get("params").cloned().unwrap_or_else(|| json!({}));
         let missing: Vec<&str> = required(kind).iter().copied().filter(|key| params.get(key).is_none()).collect();
         if !missing.is_empty() {
-            let details: Vec<Value> =
-                missing.iter().map(|key| json!({ "path": "", "message": format!("missing required property \"{key}\"") })).collect();
+            let details: Vec<Value> = missing
+                .iter()
+                .map(|key| json!({ "path": "", "message": format!("missing required property \"{key}\"") }))
+                .collect();
             return ToolResult::error_json(json!({
                 "error": "Validation failed", "widget": kind.as_str(), "details": details, "expected_schema": schema_of(kind)
             }));
         }
         self.next_id.set(self.next_id.get() + 1);
         let id = BlockId::new(format!("w_{}", self.next_id.get()));
-        let op = Op::Add { id: id.clone(), kind, data: Arc::new(params.clone()), layout: None, style: Style::default() };
+        let op =
+            Op::Add { id: id.clone(), kind, data: Arc::new(params.clone()), layout: None, style: Style::default() };
         match self.canvas.apply(op, origin) {
             Ok(_) => ToolResult::json(json!({ "widget": kind.as_str(), "id": id, "data": params })),
             Err(error) => ToolResult::error(error.to_string()),
@@ -130,7 +139,10 @@ impl FakeAutoui {
     fn recall(&self, args: &Value) -> ToolResult {
         let id = args.get("id").and_then(Value::as_str).unwrap_or_default();
         let Some(full) = self.results.full_result(id) else {
-            return ToolResult::error(format!("no result with id \"{id}\"; known: {}", self.results.known_ids().join(", ")));
+            return ToolResult::error(format!(
+                "no result with id \"{id}\"; known: {}",
+                self.results.known_ids().join(", ")
+            ));
         };
         let offset = args.get("offset").and_then(Value::as_u64).unwrap_or(0) as usize;
         let length = args.get("length").and_then(Value::as_u64).map_or(usize::MAX, |length| length as usize);
@@ -141,7 +153,9 @@ impl FakeAutoui {
         let matches: Vec<Value> = WidgetKind::ALL
             .iter()
             .filter(|kind| query.is_empty() || kind.as_str().contains(query))
-            .map(|kind| json!({ "name": kind.as_str(), "description": format!("the {kind} widget"), "group": "widget" }))
+            .map(
+                |kind| json!({ "name": kind.as_str(), "description": format!("the {kind} widget"), "group": "widget" }),
+            )
             .collect();
         ToolResult::json(Value::Array(matches))
     }
@@ -158,12 +172,32 @@ impl LocalServer for FakeAutoui {
 
     fn tools(&self) -> Vec<ToolSpec> {
         vec![
-            tool("search_recipes", "Search widget recipes", json!({ "type": "object", "properties": { "query": { "type": "string" } } })),
+            tool(
+                "search_recipes",
+                "Search widget recipes",
+                json!({ "type": "object", "properties": { "query": { "type": "string" } } }),
+            ),
             tool("list_recipes", "List widget recipes", json!({ "type": "object", "properties": {} })),
-            tool("get_recipe", "Read a widget recipe", json!({ "type": "object", "properties": { "name": { "type": "string" } }, "required": ["name"] })),
-            tool("widget_display", "Show a widget", json!({ "type": "object", "properties": { "name": { "type": "string" }, "params": { "type": "object" } }, "required": ["name"] })),
-            tool("canvas", "Change widgets", json!({ "type": "object", "properties": { "action": { "type": "string" } }, "required": ["action"] })),
-            tool("recall", "Read a stored result", json!({ "type": "object", "properties": { "id": { "type": "string" } }, "required": ["id"] })),
+            tool(
+                "get_recipe",
+                "Read a widget recipe",
+                json!({ "type": "object", "properties": { "name": { "type": "string" } }, "required": ["name"] }),
+            ),
+            tool(
+                "widget_display",
+                "Show a widget",
+                json!({ "type": "object", "properties": { "name": { "type": "string" }, "params": { "type": "object" } }, "required": ["name"] }),
+            ),
+            tool(
+                "canvas",
+                "Change widgets",
+                json!({ "type": "object", "properties": { "action": { "type": "string" } }, "required": ["action"] }),
+            ),
+            tool(
+                "recall",
+                "Read a stored result",
+                json!({ "type": "object", "properties": { "id": { "type": "string" } }, "required": ["id"] }),
+            ),
         ]
     }
 
@@ -176,7 +210,9 @@ impl LocalServer for FakeAutoui {
                 "get_recipe" => {
                     let name = args.get("name").and_then(Value::as_str).unwrap_or_default();
                     match WidgetKind::from_name(name) {
-                        Some(kind) => ToolResult::json(json!({ "name": kind.as_str(), "schema": schema_of(kind), "recipe": "## When to use\n..." })),
+                        Some(kind) => ToolResult::json(
+                            json!({ "name": kind.as_str(), "schema": schema_of(kind), "recipe": "## When to use\n..." }),
+                        ),
                         None => ToolResult::error_json(json!({ "error": format!("Recipe \"{name}\" not found") })),
                     }
                 }
@@ -206,6 +242,8 @@ impl LocalServer for FakeSamples {
     }
 
     fn call<'a>(&'a self, _tool: &'a str, _args: Value, _context: CallContext) -> LocalBoxFuture<'a, ToolResult> {
-        Box::pin(async { ToolResult::json(json!([{ "region": "North", "sales": 120 }, { "region": "South", "sales": 95 }])) })
+        Box::pin(async {
+            ToolResult::json(json!([{ "region": "North", "sales": 120 }, { "region": "South", "sales": 95 }]))
+        })
     }
 }

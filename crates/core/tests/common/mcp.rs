@@ -113,7 +113,11 @@ impl RemoteServers for FakeMcp {
         args: Value,
         cancel: CancelToken,
     ) -> LocalBoxFuture<'a, Result<ToolResult, RemoteCallError>> {
-        self.calls.borrow_mut().push(RemoteCall { server: server.to_string(), tool: tool.to_owned(), args: args.clone() });
+        self.calls.borrow_mut().push(RemoteCall {
+            server: server.to_string(),
+            tool: tool.to_owned(),
+            args: args.clone(),
+        });
         let handler = self.handlers.borrow().get(&(server.to_string(), tool.to_owned())).cloned();
         Box::pin(async move {
             let Some(handler) = handler else {

@@ -13,11 +13,14 @@ use autoui_core::tool::ResultPart;
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
+/// A reply computed from the request the model was sent.
+pub type ComputedReply = Box<dyn Fn(&SeenRequest) -> Vec<ContentBlock>>;
+
 /// What the scripted model does on one call.
 pub enum Step {
     Reply(Vec<ContentBlock>),
     /// A reply computed from the request (e.g. to use an id a tool returned earlier).
-    Compute(Box<dyn Fn(&SeenRequest) -> Vec<ContentBlock>>),
+    Compute(ComputedReply),
     Fail(LlmError),
     /// Streams `text`, then waits until the run is cancelled.
     HangAfter(String),

@@ -10,9 +10,15 @@ use futures::future::LocalBoxFuture;
 use futures::stream::{self, StreamExt};
 
 pub enum Scripted {
-    Respond { status: u16, headers: Vec<(String, String)>, chunks: Vec<Vec<u8>> },
+    Respond {
+        status: u16,
+        headers: Vec<(String, String)>,
+        chunks: Vec<Vec<u8>>,
+    },
     /// Sends `chunks`, then keeps the body open until the request is cancelled.
-    StreamThenHang { chunks: Vec<Vec<u8>> },
+    StreamThenHang {
+        chunks: Vec<Vec<u8>>,
+    },
     /// Never answers; cancelling the request aborts it.
     Hang,
     NetworkError(String),
@@ -76,11 +82,9 @@ impl HttpTransport for FakeTransport {
                     *self.aborted.borrow_mut() += 1;
                     Err(HttpError::Aborted)
                 }
-                Some(Scripted::Respond { status, headers, chunks }) => Ok(HttpResponse {
-                    status,
-                    headers,
-                    body: stream::iter(chunks.into_iter().map(Ok)).boxed_local(),
-                }),
+                Some(Scripted::Respond { status, headers, chunks }) => {
+                    Ok(HttpResponse { status, headers, body: stream::iter(chunks.into_iter().map(Ok)).boxed_local() })
+                }
                 Some(Scripted::StreamThenHang { chunks }) => {
                     let aborted = stream::once(async move {
                         cancel.cancelled().await;

@@ -1,0 +1,154 @@
+//! `widget_display`: resolve the widget, repair, sanitise and validate its params, add it to the
+//! canvas, and answer with what was actually rendered.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use crate::autoui::AutoUi;
+use crate::autoui::discovery;
+use crate::autoui::error::AutoUiError;
+use crate::autoui::view;
+use crate::canvas::op::{CanvasError, Op};
+use crate::canvas::style::Style;
+use crate::ids::BlockId;
+use crate::recipes::check::Rejected;
+use crate::recipes::repair::{self, Fix, Repair};
+use crate::recipes::validate::preview;
+use crate::tool::Origin;
+use crate::widget_kind::WidgetKind;
+
+/// Fresh ids drawn before giving up on collisions (six base-36 characters: practically never needed).
+const ID_ATTEMPTS: usize = 8;
+
+const USAGE: &str = "widget_display takes {\"name\": \"<widget>\", \"params\": {...}}";
+
+/// A call's widget name and params, after the envelope repairs.
+struct Call {
+    name: String,
+    params: Value,
+    repairs: Vec<Repair>,
+}
+
+pub fn widget_display(ui: &AutoUi, args: Value, origin: Origin) -> Result<Value, AutoUiError> {
+    let call = envelope(args)?;
+    let recipe = discovery::find(ui.registry, &call.name)?;
+    let checked = recipe
+        .check(call.params)
+        .map_err(|rejected| AutoUiError::Invalid {
+            widget: recipe.kind,
+            id: None,
+            rejected: Rejected {
+                repairs: [call.repairs.clone(), rejected.repairs].concat(),
+                ..rejected
+            },
+            schema: recipe.schema.clone(),
+        })?;
+    let repairs = [call.repairs, checked.repairs].concat();
+    let data = Arc::new(checked.data);
+    let id = add(ui, recipe.kind, &data, origin)?;
+    let block = ui
+        .canvas
+        .get(&id)
+        .ok_or_else(|| AutoUiError::Vanished(id.clone()))?;
+
+    let (shown, elided) = view::echo(&data);
+    let mut body = json!({
+        "widget": recipe.name(),
+        "id": block.id,
+        "data": shown,
+        "layout": view::layout_json(&block.layout),
+    });
+    if !elided.is_empty() {
+        body["data_elided"] = json!(elided);
+    }
+    if !repairs.is_empty() {
+        body["repairs"] = json!(repair::summarise(&repairs));
+    }
+    if !checked.dropped.is_empty() {
+        body["dropped"] = json!(checked.dropped);
+    }
+    Ok(body)
+}
+
+/// Adds the block under a fresh id, drawing again if the id is already taken.
+fn add(
+    ui: &AutoUi,
+    kind: WidgetKind,
+    data: &Arc<Value>,
+    origin: Origin,
+) -> Result<BlockId, AutoUiError> {
+    let mut attempts = 1;
+    loop {
+        let id = BlockId::generate(ui.random.as_ref());
+        let op = Op::Add {
+            id: id.clone(),
+            kind,
+            data: data.clone(),
+            layout: None,
+            style: Style::default(),
+        };
+        match ui.canvas.apply(op, origin.clone()) {
+            Ok(_) => return Ok(id),
+            Err(CanvasError::DuplicateBlock(_)) if attempts < ID_ATTEMPTS => attempts += 1,
+            Err(error) => return Err(error.into()),
+        }
+    }
+}
+
+/// Reads `{name, params}`, repairing params given as JSON text or passed flat beside `name`.
+fn envelope(args: Value) -> Result<Call, AutoUiError> {
+    let Value::Object(mut args) = args else {
+        return Err(AutoUiError::BadArguments(format!(
+            "{USAGE}; got {}",
+            preview(&args)
+        )));
+    };
+    let name = match args.remove("name") {
+        Some(Value::String(name)) if !name.trim().is_empty() => name,
+        _ => {
+            return Err(AutoUiError::BadArguments(format!(
+                "\"name\" is missing; {USAGE}"
+            )));
+        }
+    };
+    let mut repairs = Vec::new();
+    let mut params = match args.remove("params") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(params)) => params,
+        Some(Value::String(text)) => match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(params)) => {
+                repairs.push(Repair {
+                    path: String::new(),
+                    fix: Fix::ParsedJson,
+                });
+                params
+            }
+            _ => {
+                return Err(AutoUiError::BadArguments(format!(
+                    "\"params\" must be an object; got a string that is not a JSON object. {USAGE}"
+                )));
+            }
+        },
+        Some(other) => {
+            return Err(AutoUiError::BadArguments(format!(
+                "\"params\" must be an object, got {}. {USAGE}",
+                preview(&other)
+            )));
+        }
+    };
+    if !args.is_empty() {
+        for (key, value) in args {
+            params.entry(key).or_insert(value);
+        }
+        repairs.push(Repair {
+            path: String::new(),
+            fix: Fix::FlatParams,
+        });
+    }
+    Ok(Call {
+        name,
+        params: Value::Object(params),
+        repairs,
+    })
+}

@@ -1,0 +1,472 @@
+//! `widget_display`: a widget named (or legacy-named) by the model is repaired, sanitised,
+//! validated against its recipe's schema and added to the canvas through `CanvasPort::apply` with
+//! the call's origin; the result says what was rendered, where, and what was fixed or dropped.
+//! Failures are error results of the exact shape the model learns from.
+
+mod autoui_support;
+
+use autoui_core::canvas::op::Op;
+use autoui_core::widget_kind::WidgetKind;
+use autoui_support::{Counter, Harness, agent};
+use serde_json::{Value, json};
+
+fn display(name: &str, params: Value) -> Value {
+    json!({ "name": name, "params": params })
+}
+
+#[test]
+fn a_valid_widget_is_added_and_the_result_says_what_was_rendered_and_where() {
+    let h = Harness::new();
+    let params = json!({"label": "Uptime", "value": "99.9", "unit": "%", "variant": "success"});
+    let shown = h.ok("widget_display", display("stat-card", params.clone()));
+
+    assert_eq!(shown["widget"], "stat-card");
+    assert_eq!(shown["data"], params);
+    assert_eq!(
+        shown["layout"],
+        json!({"x": 0, "y": 0, "width": 3, "height": 2})
+    );
+    assert!(shown.get("repairs").is_none() && shown.get("dropped").is_none());
+
+    let id = shown["id"].as_str().unwrap();
+    assert!(
+        id.starts_with("w_") && id.len() == 8 && id[2..].chars().all(|c| c.is_ascii_alphanumeric()),
+        "{id}"
+    );
+    let block = h.block(id);
+    assert_eq!(block.kind, WidgetKind::StatCard);
+    assert_eq!(*block.data, params);
+}
+
+#[test]
+fn the_block_is_added_through_the_canvas_port_with_the_calls_origin() {
+    let h = Harness::new();
+    h.show("stat", json!({"label": "Users", "value": "3.2K"}));
+    let log = h.canvas.log();
+    assert_eq!(log.len(), 1);
+    assert!(matches!(
+        &log[0].0,
+        Op::Add {
+            kind: WidgetKind::Stat,
+            layout: None,
+            ..
+        }
+    ));
+    assert_eq!(log[0].1, agent("toolu_test"));
+}
+
+#[test]
+fn widgets_get_distinct_ids_and_a_taken_id_is_drawn_again() {
+    let h = Harness::with_random(Counter::repeating(7, 1));
+    let first = h.show("stat", json!({"label": "a", "value": "1"}));
+    let second = h.show("stat", json!({"label": "b", "value": "2"}));
+    assert_ne!(first, second);
+    assert_eq!(h.canvas.len(), 2);
+}
+
+#[test]
+fn legacy_render_names_and_loose_spellings_resolve_to_the_wire_name() {
+    let h = Harness::new();
+    for name in ["render_stat_card", "stat_card", "Stat-Card"] {
+        let shown = h.ok(
+            "widget_display",
+            display(name, json!({"label": "Revenue", "value": "$142K"})),
+        );
+        assert_eq!(shown["widget"], "stat-card", "{name}");
+    }
+}
+
+#[test]
+fn an_unknown_widget_is_an_error_naming_the_closest_widgets() {
+    let h = Harness::new();
+    let error = h.err("widget_display", display("pie-chart", json!({})));
+    assert_eq!(error["error"], "no widget named \"pie-chart\"");
+    let closest: Vec<&str> = error["closest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        closest.contains(&"chart-rich") && closest.contains(&"chart"),
+        "{closest:?}"
+    );
+    assert_eq!(h.canvas.len(), 0);
+}
+
+#[test]
+fn a_validation_failure_has_the_documented_shape_and_changes_nothing() {
+    let h = Harness::new();
+    let error = h.err("widget_display", display("stat", json!({"valeur": "42"})));
+    let keys: Vec<&String> = error.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["details", "error", "expected_schema", "widget"]);
+    assert_eq!(error["error"], "Validation failed");
+    assert_eq!(error["widget"], "stat");
+    assert_eq!(
+        error["expected_schema"]["required"],
+        json!(["label", "value"])
+    );
+    let details = error["details"].as_array().unwrap();
+    assert!(
+        details.contains(
+            &json!({"path": "/label", "message": "required property \"label\" is missing"})
+        )
+    );
+    assert!(
+        details.contains(
+            &json!({"path": "/value", "message": "required property \"value\" is missing"})
+        )
+    );
+    assert!(details.contains(&json!({
+        "path": "/valeur",
+        "message": "unknown property \"valeur\"; allowed properties: label, trend, trendDir, value"
+    })));
+    assert_eq!(h.canvas.len(), 0);
+    assert!(h.canvas.log().is_empty());
+}
+
+fn messages(error: &Value) -> Vec<(String, String)> {
+    error["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["path"].as_str().unwrap().to_owned(),
+                d["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_wrong_type_says_what_was_expected_and_what_came() {
+    let h = Harness::new();
+    let error = h.err("widget_display", display("list", json!({"items": 42})));
+    assert_eq!(
+        messages(&error),
+        [(
+            "/items".to_owned(),
+            "expected array, got number 42 (The items, one line of text each)".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn a_value_outside_an_enum_lists_the_allowed_values() {
+    let h = Harness::new();
+    let error = h.err(
+        "widget_display",
+        display("alert", json!({"title": "Disk full", "level": "critical"})),
+    );
+    assert_eq!(
+        messages(&error),
+        [(
+            "/level".to_owned(),
+            "string \"critical\" is not allowed; use one of: \"info\", \"warn\", \"error\""
+                .to_owned()
+        )]
+    );
+}
+
+#[test]
+fn an_array_item_of_the_wrong_shape_is_pointed_at_with_its_expected_shape() {
+    let h = Harness::new();
+    let error = h.err(
+        "widget_display",
+        display(
+            "chart",
+            json!({"bars": [["Jan", 10], {"label": "Feb", "value": 20}]}),
+        ),
+    );
+    assert_eq!(
+        messages(&error),
+        [("/bars/1".to_owned(), "expected array, got object {label, value} (a [label, value] pair, e.g. [\"Jan\", 320])".to_owned())]
+    );
+}
+
+#[test]
+fn params_passed_flat_beside_the_name_are_moved_under_params() {
+    let h = Harness::new();
+    let shown = h.ok(
+        "widget_display",
+        json!({"name": "stat", "label": "Total", "value": "42"}),
+    );
+    assert_eq!(shown["data"], json!({"label": "Total", "value": "42"}));
+    assert_eq!(
+        shown["repairs"],
+        json!(["params: params were passed beside \"name\"; moved under \"params\""])
+    );
+}
+
+#[test]
+fn params_given_as_json_text_are_parsed() {
+    let h = Harness::new();
+    let shown = h.ok(
+        "widget_display",
+        json!({"name": "stat", "params": "{\"label\": \"Total\", \"value\": \"42\"}"}),
+    );
+    assert_eq!(shown["data"], json!({"label": "Total", "value": "42"}));
+    assert_eq!(shown["repairs"], json!(["params: JSON text parsed"]));
+    let error = h.err(
+        "widget_display",
+        json!({"name": "stat", "params": "label=Total"}),
+    );
+    assert!(
+        error["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("\"params\" must be an object")
+    );
+}
+
+#[test]
+fn numbers_given_as_text_and_text_given_as_numbers_are_converted() {
+    let h = Harness::new();
+    let shown = h.ok(
+        "widget_display",
+        display("chart", json!({"bars": [["Jan", "320"], ["Feb", 410]]})),
+    );
+    assert_eq!(shown["data"]["bars"], json!([["Jan", 320], ["Feb", 410]]));
+    assert_eq!(
+        shown["repairs"],
+        json!(["/bars/0/1: string \"320\" converted to number 320"])
+    );
+
+    let shown = h.ok(
+        "widget_display",
+        display("stat-card", json!({"label": "Orders", "value": 1204})),
+    );
+    assert_eq!(shown["data"]["value"], "1204");
+    assert_eq!(
+        shown["repairs"],
+        json!(["/value: number 1204 converted to string \"1204\""])
+    );
+}
+
+#[test]
+fn booleans_given_as_text_are_converted() {
+    let h = Harness::new();
+    let shown = h.ok(
+        "widget_display",
+        display("data-table", json!({"rows": [{"a": 1}], "compact": "true"})),
+    );
+    assert_eq!(shown["data"]["compact"], true);
+}
+
+#[test]
+fn a_single_object_where_a_list_is_expected_is_wrapped() {
+    let h = Harness::new();
+    let shown = h.ok(
+        "widget_display",
+        display(
+            "timeline",
+            json!({"events": {"title": "Filed", "status": "done"}}),
+        ),
+    );
+    assert_eq!(
+        shown["data"]["events"],
+        json!([{"title": "Filed", "status": "done"}])
+    );
+    assert_eq!(
+        shown["repairs"],
+        json!(["/events: single value wrapped in an array"])
+    );
+}
+
+#[test]
+fn enum_values_in_the_wrong_case_are_fixed() {
+    let h = Harness::new();
+    let shown = h.ok(
+        "widget_display",
+        display(
+            "stat-card",
+            json!({"label": "Uptime", "value": "99.9", "variant": "Success"}),
+        ),
+    );
+    assert_eq!(shown["data"]["variant"], "success");
+    assert_eq!(
+        shown["repairs"],
+        json!(["/variant: \"Success\" replaced by \"success\""])
+    );
+}
+
+#[test]
+fn snake_case_keys_are_renamed_to_the_declared_camel_case() {
+    let h = Harness::new();
+    let shown = h.ok(
+        "widget_display",
+        display(
+            "stat-card",
+            json!({"label": "Sales", "value": "9", "previous_value": "7"}),
+        ),
+    );
+    assert_eq!(
+        shown["data"],
+        json!({"label": "Sales", "value": "9", "previousValue": "7"})
+    );
+}
+
+#[test]
+fn repairs_never_invent_missing_data() {
+    let h = Harness::new();
+    let error = h.err(
+        "widget_display",
+        display(
+            "hemicycle",
+            json!({"groups": [{"id": "A", "label": "Group A"}]}),
+        ),
+    );
+    assert_eq!(
+        messages(&error),
+        [(
+            "/groups/0/seats".to_owned(),
+            "required property \"seats\" is missing".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn invented_image_urls_are_dropped_and_reported_so_the_widget_falls_back() {
+    let h = Harness::new();
+    let shown = h.ok(
+        "widget_display",
+        display(
+            "profile",
+            json!({"name": "Alice Martin", "avatar": {"src": "portrait-alice.jpg"}}),
+        ),
+    );
+    assert_eq!(shown["data"], json!({"name": "Alice Martin"}));
+    let dropped = &shown["dropped"][0];
+    assert_eq!(dropped["path"], "/avatar");
+    assert_eq!(dropped["value"], "\"portrait-alice.jpg\"");
+    assert!(
+        dropped["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("relative file name")
+    );
+    assert!(
+        h.block(shown["id"].as_str().unwrap())
+            .data
+            .get("avatar")
+            .is_none()
+    );
+}
+
+#[test]
+fn placeholder_and_script_urls_are_dropped_at_any_depth() {
+    let h = Harness::new();
+    let shown = h.ok(
+        "widget_display",
+        display(
+            "trombinoscope",
+            json!({"people": [
+                {"name": "Bob", "avatar": "https://via.placeholder.com/150"},
+                {"name": "Eve", "avatar": "javascript:alert(1)"},
+                {"name": "Ann", "avatar": "https://upload.wikimedia.org/ann.jpg"}
+            ]}),
+        ),
+    );
+    assert_eq!(
+        shown["data"]["people"],
+        json!([
+            {"name": "Bob"}, {"name": "Eve"}, {"name": "Ann", "avatar": "https://upload.wikimedia.org/ann.jpg"}
+        ])
+    );
+    let paths: Vec<&str> = shown["dropped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["/people/0/avatar", "/people/1/avatar"]);
+}
+
+#[test]
+fn links_with_script_schemes_are_dropped() {
+    let h = Harness::new();
+    let shown = h.ok(
+        "widget_display",
+        display(
+            "cards",
+            json!({"cards": [{"title": "x", "href": "javascript:steal()"}]}),
+        ),
+    );
+    assert_eq!(shown["data"]["cards"], json!([{"title": "x"}]));
+    assert_eq!(shown["dropped"][0]["path"], "/cards/0/href");
+}
+
+#[test]
+fn a_gallery_image_whose_only_url_was_invented_fails_with_the_reason() {
+    let h = Harness::new();
+    let error = h.err(
+        "widget_display",
+        display(
+            "gallery",
+            json!({"images": [{"src": "photo1.jpg", "caption": "Sunset"}]}),
+        ),
+    );
+    assert_eq!(error["error"], "Validation failed");
+    assert_eq!(
+        messages(&error),
+        [(
+            "/images/0/src".to_owned(),
+            "required property \"src\" is missing".to_owned()
+        )]
+    );
+    assert_eq!(error["dropped"][0]["path"], "/images/0/src");
+    assert_eq!(h.canvas.len(), 0);
+}
+
+#[test]
+fn the_json_viewer_shows_its_data_verbatim() {
+    let h = Harness::new();
+    let data = json!({"user": {"avatar": "me.png", "href": "javascript:x"}});
+    let shown = h.ok(
+        "widget_display",
+        display("json-viewer", json!({"data": data.clone()})),
+    );
+    assert_eq!(shown["data"]["data"], data);
+}
+
+#[test]
+fn a_large_table_is_stored_whole_but_echoed_shortened() {
+    let h = Harness::new();
+    let rows: Vec<Value> = (0..1000)
+        .map(|i| json!({"id": i, "name": format!("row {i}")}))
+        .collect();
+    let shown = h.ok(
+        "widget_display",
+        display("data-table", json!({"title": "Big", "rows": rows})),
+    );
+    assert_eq!(shown["data"]["rows"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        shown["data_elided"],
+        json!(["/rows: first 3 of 1000 items shown; the widget has all of them"])
+    );
+    let block = h.block(shown["id"].as_str().unwrap());
+    assert_eq!(block.data["rows"].as_array().unwrap().len(), 1000);
+}
+
+#[test]
+fn malformed_calls_get_a_usage_error() {
+    let h = Harness::new();
+    let error = h.err("widget_display", json!({"params": {}}));
+    assert_eq!(
+        error["error"],
+        "\"name\" is missing; widget_display takes {\"name\": \"<widget>\", \"params\": {...}}"
+    );
+    let error = h.err("widget_display", json!(["stat"]));
+    assert!(
+        error["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("widget_display takes")
+    );
+    let error = h.err("widget_display", json!({"name": "stat", "params": [1, 2]}));
+    assert_eq!(
+        error["error"],
+        "\"params\" must be an object, got array of 2 item(s). widget_display takes {\"name\": \"<widget>\", \"params\": {...}}"
+    );
+}
