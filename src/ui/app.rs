@@ -4,16 +4,23 @@
 use autoui_core::canvas::model::Canvas;
 use autoui_core::canvas::persist::DashboardLibrary;
 use autoui_core::canvas::share;
-use autoui_core::llm::message::Message;
 use leptos::prelude::*;
 
 use crate::adapters::clock::BrowserRandom;
+use std::rc::Rc;
+
+use autoui_core::canvas::event::Delivery;
+use autoui_core::remote::{RemoteCallError, RemoteServerView, RemoteServers};
+
+use crate::state::agent::provide_agent;
+use crate::state::autoui::provide_autoui;
 use crate::state::canvas::{CanvasCtx, provide_canvas};
 use crate::state::notices::{NoticesCtx, provide_notices};
 use crate::state::persist::{SessionSaver, load_library, restore_session, save_library};
 use crate::state::settings::provide_settings;
 use crate::ui::canvas::CanvasArea;
 use crate::ui::chat::ChatPanel;
+use crate::ui::console::ConsolePanel;
 use crate::ui::events::provide_widget_events;
 use crate::ui::gallery::Gallery;
 use crate::ui::header::Header;
@@ -42,7 +49,7 @@ fn shared_dashboard(notices: NoticesCtx) -> Option<Canvas> {
 
 /// Leaves read-only mode: the shared dashboard becomes the current canvas. A non-empty canvas the
 /// person had before is first kept as a saved dashboard, so nothing is lost.
-fn make_copy(canvas: CanvasCtx, previous: Canvas, notices: NoticesCtx, saver: SessionSaver, conversation: StoredValue<Vec<Message>>) {
+fn make_copy(canvas: CanvasCtx, previous: Canvas, notices: NoticesCtx, saver: SessionSaver, agent: crate::state::agent::AgentCtx) {
     if !previous.is_empty() {
         let mut library: DashboardLibrary = load_library(notices);
         let name = format!("Before opening a shared link ({})", String::from(js_sys::Date::new_0().to_locale_string("en-GB", &wasm_bindgen::JsValue::UNDEFINED)));
@@ -56,7 +63,7 @@ fn make_copy(canvas: CanvasCtx, previous: Canvas, notices: NoticesCtx, saver: Se
         let hash = window().location().hash().unwrap_or_default();
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{hash}")));
     }
-    saver.schedule(move || (canvas.with_store(|s| s.canvas().clone()), conversation.get_value()));
+    saver.schedule(move || (canvas.with_store(|s| s.canvas().clone()), agent.conversation()));
 }
 
 #[component]
@@ -71,34 +78,62 @@ pub fn App() -> impl IntoView {
     let previous = session.canvas.clone();
     let canvas = provide_canvas(shared.unwrap_or(session.canvas));
     canvas.set_read_only(read_only);
-    provide_widget_events(canvas);
-    let conversation = StoredValue::new(session.conversation);
+    let events = provide_widget_events(canvas);
+    let autoui = provide_autoui(canvas);
+    let agent = provide_agent(settings, canvas, autoui, Vec::new(), Rc::new(NoRemoteServers), session.conversation);
+    // Button clicks and chat-input submits become the agent's next turn; a chat-input stop stops it.
+    events.set_handler(Callback::new(move |(event, delivery): (autoui_core::canvas::event::WidgetEvent, Delivery)| match delivery {
+        Delivery::NextTurn => agent.send_shown(event.agent_text(), event.selection_text()),
+        Delivery::StopRun => agent.stop(),
+        Delivery::Selection => {}
+    }));
 
     let saver = SessionSaver::new(notices);
-    Effect::new(move |seen: Option<u64>| {
-        let revision = canvas.revision();
+    Effect::new(move |seen: Option<(u64, u64)>| {
+        let revision = (canvas.revision(), agent.revision());
         if seen.is_some_and(|seen| seen != revision) && !canvas.is_read_only() {
-            saver.schedule(move || (canvas.with_store(|s| s.canvas().clone()), conversation.get_value()));
+            saver.schedule(move || (canvas.with_store(|s| s.canvas().clone()), agent.conversation()));
         }
         revision
     });
     let previous = StoredValue::new(previous);
-    let on_make_copy = Callback::new(move |()| make_copy(canvas, previous.get_value(), notices, saver, conversation));
+    let on_make_copy = Callback::new(move |()| make_copy(canvas, previous.get_value(), notices, saver, agent));
 
     let view = use_view();
     let settings_open = RwSignal::new(false);
+    let console_open = RwSignal::new(false);
     view! {
         <div class="au-app">
-            <Header settings_open=settings_open view=view />
+            <Header settings_open=settings_open console_open=console_open view=view />
             <main class="au-app__main">
                 {move || match view.get() {
                     View::Canvas => view! { <CanvasArea on_make_copy /> }.into_any(),
                     View::Gallery => view! { <Gallery /> }.into_any(),
                 }}
-                <ChatPanel />
+                <ChatPanel on_open_settings=move |()| settings_open.set(true) />
             </main>
             <SettingsDrawer open=settings_open />
+            <ConsolePanel open=console_open />
             <Notices />
         </div>
+    }
+}
+
+/// No remote MCP servers: the servers panel's hub replaces this when it lands.
+struct NoRemoteServers;
+
+impl RemoteServers for NoRemoteServers {
+    fn servers(&self) -> Vec<RemoteServerView> {
+        Vec::new()
+    }
+
+    fn call_tool<'a>(
+        &'a self,
+        server: &'a autoui_core::ids::ServerId,
+        _tool: &'a str,
+        _args: serde_json::Value,
+        _cancel: autoui_core::cancel::CancelToken,
+    ) -> futures::future::LocalBoxFuture<'a, Result<autoui_core::tool::ToolResult, RemoteCallError>> {
+        Box::pin(async move { Err(RemoteCallError::UnknownServer(server.clone())) })
     }
 }

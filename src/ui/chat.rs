@@ -1,26 +1,163 @@
-//! The chat panel: transcript and the message input.
+//! The chat panel: the transcript (user turns, the assistant's text as it streams, compact tool-call
+//! lines that expand to arguments and result, notes), Stop while the agent works, Retry after a run
+//! that stopped early, and Clear conversation.
 
+use autoui_core::dispatch::record::{CallOutcome, CallRecord};
+use leptos::html;
 use leptos::prelude::*;
+use serde_json::Value;
+
+use crate::state::agent::{ChatBody, ChatItem, NoteKind, use_agent};
+use crate::state::settings::use_settings;
+
+/// Longest result text shown inline in an expanded tool line.
+const RESULT_PREVIEW_CHARS: usize = 4_000;
+
+fn preview(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((cut, _)) => format!("{}\u{2026} ({} more characters)", &text[..cut], text.len() - cut),
+        None => text.to_owned(),
+    }
+}
+
+/// The short label of a tool call: its tool name, and the widget for `widget_display`.
+pub fn call_label(record: &CallRecord) -> String {
+    let tool = record.target.as_ref().map(|t| t.tool.clone()).unwrap_or_else(|| record.name.clone());
+    let widget = record.args.get("name").and_then(Value::as_str).filter(|_| record.name.ends_with("widget_display"));
+    match widget {
+        Some(widget) => format!("{tool} \u{b7} {widget}"),
+        None => tool,
+    }
+}
 
 #[component]
-pub fn ChatPanel() -> impl IntoView {
-    let draft = RwSignal::new(String::new());
-    let transcript = RwSignal::new(Vec::<String>::new());
-    let send = move || {
-        let text = draft.get_untracked().trim().to_owned();
-        if !text.is_empty() {
-            transcript.update(|lines| lines.push(text));
-            draft.set(String::new());
+fn ToolLine(record: ArcRwSignal<CallRecord>) -> impl IntoView {
+    let status = {
+        let record = record.clone();
+        move || match record.with(|r| r.outcome.clone()) {
+            CallOutcome::Running => ("running", "\u{22ef}"),
+            CallOutcome::Succeeded { .. } => ("ok", "\u{2713}"),
+            CallOutcome::Failed { .. } => ("error", "\u{2715}"),
         }
     };
+    let label = {
+        let record = record.clone();
+        move || record.with(call_label)
+    };
+    let elapsed = {
+        let record = record.clone();
+        move || record.with(|r| (!matches!(r.outcome, CallOutcome::Running)).then(|| format!("{} ms", r.elapsed_ms)))
+    };
+    let args = {
+        let record = record.clone();
+        move || record.with(|r| serde_json::to_string_pretty(&*r.args).unwrap_or_default())
+    };
+    let result = move || {
+        record.with(|r| match &r.outcome {
+            CallOutcome::Running => String::new(),
+            CallOutcome::Succeeded { result } => preview(result, RESULT_PREVIEW_CHARS),
+            CallOutcome::Failed { error } => preview(error, RESULT_PREVIEW_CHARS),
+        })
+    };
+    let status_class = status.clone();
+    let status_icon = status.clone();
+    view! {
+        <details class="au-call" data-testid="chat-tool-call" data-status=move || status_class().0>
+            <summary class="au-call__summary">
+                <span class=move || format!("au-call__status au-call__status--{}", status().0) aria-hidden="true">{move || status_icon().1}</span>
+                <span class="au-call__name">{label}</span>
+                <span class="au-call__elapsed">{elapsed}</span>
+            </summary>
+            <div class="au-call__detail">
+                <h4>"Arguments"</h4>
+                <pre>{args}</pre>
+                <h4>"Result"</h4>
+                <pre data-testid="chat-tool-result">{result}</pre>
+            </div>
+        </details>
+    }
+}
+
+#[component]
+fn TranscriptItem(item: ChatItem) -> impl IntoView {
+    match item.body {
+        ChatBody::User(text) => {
+            view! { <li class="au-chat__message au-chat__message--user" data-testid="chat-user">{text}</li> }.into_any()
+        }
+        ChatBody::Assistant(text) => view! {
+            <li class="au-chat__message au-chat__message--assistant" data-testid="chat-assistant">{move || text.get()}</li>
+        }
+        .into_any(),
+        ChatBody::Tool(record) => view! { <li class="au-chat__tool"><ToolLine record /></li> }.into_any(),
+        ChatBody::Note { kind, text } => {
+            let class = match kind {
+                NoteKind::Activated => "au-chat__note au-chat__note--activated",
+                NoteKind::Retry => "au-chat__note au-chat__note--retry",
+                NoteKind::Done => "au-chat__note",
+                NoteKind::Stopped => "au-chat__note au-chat__note--stopped",
+            };
+            view! { <li class=class data-testid="chat-note">{text}</li> }.into_any()
+        }
+    }
+}
+
+#[component]
+pub fn ChatPanel(#[prop(into)] on_open_settings: Callback<()>) -> impl IntoView {
+    let agent = use_agent();
+    let settings = use_settings().0;
+    let draft = RwSignal::new(String::new());
+    let transcript_ref = NodeRef::<html::Ol>::new();
+
+    // Keep the newest message in view as the transcript grows or streams.
+    Effect::new(move |_| {
+        agent.transcript();
+        if let Some(list) = transcript_ref.get() {
+            list.set_scroll_top(list.scroll_height());
+        }
+    });
+
+    let needs_key = move || settings.with(|s| s.api_key.trim().is_empty() && !s.base_url.contains("localhost") && !s.base_url.contains("127.0.0.1"));
+    let send = move || {
+        let text = draft.get_untracked().trim().to_owned();
+        if text.is_empty() || agent.is_running() {
+            return;
+        }
+        draft.set(String::new());
+        agent.send(text);
+    };
+    let can_retry = move || !agent.is_running() && agent.last_stop().is_some_and(|s| s != autoui_core::agent::stop::StopReason::Completed);
 
     view! {
-        <aside class="au-chat" data-testid="chat" aria-label="Chat with the agent">
-            <ol class="au-chat__transcript" data-testid="transcript">
-                <For each=move || transcript.get().into_iter().enumerate() key=|(index, _)| *index let((_, line))>
-                    <li class="au-chat__message au-chat__message--user">{line}</li>
+        <aside class="au-chat" data-testid="chat" aria-label="Chat with the agent"
+            data-running=move || agent.is_running().to_string() data-finished-runs=move || agent.finished_runs().to_string()>
+            <div class="au-chat__header">
+                <h2 class="au-chat__title">"Agent"</h2>
+                <button class="au-button au-button--ghost" data-testid="clear-conversation" title="Start a new conversation (the canvas stays)"
+                    disabled=move || agent.is_running() || agent.transcript().is_empty()
+                    on:click=move |_| agent.clear()>"New chat"</button>
+            </div>
+            <ol class="au-chat__transcript" data-testid="transcript" node_ref=transcript_ref aria-live="polite">
+                <For each=move || agent.transcript() key=|(id, _)| *id let((_, item))>
+                    <TranscriptItem item />
                 </For>
             </ol>
+            <Show when=move || needs_key()>
+                <p class="au-chat__hint" data-testid="chat-needs-key">
+                    "Add an API key in "
+                    <button class="au-link-button" on:click=move |_| on_open_settings.run(())>"Settings"</button>
+                    " to talk to the agent. The key stays in this browser."
+                </p>
+            </Show>
+            <Show when=move || agent.is_running()>
+                <p class="au-chat__working" data-testid="chat-working" role="status">
+                    <span class="au-spinner" aria-hidden="true"></span>"The agent is working\u{2026}"
+                </p>
+            </Show>
+            <Show when=can_retry>
+                <p class="au-chat__retry">
+                    <button class="au-button" data-testid="retry" on:click=move |_| agent.retry()>"Retry"</button>
+                </p>
+            </Show>
             <form class="au-chat__composer" on:submit=move |event| { event.prevent_default(); send(); }>
                 <label class="au-visually-hidden" for="chat-input">"Message"</label>
                 <textarea
@@ -38,7 +175,11 @@ pub fn ChatPanel() -> impl IntoView {
                         }
                     }
                 ></textarea>
-                <button type="submit" class="au-button au-button--primary" data-testid="send">"Send"</button>
+                <Show when=move || agent.is_running() fallback=move || view! {
+                    <button type="submit" class="au-button au-button--primary" data-testid="send">"Send"</button>
+                }>
+                    <button type="button" class="au-button au-button--danger" data-testid="stop" on:click=move |_| agent.stop()>"Stop"</button>
+                </Show>
             </form>
         </aside>
     }

@@ -8,7 +8,7 @@ use crate::ui::route::View;
 use crate::ui::theme::{next_theme, system_prefers_dark};
 
 #[component]
-pub fn Header(settings_open: RwSignal<bool>, view: RwSignal<View>) -> impl IntoView {
+pub fn Header(settings_open: RwSignal<bool>, console_open: RwSignal<bool>, view: RwSignal<View>) -> impl IntoView {
     let settings = use_settings().0;
     let theme_label = move || match settings.with(|s| s.theme) {
         Theme::System => "Theme: system",
@@ -33,6 +33,8 @@ pub fn Header(settings_open: RwSignal<bool>, view: RwSignal<View>) -> impl IntoV
                 <button class="au-button au-button--ghost" data-testid="theme-toggle" on:click=toggle_theme title=theme_label>
                     {theme_label}
                 </button>
+                <button class="au-button au-button--ghost" data-testid="open-console" aria-haspopup="dialog"
+                    on:click=move |_| console_open.update(|open| *open = !*open)>"Console"</button>
                 <button
                     class="au-button"
                     data-testid="open-settings"

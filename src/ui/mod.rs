@@ -4,6 +4,7 @@ pub mod app;
 pub mod canvas;
 pub mod canvas_toolbar;
 pub mod chat;
+pub mod console;
 pub mod events;
 pub mod export;
 pub mod gallery;

@@ -5,6 +5,7 @@
 
 pub mod app_server;
 pub mod browser;
+pub mod llm;
 pub mod page;
 
 use std::future::Future;

@@ -90,6 +90,37 @@ impl Page {
         self.client.refresh().await.expect("reload");
     }
 
+    /// Points the app at an LLM endpoint (provider `anthropic` or `open_ai`) through stored
+    /// settings, then reloads so the app starts with them.
+    pub async fn configure_llm(&self, provider: &str, base_url: &str) {
+        let settings = serde_json::json!({
+            "provider": provider, "model": "scripted-model", "base_url": base_url, "api_key": "test-key",
+        });
+        self.eval(
+            "localStorage.setItem('autoui.settings.v1', arguments[0]);",
+            vec![Value::String(settings.to_string())],
+        )
+        .await;
+        self.reload().await;
+    }
+
+    /// Types `text` into the chat and sends it.
+    pub async fn say(&self, text: &str) {
+        self.type_into("[data-testid=chat-input]", text).await;
+        self.click("[data-testid=send]").await;
+    }
+
+    /// Waits until `runs` agent runs have finished since the page loaded.
+    pub async fn wait_for_runs(&self, runs: u32) {
+        let selector = format!("[data-testid=chat][data-finished-runs='{runs}']");
+        let deadline = Instant::now() + WAIT * 3;
+        while self.client.find(Locator::Css(&selector)).await.is_err() {
+            let seen = self.find("[data-testid=chat]").await.attr("data-finished-runs").await.ok().flatten();
+            assert!(Instant::now() < deadline, "the agent did not finish run {runs} in time (finished: {seen:?})");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Console errors so far; scenarios assert this is empty at the end.
     pub async fn console_errors(&self) -> Vec<String> {
         console_errors(&self.client).await

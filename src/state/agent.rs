@@ -1,0 +1,413 @@
+//! The agent in the page: one `AgentSession` (conversation, activated servers, result buffer) run
+//! per user turn, and the signals the chat, the console and the canvas placeholders read. The UI is a
+//! fold over the run's `AgentEvent`s (see [`UiSink`]).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use autoui_core::agent::event::{AgentEvent, EventSink};
+use autoui_core::agent::session::{AgentConfig, AgentDeps, AgentSession, SessionSnapshot, UserTurn};
+use autoui_core::agent::stop::StopReason;
+use autoui_core::cancel::CancelToken;
+use autoui_core::dispatch::record::{CallOutcome, CallRecord};
+use autoui_core::ids::CallId;
+use autoui_core::llm::http::HttpChatModel;
+use autoui_core::llm::message::{ContentBlock, Message, Role};
+use autoui_core::llm::model::Usage;
+use autoui_core::remote::RemoteServers;
+use autoui_core::tool::{LocalServer, ResultPart};
+use leptos::prelude::*;
+use serde_json::Value;
+
+use crate::adapters::clock::{BrowserClock, BrowserRandom};
+use crate::adapters::http::FetchTransport;
+use crate::state::autoui::AutoUiCtx;
+use crate::state::canvas::CanvasCtx;
+use crate::state::settings::SettingsCtx;
+
+/// One line of the chat transcript. Streaming parts are signals so only they re-render.
+#[derive(Clone)]
+pub struct ChatItem {
+    pub id: u64,
+    pub body: ChatBody,
+}
+
+#[derive(Clone)]
+pub enum ChatBody {
+    User(String),
+    Assistant(ArcRwSignal<String>),
+    Tool(ArcRwSignal<CallRecord>),
+    Note { kind: NoteKind, text: String },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoteKind {
+    /// A server's tools were added for the model.
+    Activated,
+    /// The provider asked us to slow down; the request will be retried.
+    Retry,
+    /// The run ended normally.
+    Done,
+    /// The run ended early (Stop, iteration cap, provider failure).
+    Stopped,
+}
+
+/// One row of the agent console.
+#[derive(Clone)]
+pub enum ConsoleRow {
+    Iteration { iteration: u32, usage: Usage, cost_usd: Option<f64>, request_bytes: usize },
+    Call(ArcRwSignal<CallRecord>),
+    Retry { attempt: u32, delay_ms: u32, reason: String },
+    Stopped { reason: StopReason, iterations: u32, usage: Usage, cost_usd: Option<f64> },
+}
+
+/// A widget the model is still writing: shown as a placeholder on the canvas until its call ends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pending {
+    pub call_id: CallId,
+    pub widget: Option<String>,
+}
+
+#[derive(Clone, Copy)]
+pub struct AgentCtx {
+    session: StoredValue<Rc<RefCell<AgentSession>>, LocalStorage>,
+    settings: SettingsCtx,
+    canvas: CanvasCtx,
+    transcript: RwSignal<Vec<(u64, ChatItem)>>,
+    console: RwSignal<Vec<(u64, ConsoleRow)>>,
+    pending: RwSignal<Vec<Pending>>,
+    running: RwSignal<bool>,
+    cancel: StoredValue<Option<CancelToken>, LocalStorage>,
+    next_id: StoredValue<u64>,
+    /// Bumps when the conversation changed (persistence follows it).
+    revision: RwSignal<u64>,
+    /// A turn that arrived while a run was going (a widget button click); sent when it ends.
+    queued: StoredValue<Option<(String, String)>>,
+    last_stop: RwSignal<Option<StopReason>>,
+    /// Runs finished since the page loaded.
+    finished_runs: RwSignal<u32>,
+}
+
+impl AgentCtx {
+    pub fn finished_runs(&self) -> u32 {
+        self.finished_runs.get()
+    }
+
+    pub fn transcript(&self) -> Vec<(u64, ChatItem)> {
+        self.transcript.get()
+    }
+
+    pub fn console(&self) -> Vec<(u64, ConsoleRow)> {
+        self.console.get()
+    }
+
+    pub fn pending(&self) -> Vec<Pending> {
+        self.pending.get()
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.running.get()
+    }
+
+    pub fn revision(&self) -> u64 {
+        self.revision.get()
+    }
+
+    pub fn last_stop(&self) -> Option<StopReason> {
+        self.last_stop.get()
+    }
+
+    /// The conversation as stored (for persistence).
+    pub fn conversation(&self) -> Vec<Message> {
+        self.session.with_value(|session| session.borrow().messages().to_vec())
+    }
+
+    /// The system prompt the next run would send (for the settings panel).
+    pub fn system_prompt(&self) -> String {
+        let settings = self.settings.0.get_untracked();
+        self.session.with_value(|session| session.borrow().system_prompt(&settings))
+    }
+
+    /// Sends `text` as the user's next turn (shown as `shown`), with the canvas changes made by the
+    /// user or other agents since the agent's last turn as context.
+    pub fn send(&self, text: String) {
+        self.send_shown(text.clone(), text);
+    }
+
+    /// Sends `text` to the agent while the transcript shows `shown` (e.g. a widget click).
+    pub fn send_shown(&self, text: String, shown: String) {
+        if self.running.get_untracked() {
+            self.queued.set_value(Some((text, shown)));
+            return;
+        }
+        self.push_item(ChatBody::User(shown));
+        self.start(UserTurn::text(text));
+    }
+
+    /// Runs again from where the conversation stopped (after an error, Stop or the iteration cap).
+    pub fn retry(&self) {
+        if !self.running.get_untracked() {
+            self.start(UserTurn::default());
+        }
+    }
+
+    pub fn stop(&self) {
+        if let Some(cancel) = self.cancel.get_value() {
+            cancel.cancel();
+        }
+    }
+
+    /// Starts a new conversation (the canvas stays).
+    pub fn clear(&self) {
+        if self.running.get_untracked() {
+            return;
+        }
+        self.session.with_value(|session| session.borrow_mut().clear());
+        self.transcript.set(Vec::new());
+        self.console.set(Vec::new());
+        self.last_stop.set(None);
+        self.revision.update(|r| *r += 1);
+    }
+
+    fn start(&self, turn: UserTurn) {
+        let ctx = *self;
+        let context = ctx.canvas.with_store(|store| store.changes_since_mark());
+        ctx.canvas.update_store(|store| store.mark());
+        let turn = match context {
+            Some(context) => turn.with_context(context),
+            None => turn,
+        };
+        let cancel = CancelToken::new();
+        ctx.cancel.set_value(Some(cancel.clone()));
+        ctx.running.set(true);
+        ctx.last_stop.set(None);
+        let settings = ctx.settings.0.get_untracked();
+        let session = ctx.session.get_value();
+        leptos::task::spawn_local(async move {
+            let sink = UiSink::new(ctx);
+            {
+                let mut session = session.borrow_mut();
+                session.run(turn, &settings, cancel, &sink).await;
+            }
+            ctx.cancel.set_value(None);
+            ctx.running.set(false);
+            ctx.finished_runs.update(|n| *n += 1);
+            ctx.revision.update(|r| *r += 1);
+            if let Some((text, shown)) = ctx.queued.get_value() {
+                ctx.queued.set_value(None);
+                ctx.send_shown(text, shown);
+            }
+        });
+    }
+
+    fn id(&self) -> u64 {
+        let id = self.next_id.get_value();
+        self.next_id.set_value(id + 1);
+        id
+    }
+
+    fn push_item(&self, body: ChatBody) {
+        let id = self.id();
+        self.transcript.update(|items| items.push((id, ChatItem { id, body })));
+    }
+
+    fn push_console(&self, row: ConsoleRow) {
+        let id = self.id();
+        self.console.update(|rows| rows.push((id, row)));
+    }
+}
+
+/// Folds a run's events into the UI signals.
+struct UiSink {
+    ctx: AgentCtx,
+    streaming: RefCell<Option<ArcRwSignal<String>>>,
+    calls: RefCell<HashMap<CallId, ArcRwSignal<CallRecord>>>,
+}
+
+impl UiSink {
+    fn new(ctx: AgentCtx) -> UiSink {
+        UiSink { ctx, streaming: RefCell::new(None), calls: RefCell::new(HashMap::new()) }
+    }
+}
+
+impl EventSink for UiSink {
+    fn emit(&self, event: AgentEvent) {
+        let ctx = self.ctx;
+        match event {
+            AgentEvent::IterationStarted { .. } => {
+                self.streaming.borrow_mut().take();
+            }
+            AgentEvent::TextStreamed { delta } => {
+                let mut streaming = self.streaming.borrow_mut();
+                match streaming.as_ref() {
+                    Some(text) => text.update(|t| t.push_str(&delta)),
+                    None => {
+                        let text = ArcRwSignal::new(delta);
+                        ctx.push_item(ChatBody::Assistant(text.clone()));
+                        *streaming = Some(text);
+                    }
+                }
+            }
+            AgentEvent::ToolInputStreamed { call_id, name, parsed, .. } => {
+                if name.ends_with("widget_display") {
+                    let widget = parsed.as_ref().and_then(|p| p.get("name")).and_then(Value::as_str).map(str::to_owned);
+                    ctx.pending.update(|pending| match pending.iter_mut().find(|p| p.call_id == call_id) {
+                        Some(existing) => {
+                            if existing.widget != widget {
+                                existing.widget = widget;
+                            }
+                        }
+                        None => pending.push(Pending { call_id, widget }),
+                    });
+                }
+            }
+            AgentEvent::ToolCallStarted { record } => {
+                self.streaming.borrow_mut().take();
+                let signal = ArcRwSignal::new(record.clone());
+                self.calls.borrow_mut().insert(record.id.clone(), signal.clone());
+                ctx.push_item(ChatBody::Tool(signal.clone()));
+                ctx.push_console(ConsoleRow::Call(signal));
+            }
+            AgentEvent::ToolCallFinished { record } => {
+                ctx.pending.update(|pending| pending.retain(|p| p.call_id != record.id));
+                match self.calls.borrow().get(&record.id) {
+                    Some(signal) => signal.set(record),
+                    None => {
+                        let signal = ArcRwSignal::new(record);
+                        ctx.push_item(ChatBody::Tool(signal.clone()));
+                        ctx.push_console(ConsoleRow::Call(signal));
+                    }
+                }
+            }
+            AgentEvent::ServerActivated { server, tools, .. } => {
+                ctx.push_item(ChatBody::Note {
+                    kind: NoteKind::Activated,
+                    text: format!("Server \u{201c}{server}\u{201d} activated: its {} tools are now offered to the model.", tools.len()),
+                });
+            }
+            AgentEvent::RetryScheduled { attempt, delay_ms, reason } => {
+                ctx.push_item(ChatBody::Note {
+                    kind: NoteKind::Retry,
+                    text: format!("{reason}; retrying in {:.1} s (attempt {attempt}).", f64::from(delay_ms) / 1000.0),
+                });
+                ctx.push_console(ConsoleRow::Retry { attempt, delay_ms, reason });
+            }
+            AgentEvent::IterationFinished { iteration, usage, cost_usd, request_bytes } => {
+                ctx.push_console(ConsoleRow::Iteration { iteration, usage, cost_usd, request_bytes });
+            }
+            AgentEvent::RunStopped { reason, iterations, usage, cost_usd } => {
+                ctx.pending.set(Vec::new());
+                let kind = if reason == StopReason::Completed { NoteKind::Done } else { NoteKind::Stopped };
+                if kind == NoteKind::Stopped {
+                    ctx.push_item(ChatBody::Note { kind, text: reason.describe() });
+                }
+                ctx.last_stop.set(Some(reason.clone()));
+                ctx.push_console(ConsoleRow::Stopped { reason, iterations, usage, cost_usd });
+            }
+        }
+    }
+}
+
+/// Rebuilds the transcript of a restored conversation: user text (without the context the app
+/// added), assistant text, and each tool call with its result.
+fn transcript_from(messages: &[Message], next_id: &mut u64) -> Vec<(u64, ChatItem)> {
+    let mut results: HashMap<&str, (String, bool)> = HashMap::new();
+    for message in messages {
+        for block in &message.content {
+            if let ContentBlock::ToolResult { tool_use_id, content, is_error } = block {
+                let text: Vec<&str> = content
+                    .iter()
+                    .filter_map(|part| match part {
+                        ResultPart::Text { text } => Some(text.as_str()),
+                        ResultPart::Image { .. } => None,
+                    })
+                    .collect();
+                results.insert(tool_use_id, (text.join("\n"), *is_error));
+            }
+        }
+    }
+    let mut items = Vec::new();
+    let mut push = |body: ChatBody, items: &mut Vec<(u64, ChatItem)>| {
+        let id = *next_id;
+        *next_id += 1;
+        items.push((id, ChatItem { id, body }));
+    };
+    for message in messages {
+        for block in &message.content {
+            match (message.role, block) {
+                (Role::User, ContentBlock::Text { text }) if !text.starts_with("<context>") => {
+                    push(ChatBody::User(text.clone()), &mut items)
+                }
+                (Role::Assistant, ContentBlock::Text { text }) if !text.trim().is_empty() => {
+                    push(ChatBody::Assistant(ArcRwSignal::new(text.clone())), &mut items)
+                }
+                (Role::Assistant, ContentBlock::ToolUse { id, name, input }) => {
+                    let (result, failed) = results.get(id.as_str()).cloned().unwrap_or_default();
+                    let record = CallRecord {
+                        id: CallId::new(id.clone()),
+                        name: name.clone(),
+                        target: None,
+                        args: std::sync::Arc::new(input.clone()),
+                        result_bytes: result.len(),
+                        outcome: if failed {
+                            CallOutcome::Failed { error: result.into() }
+                        } else {
+                            CallOutcome::Succeeded { result: result.into() }
+                        },
+                        elapsed_ms: 0,
+                        guided: false,
+                        truncated: false,
+                    };
+                    push(ChatBody::Tool(ArcRwSignal::new(record)), &mut items);
+                }
+                _ => {}
+            }
+        }
+    }
+    items
+}
+
+pub fn provide_agent(
+    settings: SettingsCtx,
+    canvas: CanvasCtx,
+    autoui: AutoUiCtx,
+    extra_local: Vec<Rc<dyn LocalServer>>,
+    remote: Rc<dyn RemoteServers>,
+    conversation: Vec<Message>,
+) -> AgentCtx {
+    let mut local: Vec<Rc<dyn LocalServer>> = vec![autoui.server()];
+    local.extend(extra_local);
+    let deps = AgentDeps {
+        model: Rc::new(HttpChatModel::new(Rc::new(FetchTransport), Rc::new(BrowserClock), Rc::new(BrowserRandom))),
+        local,
+        remote,
+        clock: Rc::new(BrowserClock),
+        results: autoui.results(),
+    };
+    let mut next_id = 0;
+    let transcript = transcript_from(&conversation, &mut next_id);
+    let snapshot = SessionSnapshot { messages: conversation, ..SessionSnapshot::default() };
+    let session = AgentSession::restore(deps, AgentConfig::default(), snapshot);
+    let ctx = AgentCtx {
+        session: StoredValue::new_local(Rc::new(RefCell::new(session))),
+        settings,
+        canvas,
+        transcript: RwSignal::new(transcript),
+        console: RwSignal::new(Vec::new()),
+        pending: RwSignal::new(Vec::new()),
+        running: RwSignal::new(false),
+        cancel: StoredValue::new_local(None),
+        next_id: StoredValue::new(next_id),
+        revision: RwSignal::new(0),
+        queued: StoredValue::new(None),
+        last_stop: RwSignal::new(None),
+        finished_runs: RwSignal::new(0),
+    };
+    provide_context(ctx);
+    ctx
+}
+
+pub fn use_agent() -> AgentCtx {
+    expect_context::<AgentCtx>()
+}

@@ -1,0 +1,244 @@
+//! A scripted LLM server for tests only: it speaks the Anthropic Messages and OpenAI chat-completions
+//! streaming formats with CORS, answers each request with the next step of a script (which can read
+//! the request, e.g. to reuse a widget id from an earlier tool result), and records every request.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tower_http::cors::CorsLayer;
+
+/// What the scripted model does for one request.
+#[derive(Clone, Debug)]
+pub enum Reply {
+    /// A streamed assistant message made of these parts, in order.
+    Message(Vec<Part>),
+    /// An HTTP error, e.g. 429 with `retry-after`.
+    Error { status: u16, retry_after_s: Option<u32>, message: String },
+}
+
+#[derive(Clone, Debug)]
+pub enum Part {
+    Text(String),
+    Tool { name: String, input: Value },
+}
+
+impl Reply {
+    pub fn text(text: &str) -> Reply {
+        Reply::Message(vec![Part::Text(text.to_owned())])
+    }
+
+    pub fn tool(name: &str, input: Value) -> Reply {
+        Reply::Message(vec![Part::Tool { name: name.to_owned(), input }])
+    }
+
+    pub fn tools(calls: Vec<(&str, Value)>) -> Reply {
+        Reply::Message(calls.into_iter().map(|(name, input)| Part::Tool { name: name.to_owned(), input }).collect())
+    }
+}
+
+/// Decides the reply to request number `index` (from 0), given its JSON body.
+pub type Script = Arc<dyn Fn(&Value, usize) -> Reply + Send + Sync>;
+
+#[derive(Clone)]
+struct Shared {
+    script: Script,
+    requests: Arc<Mutex<Vec<Value>>>,
+}
+
+pub struct ScriptedLlm {
+    address: SocketAddr,
+    requests: Arc<Mutex<Vec<Value>>>,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: JoinHandle<()>,
+}
+
+impl ScriptedLlm {
+    pub async fn start(script: impl Fn(&Value, usize) -> Reply + Send + Sync + 'static) -> ScriptedLlm {
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let shared = Shared { script: Arc::new(script), requests: requests.clone() };
+        let router = Router::new()
+            .route("/v1/messages", post(anthropic))
+            .route("/v1/chat/completions", post(openai))
+            .layer(CorsLayer::very_permissive())
+            .with_state(shared);
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind the scripted LLM");
+        let address = listener.local_addr().expect("address");
+        let (shutdown, stop) = oneshot::channel();
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, router)
+                .with_graceful_shutdown(async {
+                    let _ = stop.await;
+                })
+                .await;
+        });
+        ScriptedLlm { address, requests, shutdown: Some(shutdown), task }
+    }
+
+    /// The base URL to put in the app's settings.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// Every request body received so far, in order.
+    pub fn requests(&self) -> Vec<Value> {
+        self.requests.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        let _ = (&mut self.task).await;
+    }
+}
+
+fn record(shared: &Shared, body: &Value) -> (Reply, usize) {
+    let mut requests = shared.requests.lock().expect("requests");
+    let index = requests.len();
+    requests.push(body.clone());
+    drop(requests);
+    ((shared.script)(body, index), index)
+}
+
+fn error_response(status: u16, retry_after_s: Option<u32>, body: Value) -> Response {
+    let mut response = (StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), axum::Json(body)).into_response();
+    if let Some(seconds) = retry_after_s {
+        response.headers_mut().insert("retry-after", HeaderValue::from(seconds));
+    }
+    response
+}
+
+fn sse(events: Vec<String>) -> Response {
+    let mut response = Response::new(Body::from(events.concat()));
+    response.headers_mut().insert("content-type", HeaderValue::from_static("text/event-stream"));
+    response
+}
+
+/// Splits text into small pieces so the app must reassemble streamed deltas.
+fn pieces(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    chars.chunks(17).map(|c| c.iter().collect()).collect()
+}
+
+async fn anthropic(State(shared): State<Shared>, body: String) -> Response {
+    let request: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let (reply, index) = record(&shared, &request);
+    let parts = match reply {
+        Reply::Error { status, retry_after_s, message } => {
+            let kind = if status == 429 { "rate_limit_error" } else { "api_error" };
+            return error_response(status, retry_after_s, json!({"type": "error", "error": {"type": kind, "message": message}}));
+        }
+        Reply::Message(parts) => parts,
+    };
+    let event = |name: &str, data: Value| format!("event: {name}\ndata: {data}\n\n");
+    let input_tokens = body.len() / 4;
+    let mut events = vec![event(
+        "message_start",
+        json!({"type": "message_start", "message": {"id": format!("msg_{index}"), "type": "message", "role": "assistant",
+            "model": "scripted", "content": [], "stop_reason": null,
+            "usage": {"input_tokens": input_tokens, "output_tokens": 1}}}),
+    )];
+    let mut used_tools = false;
+    for (block, part) in parts.iter().enumerate() {
+        match part {
+            Part::Text(text) => {
+                events.push(event("content_block_start", json!({"type": "content_block_start", "index": block, "content_block": {"type": "text", "text": ""}})));
+                for piece in pieces(text) {
+                    events.push(event("content_block_delta", json!({"type": "content_block_delta", "index": block, "delta": {"type": "text_delta", "text": piece}})));
+                }
+            }
+            Part::Tool { name, input } => {
+                used_tools = true;
+                let id = format!("toolu_{index}_{block}");
+                events.push(event("content_block_start", json!({"type": "content_block_start", "index": block,
+                    "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}})));
+                for piece in pieces(&input.to_string()) {
+                    events.push(event("content_block_delta", json!({"type": "content_block_delta", "index": block,
+                        "delta": {"type": "input_json_delta", "partial_json": piece}})));
+                }
+            }
+        }
+        events.push(event("content_block_stop", json!({"type": "content_block_stop", "index": block})));
+    }
+    let stop = if used_tools { "tool_use" } else { "end_turn" };
+    events.push(event("message_delta", json!({"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": 42}})));
+    events.push(event("message_stop", json!({"type": "message_stop"})));
+    sse(events)
+}
+
+async fn openai(State(shared): State<Shared>, body: String) -> Response {
+    let request: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let (reply, index) = record(&shared, &request);
+    let parts = match reply {
+        Reply::Error { status, retry_after_s, message } => {
+            return error_response(status, retry_after_s, json!({"error": {"message": message, "type": "scripted"}}));
+        }
+        Reply::Message(parts) => parts,
+    };
+    let chunk = |delta: Value, finish: Value| {
+        format!("data: {}\n\n", json!({"id": format!("chatcmpl-{index}"), "object": "chat.completion.chunk", "model": "scripted",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}))
+    };
+    let mut events = vec![chunk(json!({"role": "assistant", "content": ""}), Value::Null)];
+    let mut tool_index = 0;
+    for part in &parts {
+        match part {
+            Part::Text(text) => {
+                for piece in pieces(text) {
+                    events.push(chunk(json!({"content": piece}), Value::Null));
+                }
+            }
+            Part::Tool { name, input } => {
+                let id = format!("call_{index}_{tool_index}");
+                events.push(chunk(json!({"tool_calls": [{"index": tool_index, "id": id, "type": "function",
+                    "function": {"name": name, "arguments": ""}}]}), Value::Null));
+                for piece in pieces(&input.to_string()) {
+                    events.push(chunk(json!({"tool_calls": [{"index": tool_index, "function": {"arguments": piece}}]}), Value::Null));
+                }
+                tool_index += 1;
+            }
+        }
+    }
+    let finish = if tool_index > 0 { "tool_calls" } else { "stop" };
+    events.push(format!("data: {}\n\n", json!({"id": format!("chatcmpl-{index}"), "object": "chat.completion.chunk", "model": "scripted",
+        "choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
+        "usage": {"prompt_tokens": body.len() / 4, "completion_tokens": 42, "total_tokens": body.len() / 4 + 42}})));
+    events.push("data: [DONE]\n\n".to_owned());
+    sse(events)
+}
+
+/// The text of every `tool_result` in an Anthropic request body, in order.
+pub fn tool_results(request: &Value) -> Vec<String> {
+    request["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|message| message["content"].as_array().into_iter().flatten())
+        .filter(|block| block["type"] == "tool_result")
+        .map(|block| match &block["content"] {
+            Value::String(text) => text.clone(),
+            Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect::<Vec<_>>().join("\n"),
+            other => other.to_string(),
+        })
+        .collect()
+}
+
+/// The names of the tools offered in a request (Anthropic or OpenAI shape).
+pub fn tool_names(request: &Value) -> Vec<String> {
+    request["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|tool| tool["name"].as_str().or_else(|| tool["function"]["name"].as_str()).map(str::to_owned))
+        .collect()
+}
