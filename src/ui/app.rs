@@ -107,7 +107,10 @@ pub fn App() -> impl IntoView {
             <Header settings_open=settings_open console_open=console_open view=view />
             <main class="au-app__main">
                 {move || match view.get() {
-                    View::Canvas => view! { <CanvasArea on_make_copy /> }.into_any(),
+                    View::Canvas => view! {
+                        <CanvasArea on_make_copy on_open_settings=move |()| settings_open.set(true)
+                            on_prompt=move |text: String| agent.send(text) />
+                    }.into_any(),
                     View::Gallery => view! { <Gallery /> }.into_any(),
                 }}
                 <ChatPanel on_open_settings=move |()| settings_open.set(true) />

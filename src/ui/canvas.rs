@@ -1,15 +1,54 @@
 //! The canvas area: the toolbar, the widgets on a 12-column grid, or the empty state, and the banner
 //! of a shared dashboard opened read-only.
 
+use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 
+use crate::state::agent::use_agent;
 use crate::state::canvas::use_canvas;
+use crate::state::settings::use_settings;
 use crate::ui::canvas_toolbar::CanvasToolbar;
 use crate::ui::widget_frame::WidgetFrame;
 
+/// The first thing a newcomer sees: what autoui does, the paths that need no key, and the key path.
 #[component]
-pub fn CanvasArea(#[prop(into)] on_make_copy: Callback<()>) -> impl IntoView {
+fn FirstRun(on_open_settings: Callback<()>, on_prompt: Callback<String>) -> impl IntoView {
+    let settings = use_settings().0;
+    view! {
+        <div class="au-canvas__empty au-first-run" data-testid="canvas-empty">
+            <h2>"Your dashboard is empty"</h2>
+            <ol class="au-first-run__steps">
+                <li>"Tell the agent what you want to see; it finds the data and builds the dashboard here."</li>
+                <li>"Refine it by talking (\u{201c}make the chart a donut\u{201d}) or by hand: drag, resize, undo."</li>
+                <li>"Save it, export it, or share a read-only link."</li>
+            </ol>
+            <div class="au-first-run__paths">
+                <Show when=move || settings.with(|s| s.missing_key())
+                    fallback=move || view! {
+                        <button class="au-button au-button--primary" data-testid="first-run-sample"
+                            on:click=move |_| on_prompt.run("Build me a sales dashboard from the sample data".to_owned())>
+                            "Try: \u{201c}Build me a sales dashboard\u{201d}"
+                        </button>
+                    }>
+                    <button class="au-button au-button--primary" data-testid="first-run-key" on:click=move |_| on_open_settings.run(())>
+                        "Add an LLM API key (or a local model)"
+                    </button>
+                </Show>
+                <a class="au-button" href="#/gallery" data-testid="first-run-gallery">"Browse the widget gallery (no key needed)"</a>
+            </div>
+            <p class="au-first-run__note">"Without a key you can also import a dashboard file (Import, above) or open a share link."</p>
+        </div>
+    }
+}
+
+#[component]
+pub fn CanvasArea(
+    #[prop(into)] on_make_copy: Callback<()>,
+    #[prop(into)] on_open_settings: Callback<()>,
+    #[prop(into)] on_prompt: Callback<String>,
+) -> impl IntoView {
     let canvas = use_canvas();
+    let agent = use_agent();
     view! {
         <section class="au-canvas" data-testid="canvas" aria-label="Dashboard canvas">
             <Show when=move || canvas.is_read_only() fallback=|| view! { <CanvasToolbar /> }>
@@ -21,14 +60,25 @@ pub fn CanvasArea(#[prop(into)] on_make_copy: Callback<()>) -> impl IntoView {
                 </div>
             </Show>
             <Show when=move || canvas.is_empty()>
-                <div class="au-canvas__empty" data-testid="canvas-empty">
-                    <h2>"Your dashboard is empty"</h2>
-                    <p>"Ask the agent for what you want to see, for example \u{201c}monthly sales by region as a chart\u{201d}."</p>
-                </div>
+                <FirstRun on_open_settings on_prompt />
             </Show>
             <div class="au-canvas__grid" data-testid="canvas-grid">
                 <For each=move || canvas.order() key=|id| id.clone() let(id)>
                     {canvas.cell(&id).map(|cell| view! { <WidgetFrame cell read_only=Signal::derive(move || canvas.is_read_only()) /> })}
+                </For>
+                <For each=move || agent.pending() key=|pending| pending.call_id.clone() let(pending)>
+                    {
+                        let kind = pending.widget.as_deref().and_then(WidgetKind::from_name);
+                        let (w, h) = kind.map(WidgetKind::default_size).unwrap_or((4, 3));
+                        let label = kind.map(|k| format!("Building a {k}\u{2026}")).unwrap_or_else(|| "Building a widget\u{2026}".to_owned());
+                        view! {
+                            <div class="au-frame au-widget au-frame--pending" data-testid="widget-pending"
+                                style=format!("grid-column: span {w}; grid-row: span {h};") aria-busy="true">
+                                <span class="au-spinner" aria-hidden="true"></span>
+                                <span>{label}</span>
+                            </div>
+                        }
+                    }
                 </For>
             </div>
         </section>

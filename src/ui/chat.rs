@@ -116,10 +116,14 @@ pub fn ChatPanel(#[prop(into)] on_open_settings: Callback<()>) -> impl IntoView 
         }
     });
 
-    let needs_key = move || settings.with(|s| s.api_key.trim().is_empty() && !s.base_url.contains("localhost") && !s.base_url.contains("127.0.0.1"));
+    let needs_key = move || settings.with(|s| s.missing_key());
     let send = move || {
         let text = draft.get_untracked().trim().to_owned();
         if text.is_empty() || agent.is_running() {
+            return;
+        }
+        if settings.with_untracked(|s| s.missing_key()) {
+            on_open_settings.run(());
             return;
         }
         draft.set(String::new());

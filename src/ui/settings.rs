@@ -1,51 +1,142 @@
-//! The settings drawer: LLM provider, model, base URL and API key, saved in this browser only.
+//! The settings drawer: provider (with presets for Anthropic, OpenAI, OpenRouter, Ollama and LM
+//! Studio), model, base URL, API key (masked; it stays in this browser), agent limits, a custom
+//! system-prompt prefix and the theme. Changes are saved as they are made.
 
-use autoui_core::settings::ProviderKind;
+use autoui_core::settings::{PRESETS, ProviderKind, Theme};
 use leptos::prelude::*;
 
 use crate::state::settings::use_settings;
 
+fn parse_bounded(text: &str, min: u64, max: u64) -> Option<u64> {
+    text.trim().parse::<u64>().ok().map(|value| value.clamp(min, max))
+}
+
 #[component]
 pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
     let settings = use_settings().0;
+    let key_visible = RwSignal::new(false);
+    let preset_id = move || settings.with(|s| s.preset().map(|p| p.id).unwrap_or("custom"));
+    let models = move || settings.with(|s| s.preset().map(|p| p.models).unwrap_or_default());
 
     view! {
         <div class="au-drawer" data-testid="settings" role="dialog" aria-modal="false" aria-labelledby="settings-title"
-            class:au-drawer--open=move || open.get() hidden=move || !open.get()>
+            hidden=move || !open.get()>
             <div class="au-drawer__header">
                 <h2 id="settings-title">"Settings"</h2>
                 <button class="au-button au-button--ghost" aria-label="Close settings" on:click=move |_| open.set(false)>"\u{2715}"</button>
             </div>
-            <label class="au-field">
-                <span>"LLM provider"</span>
-                <select data-testid="settings-provider"
-                    on:change=move |event| {
-                        let provider = match event_target_value(&event).as_str() {
-                            "open_ai" => ProviderKind::OpenAi,
-                            _ => ProviderKind::Anthropic,
-                        };
-                        settings.update(|s| s.provider = provider);
-                    }>
-                    <option value="anthropic" selected=move || settings.with(|s| s.provider == ProviderKind::Anthropic)>"Anthropic"</option>
-                    <option value="open_ai" selected=move || settings.with(|s| s.provider == ProviderKind::OpenAi)>"OpenAI-compatible"</option>
-                </select>
-            </label>
-            <label class="au-field">
-                <span>"Model"</span>
-                <input data-testid="settings-model" prop:value=move || settings.with(|s| s.model.clone())
-                    on:change=move |event| settings.update(|s| s.model = event_target_value(&event)) />
-            </label>
-            <label class="au-field">
-                <span>"Base URL"</span>
-                <input data-testid="settings-base-url" type="url" prop:value=move || settings.with(|s| s.base_url.clone())
-                    on:change=move |event| settings.update(|s| s.base_url = event_target_value(&event)) />
-            </label>
-            <label class="au-field">
-                <span>"API key"</span>
-                <input data-testid="settings-api-key" type="password" autocomplete="off" prop:value=move || settings.with(|s| s.api_key.clone())
-                    on:change=move |event| settings.update(|s| s.api_key = event_target_value(&event)) />
-                <small class="au-field__note">"Stored in this browser only and sent only to the provider above."</small>
-            </label>
+
+            <section class="au-settings__section" aria-labelledby="settings-llm">
+                <h3 id="settings-llm">"Language model"</h3>
+                <label class="au-field">
+                    <span>"Provider"</span>
+                    <select data-testid="settings-preset"
+                        on:change=move |event| {
+                            let id = event_target_value(&event);
+                            if let Some(preset) = PRESETS.iter().find(|p| p.id == id) {
+                                settings.update(|s| s.apply_preset(preset));
+                            }
+                        }>
+                        {PRESETS.iter().map(|preset| view! {
+                            <option value=preset.id selected=move || preset_id() == preset.id>{preset.label}</option>
+                        }).collect_view()}
+                        <option value="custom" selected=move || preset_id() == "custom" disabled=true>"Custom endpoint"</option>
+                    </select>
+                </label>
+                <label class="au-field">
+                    <span>"Wire format"</span>
+                    <select data-testid="settings-provider"
+                        on:change=move |event| {
+                            let provider = match event_target_value(&event).as_str() {
+                                "open_ai" => ProviderKind::OpenAi,
+                                _ => ProviderKind::Anthropic,
+                            };
+                            settings.update(|s| s.provider = provider);
+                        }>
+                        <option value="anthropic" selected=move || settings.with(|s| s.provider == ProviderKind::Anthropic)>"Anthropic Messages API"</option>
+                        <option value="open_ai" selected=move || settings.with(|s| s.provider == ProviderKind::OpenAi)>"OpenAI-compatible chat completions"</option>
+                    </select>
+                </label>
+                <label class="au-field">
+                    <span>"Model"</span>
+                    <input data-testid="settings-model" list="au-model-suggestions" autocomplete="off"
+                        prop:value=move || settings.with(|s| s.model.clone())
+                        on:change=move |event| settings.update(|s| s.model = event_target_value(&event).trim().to_owned()) />
+                    <datalist id="au-model-suggestions">
+                        {move || models().iter().map(|model| view! { <option value=*model></option> }).collect_view()}
+                    </datalist>
+                </label>
+                <label class="au-field">
+                    <span>"Base URL"</span>
+                    <input data-testid="settings-base-url" type="url" prop:value=move || settings.with(|s| s.base_url.clone())
+                        on:change=move |event| settings.update(|s| s.base_url = event_target_value(&event).trim().to_owned()) />
+                </label>
+                <label class="au-field">
+                    <span>"API key"</span>
+                    <div class="au-field__row">
+                        <input data-testid="settings-api-key" type=move || if key_visible.get() { "text" } else { "password" }
+                            autocomplete="off" spellcheck="false" placeholder=move || settings.with(|s| if s.missing_key() { "Required for this provider" } else { "Not needed for a local server" })
+                            prop:value=move || settings.with(|s| s.api_key.clone())
+                            on:change=move |event| settings.update(|s| s.api_key = event_target_value(&event).trim().to_owned()) />
+                        <button type="button" class="au-button au-button--ghost" aria-pressed=move || key_visible.get().to_string()
+                            on:click=move |_| key_visible.update(|v| *v = !*v)>{move || if key_visible.get() { "Hide" } else { "Show" }}</button>
+                    </div>
+                    <small class="au-field__note">
+                        "Stored only in this browser (local storage) and sent only to the base URL above. It is never logged."
+                    </small>
+                </label>
+            </section>
+
+            <section class="au-settings__section" aria-labelledby="settings-agent">
+                <h3 id="settings-agent">"Agent"</h3>
+                <label class="au-field">
+                    <span>"Maximum iterations per request"</span>
+                    <input data-testid="settings-max-iterations" type="number" min="1" max="50"
+                        prop:value=move || settings.with(|s| s.max_iterations.to_string())
+                        on:change=move |event| {
+                            if let Some(value) = parse_bounded(&event_target_value(&event), 1, 50) {
+                                settings.update(|s| s.max_iterations = value as u32);
+                            }
+                        } />
+                </label>
+                <label class="au-field">
+                    <span>"Tool result limit (characters the model sees)"</span>
+                    <input data-testid="settings-result-limit" type="number" min="1000" max="200000" step="1000"
+                        prop:value=move || settings.with(|s| s.result_limit.to_string())
+                        on:change=move |event| {
+                            if let Some(value) = parse_bounded(&event_target_value(&event), 1_000, 200_000) {
+                                settings.update(|s| s.result_limit = value as usize);
+                            }
+                        } />
+                    <small class="au-field__note">"Longer results are shortened for the model; the full text stays available to it through recall."</small>
+                </label>
+                <label class="au-field">
+                    <span>"Instructions added before the system prompt"</span>
+                    <textarea data-testid="settings-prompt-prefix" rows="3" placeholder="e.g. Answer in French. Prefer charts over tables."
+                        prop:value=move || settings.with(|s| s.system_prompt_prefix.clone())
+                        on:change=move |event| settings.update(|s| s.system_prompt_prefix = event_target_value(&event))></textarea>
+                </label>
+            </section>
+
+            <section class="au-settings__section" aria-labelledby="settings-look">
+                <h3 id="settings-look">"Appearance"</h3>
+                <label class="au-field">
+                    <span>"Theme"</span>
+                    <select data-testid="settings-theme"
+                        on:change=move |event| {
+                            let theme = match event_target_value(&event).as_str() {
+                                "light" => Theme::Light,
+                                "dark" => Theme::Dark,
+                                _ => Theme::System,
+                            };
+                            settings.update(|s| s.theme = theme);
+                        }>
+                        <option value="system" selected=move || settings.with(|s| s.theme == Theme::System)>"Follow the system"</option>
+                        <option value="light" selected=move || settings.with(|s| s.theme == Theme::Light)>"Light"</option>
+                        <option value="dark" selected=move || settings.with(|s| s.theme == Theme::Dark)>"Dark"</option>
+                    </select>
+                </label>
+            </section>
         </div>
     }
 }

@@ -53,6 +53,93 @@ impl Default for Settings {
     }
 }
 
+/// A ready-made provider configuration offered in the settings panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preset {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub provider: ProviderKind,
+    pub base_url: &'static str,
+    /// A sensible default model; the person can type any other.
+    pub model: &'static str,
+    /// Suggestions for the model field.
+    pub models: &'static [&'static str],
+    /// Whether the endpoint needs an API key (local servers usually do not).
+    pub needs_key: bool,
+}
+
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        id: "anthropic",
+        label: "Anthropic",
+        provider: ProviderKind::Anthropic,
+        base_url: "https://api.anthropic.com",
+        model: "claude-sonnet-4-5",
+        models: &["claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-5"],
+        needs_key: true,
+    },
+    Preset {
+        id: "openai",
+        label: "OpenAI",
+        provider: ProviderKind::OpenAi,
+        base_url: "https://api.openai.com/v1",
+        model: "gpt-4.1-mini",
+        models: &["gpt-4.1-mini", "gpt-4.1", "gpt-4o-mini", "gpt-5-mini"],
+        needs_key: true,
+    },
+    Preset {
+        id: "openrouter",
+        label: "OpenRouter",
+        provider: ProviderKind::OpenAi,
+        base_url: "https://openrouter.ai/api/v1",
+        model: "anthropic/claude-sonnet-4.5",
+        models: &["anthropic/claude-sonnet-4.5", "openai/gpt-4.1-mini", "google/gemini-2.5-flash"],
+        needs_key: true,
+    },
+    Preset {
+        id: "ollama",
+        label: "Ollama (this computer)",
+        provider: ProviderKind::OpenAi,
+        base_url: "http://localhost:11434/v1",
+        model: "qwen2.5:7b",
+        models: &["qwen2.5:7b", "llama3.1:8b", "mistral-nemo"],
+        needs_key: false,
+    },
+    Preset {
+        id: "lmstudio",
+        label: "LM Studio (this computer)",
+        provider: ProviderKind::OpenAi,
+        base_url: "http://localhost:1234/v1",
+        model: "qwen2.5-7b-instruct",
+        models: &["qwen2.5-7b-instruct", "llama-3.1-8b-instruct"],
+        needs_key: false,
+    },
+];
+
+impl Settings {
+    /// Switches to `preset`'s provider, endpoint and default model; the key is kept only when the
+    /// endpoint stays the same (a key is never sent to another provider by accident).
+    pub fn apply_preset(&mut self, preset: &Preset) {
+        if self.base_url != preset.base_url {
+            self.api_key.clear();
+        }
+        self.provider = preset.provider;
+        self.base_url = preset.base_url.to_owned();
+        self.model = preset.model.to_owned();
+    }
+
+    /// The preset these settings match (same provider and endpoint), if any.
+    pub fn preset(&self) -> Option<&'static Preset> {
+        PRESETS.iter().find(|p| p.provider == self.provider && p.base_url == self.base_url.trim_end_matches('/'))
+    }
+
+    /// Whether a run can start: a key is needed unless the endpoint is on this machine.
+    pub fn missing_key(&self) -> bool {
+        let local = ["://localhost", "://127.0.0.1", "://[::1]"].iter().any(|host| self.base_url.contains(host));
+        self.api_key.trim().is_empty() && !local
+    }
+}
+
 impl std::fmt::Debug for Settings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Settings")
@@ -77,6 +164,25 @@ mod tests {
         let printed = format!("{settings:?}");
         assert!(!printed.contains("secret"), "{printed}");
         assert!(printed.contains("<redacted>"));
+    }
+
+    #[test]
+    fn a_preset_sets_provider_endpoint_and_model_and_drops_the_key_of_another_endpoint() {
+        let mut settings = Settings { api_key: "sk-ant-1".to_owned(), ..Settings::default() };
+        let ollama = PRESETS.iter().find(|p| p.id == "ollama").unwrap();
+        settings.apply_preset(ollama);
+        assert_eq!(settings.provider, ProviderKind::OpenAi);
+        assert_eq!(settings.base_url, "http://localhost:11434/v1");
+        assert_eq!(settings.api_key, "", "the Anthropic key is not sent to another endpoint");
+        assert!(!settings.missing_key(), "a local endpoint needs no key");
+        assert_eq!(settings.preset().map(|p| p.id), Some("ollama"));
+    }
+
+    #[test]
+    fn a_remote_endpoint_without_a_key_cannot_run() {
+        assert!(Settings::default().missing_key());
+        let settings = Settings { api_key: "k".to_owned(), ..Settings::default() };
+        assert!(!settings.missing_key());
     }
 
     #[test]
