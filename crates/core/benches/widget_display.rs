@@ -119,7 +119,7 @@ mod stages {
         let params = table_params();
         bencher
             .with_inputs(|| params.clone())
-            .bench_refs(|params| repair::repair(params, &recipe.schema));
+            .bench_refs(|params| repair::repair(params, &recipe.schema, recipe.kind));
     }
 
     #[divan::bench]

@@ -19,6 +19,7 @@ pub mod ports;
 pub mod present;
 pub mod recipes;
 pub mod remote;
+pub mod samples;
 pub mod settings;
 pub mod tool;
 pub mod tool_name;

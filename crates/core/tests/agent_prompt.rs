@@ -35,7 +35,7 @@ fn the_prompt_lists_each_server_with_its_recipe_tools_by_name() {
     assert!(prompt.contains(
         "- autoui (webmcp): recipes autoui_webmcp_search_recipes, autoui_webmcp_list_recipes, autoui_webmcp_get_recipe\n"
     ));
-    assert!(prompt.contains("- samples (webmcp, 1 tool): no recipes\n"));
+    assert!(prompt.contains("- samples (webmcp, 1 tool): Built-in sample data; no recipes\n"));
     assert!(
         prompt.contains(
             "- tricoteuses (mcp, 3 tools): recipes tricoteuses_mcp_list_recipes, tricoteuses_mcp_get_recipe\n"

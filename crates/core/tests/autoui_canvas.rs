@@ -104,6 +104,27 @@ fn update_repairs_the_patch_like_widget_display() {
 }
 
 #[test]
+fn an_update_with_an_undocumented_field_drops_it_and_applies_the_rest() {
+    let h = Harness::new();
+    let id = stat_card(&h);
+    let updated = h.ok(
+        "canvas",
+        canvas(
+            "update",
+            &id,
+            json!({"data": {"value": "150", "icon": "📈"}}),
+        ),
+    );
+    assert_eq!(updated["widget"]["data"]["value"], "150");
+    assert!(updated["widget"]["data"].get("icon").is_none());
+    assert_eq!(
+        updated["repairs"],
+        json!(["/icon: dropped unknown field `icon` (stat-card has no such field)"])
+    );
+    assert!(h.block(&id).data.get("icon").is_none());
+}
+
+#[test]
 fn update_accepts_the_fields_directly_in_params_and_says_so() {
     let h = Harness::new();
     let id = stat_card(&h);

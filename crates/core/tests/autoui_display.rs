@@ -99,7 +99,10 @@ fn a_validation_failure_has_the_documented_shape_and_changes_nothing() {
     let h = Harness::new();
     let error = h.err("widget_display", display("stat", json!({"valeur": "42"})));
     let keys: Vec<&String> = error.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["details", "error", "expected_schema", "widget"]);
+    assert_eq!(
+        keys,
+        ["details", "error", "expected_schema", "repairs", "widget"]
+    );
     assert_eq!(error["error"], "Validation failed");
     assert_eq!(error["widget"], "stat");
     assert_eq!(
@@ -117,10 +120,15 @@ fn a_validation_failure_has_the_documented_shape_and_changes_nothing() {
             &json!({"path": "/value", "message": "required property \"value\" is missing"})
         )
     );
-    assert!(details.contains(&json!({
-        "path": "/valeur",
-        "message": "unknown property \"valeur\"; allowed properties: label, trend, trendDir, value"
-    })));
+    assert_eq!(
+        details.len(),
+        2,
+        "the unknown field is a repair, not a failure: {details:?}"
+    );
+    assert_eq!(
+        error["repairs"],
+        json!(["/valeur: dropped unknown field `valeur` (stat has no such field)"])
+    );
     assert_eq!(h.canvas.len(), 0);
     assert!(h.canvas.log().is_empty());
 }
@@ -304,6 +312,58 @@ fn snake_case_keys_are_renamed_to_the_declared_camel_case() {
     assert_eq!(
         shown["data"],
         json!({"label": "Sales", "value": "9", "previousValue": "7"})
+    );
+}
+
+#[test]
+fn an_undocumented_field_is_dropped_and_reported_and_the_widget_renders() {
+    let h = Harness::new();
+    let shown = h.ok(
+        "widget_display",
+        display(
+            "stat-card",
+            json!({"label": "Revenue", "value": "142.3", "icon": "💰"}),
+        ),
+    );
+    assert_eq!(shown["data"], json!({"label": "Revenue", "value": "142.3"}));
+    assert_eq!(
+        shown["repairs"],
+        json!(["/icon: dropped unknown field `icon` (stat-card has no such field)"])
+    );
+    let id = shown["id"].as_str().unwrap();
+    assert_eq!(
+        *h.block(id).data,
+        json!({"label": "Revenue", "value": "142.3"})
+    );
+}
+
+#[test]
+fn undocumented_fields_deep_in_the_params_are_dropped_without_touching_declared_data() {
+    let h = Harness::new();
+    let groups = json!([
+        {"id": "SD", "label": "Social Democrats", "seats": 112, "leader": "A. Varga"},
+        {"id": "CON", "label": "Conservatives", "seats": 98, "leader": "M. Holt"}
+    ]);
+    let shown = h.ok(
+        "widget_display",
+        display(
+            "hemicycle",
+            json!({"groups": groups, "totalSeats": 210, "majority": 106}),
+        ),
+    );
+    assert_eq!(
+        shown["data"],
+        json!({"groups": [
+            {"id": "SD", "label": "Social Democrats", "seats": 112},
+            {"id": "CON", "label": "Conservatives", "seats": 98}
+        ], "totalSeats": 210})
+    );
+    assert_eq!(
+        shown["repairs"],
+        json!([
+            "/majority: dropped unknown field `majority` (hemicycle has no such field)",
+            "/groups/*/leader: dropped unknown field `leader` (hemicycle has no such field there) (2 values)"
+        ])
     );
 }
 

@@ -138,7 +138,7 @@ fn descriptions_are_one_short_line_and_tags_help_search() {
 }
 
 #[test]
-fn widget_params_reject_properties_the_renderer_would_ignore() {
+fn widget_params_are_closed_so_fields_the_renderer_would_ignore_are_known() {
     for recipe in registry().all() {
         assert_eq!(
             recipe.schema["additionalProperties"],
@@ -146,6 +146,28 @@ fn widget_params_reject_properties_the_renderer_would_ignore() {
             "{}",
             recipe.name()
         );
+    }
+}
+
+#[test]
+fn every_example_with_an_undocumented_field_still_renders_with_the_field_dropped_and_reported() {
+    for recipe in registry().all() {
+        for example in &recipe.examples {
+            let mut params = example.clone();
+            params["icon"] = serde_json::json!("💡");
+            let checked = recipe
+                .check(params)
+                .unwrap_or_else(|rejected| panic!("{}: {:?}", recipe.name(), rejected.details));
+            assert_eq!(&checked.data, example, "{}", recipe.name());
+            let repairs = autoui_core::recipes::repair::summarise(&checked.repairs);
+            assert_eq!(
+                repairs,
+                [format!(
+                    "/icon: dropped unknown field `icon` ({} has no such field)",
+                    recipe.name()
+                )]
+            );
+        }
     }
 }
 

@@ -70,5 +70,11 @@ fn server_line(server: &CatalogServer) -> String {
         count => format!(", {count} tools"),
     };
     let recipes = if recipes.is_empty() { "no recipes".to_owned() } else { format!("recipes {}", recipes.join(", ")) };
-    format!("- {id} ({protocol}{size}): {recipes}\n")
+    // A local data server says what it holds (e.g. samples' demo datasets); autoui's role is the prompt's opening.
+    let about = match server.description.trim() {
+        "" => String::new(),
+        _ if server.canvas_tool("widget_display").is_some() => String::new(),
+        description => format!("{description}; "),
+    };
+    format!("- {id} ({protocol}{size}): {about}{recipes}\n")
 }

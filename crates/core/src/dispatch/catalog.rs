@@ -57,6 +57,8 @@ pub struct CatalogServer {
     pub protocol: Protocol,
     /// The display name (the user's, or the server's own).
     pub name: String,
+    /// A local server's one-line description of itself; empty for remote servers.
+    pub description: String,
     pub availability: Availability,
     pub tools: Vec<CatalogTool>,
     /// Exposed names of the two pseudo-tools answered from `tools`.
@@ -93,6 +95,7 @@ struct Source {
     id: ServerId,
     protocol: Protocol,
     name: String,
+    description: String,
     availability: Availability,
     local: Option<usize>,
 }
@@ -121,6 +124,7 @@ impl Catalog {
                 id: ServerId::sanitize(server.name()),
                 protocol: Protocol::WebMcp,
                 name: server.name().to_owned(),
+                description: server.description().to_owned(),
                 availability: Availability::Ready,
                 local: Some(position),
             };
@@ -136,6 +140,7 @@ impl Catalog {
                 id: view.id.clone(),
                 protocol: Protocol::Mcp,
                 name: view.name.clone(),
+                description: String::new(),
                 availability,
                 local: None,
             };
@@ -145,7 +150,7 @@ impl Catalog {
     }
 
     fn add(&mut self, names: &mut NameAllocator, source: Source, specs: &[ToolSpec]) {
-        let Source { id, protocol, name, availability, local } = source;
+        let Source { id, protocol, name, description, availability, local } = source;
         // Two servers that sanitise to one id cannot both be addressed: the first keeps it.
         if self.server(&id, protocol).is_some() {
             return;
@@ -181,7 +186,17 @@ impl Catalog {
         };
         let list_tools = pseudo_name(PseudoTool::ListTools);
         let search_tools = pseudo_name(PseudoTool::SearchTools);
-        self.servers.push(CatalogServer { id, protocol, name, availability, tools, list_tools, search_tools, local });
+        self.servers.push(CatalogServer {
+            id,
+            protocol,
+            name,
+            description,
+            availability,
+            tools,
+            list_tools,
+            search_tools,
+            local,
+        });
     }
 
     pub fn servers(&self) -> &[CatalogServer] {

@@ -31,7 +31,7 @@ pub struct Rejected {
 impl Recipe {
     /// Repairs, sanitises and validates `params` against this recipe's schema.
     pub fn check(&self, mut params: Value) -> Result<Checked, Rejected> {
-        let repairs = repair::repair(&mut params, &self.schema);
+        let repairs = repair::repair(&mut params, &self.schema, self.kind);
         // The JSON viewer shows data verbatim and renders no image, so its data is left whole.
         let dropped = if self.kind == WidgetKind::JsonViewer {
             Vec::new()

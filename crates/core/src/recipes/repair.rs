@@ -1,6 +1,6 @@
 //! Auto-repair: fixes the shapes models commonly get wrong, guided by the widget's schema, before
-//! validation. It converts, wraps, renames, fills declared defaults and fixes letter case, and
-//! reports every fix; it never invents data.
+//! validation. It converts, wraps, renames, fills declared defaults, fixes letter case and drops
+//! fields a closed object does not declare, and reports every fix; it never invents data.
 
 use std::collections::HashMap;
 use std::fmt::{self, Write};
@@ -8,6 +8,7 @@ use std::fmt::{self, Write};
 use serde_json::{Map, Number, Value};
 
 use crate::recipes::validate::{preview, push_segment, quote};
+use crate::widget_kind::WidgetKind;
 
 /// One fix, at a JSON Pointer into the params (`""` is the params object itself).
 #[derive(Clone, Debug, PartialEq)]
@@ -42,6 +43,13 @@ pub enum Fix {
     Renamed { from: String },
     /// A `canvas` update carried the new data directly in `params` rather than under `params.data`.
     PatchWithoutData,
+    /// A field the widget's closed object does not declare was removed (e.g. a stat-card `icon`
+    /// sent by recipes written for another system); `nested` when it was below the params' top level.
+    UnknownDropped {
+        field: String,
+        widget: WidgetKind,
+        nested: bool,
+    },
 }
 
 impl fmt::Display for Fix {
@@ -65,6 +73,17 @@ impl fmt::Display for Fix {
             Fix::PatchWithoutData => {
                 f.write_str("params had no \"data\" object; params itself was merged")
             }
+            Fix::UnknownDropped {
+                field,
+                widget,
+                nested,
+            } => {
+                let there = if *nested { " there" } else { "" };
+                write!(
+                    f,
+                    "dropped unknown field `{field}` ({widget} has no such field{there})"
+                )
+            }
         }
     }
 }
@@ -82,11 +101,13 @@ impl Fix {
     }
 }
 
-/// Repairs `params` in place against `schema` and returns the fixes made.
-pub fn repair(params: &mut Value, schema: &Value) -> Vec<Repair> {
+/// Repairs `params` in place against `schema` (the params schema of `widget`) and returns the fixes made.
+pub fn repair(params: &mut Value, schema: &Value, widget: WidgetKind) -> Vec<Repair> {
     let mut walker = Walker {
         path: String::new(),
         repairs: Vec::new(),
+        widget,
+        may_drop: true,
     };
     walker.node(params, schema);
     walker.repairs
@@ -140,6 +161,10 @@ fn generalise(path: &str) -> String {
 struct Walker {
     path: String,
     repairs: Vec<Repair>,
+    widget: WidgetKind,
+    /// False below an `anyOf`/`oneOf` branch that another branch could replace: a field the chosen
+    /// branch does not declare may be one the other branch accepts, so it is left to validation.
+    may_drop: bool,
 }
 
 impl Walker {
@@ -174,12 +199,14 @@ impl Walker {
             _ => {}
         }
         for keyword in ["anyOf", "oneOf"] {
-            let branch = schema
-                .get(keyword)
-                .and_then(Value::as_array)
-                .and_then(|branches| pick_branch(value, branches));
-            if let Some(branch) = branch {
+            let Some(branches) = schema.get(keyword).and_then(Value::as_array) else {
+                continue;
+            };
+            if let Some(branch) = pick_branch(value, branches) {
+                let may_drop = self.may_drop;
+                self.may_drop = may_drop && candidates(value, branches) == 1;
                 self.node(value, branch);
+                self.may_drop = may_drop;
             }
         }
     }
@@ -261,10 +288,15 @@ impl Walker {
             .and_then(Value::as_array)
             .map(|keys| keys.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
+        let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
+        if let (true, Some(properties)) = (closed, properties) {
+            self.rename_keys(map, properties);
+        }
+        // Pattern-declared names would need the schema's regexes: such objects are left to validation.
+        if closed && self.may_drop && !schema.contains_key("patternProperties") {
+            self.drop_unknown(map, properties);
+        }
         if let Some(properties) = properties {
-            if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
-                self.rename_keys(map, properties);
-            }
             self.remove_nulls(map, properties, &required);
         }
         let additional = schema
@@ -314,6 +346,28 @@ impl Walker {
                 self.at(&to, |walker| walker.record(Fix::Renamed { from }));
                 map.insert(to, item);
             }
+        }
+    }
+
+    /// Removes the fields a closed object does not declare: validation would refuse them, and the
+    /// renderer would ignore them.
+    fn drop_unknown(
+        &mut self,
+        map: &mut Map<String, Value>,
+        properties: Option<&Map<String, Value>>,
+    ) {
+        let declared =
+            |key: &String| properties.is_some_and(|properties| properties.contains_key(key));
+        let unknown: Vec<String> = map.keys().filter(|key| !declared(key)).cloned().collect();
+        let nested = !self.path.is_empty();
+        for field in unknown {
+            map.remove(&field);
+            let fix = Fix::UnknownDropped {
+                field: field.clone(),
+                widget: self.widget,
+                nested,
+            };
+            self.at(&field, |walker| walker.record(fix));
         }
     }
 
@@ -436,6 +490,18 @@ fn pick_branch<'s>(value: &Value, branches: &'s [Value]) -> Option<&'s Value> {
     })
 }
 
+/// How many branches could describe `value`: those whose type fits it, and untyped ones.
+fn candidates(value: &Value, branches: &[Value]) -> usize {
+    branches
+        .iter()
+        .filter(|branch| match branch {
+            Value::Object(branch) => type_fits(branch, value) != Some(false),
+            Value::Bool(accepts) => *accepts,
+            _ => false,
+        })
+        .count()
+}
+
 /// Whether the array's (first) item schema would take `value` as one item.
 fn items_accept(schema: &Map<String, Value>, value: &Value) -> bool {
     let first = schema
@@ -538,7 +604,7 @@ mod tests {
     use super::*;
 
     fn repaired(schema: Value, mut params: Value) -> (Value, Vec<String>) {
-        let repairs = repair(&mut params, &schema);
+        let repairs = repair(&mut params, &schema, WidgetKind::StatCard);
         (params, summarise(&repairs))
     }
 
@@ -661,6 +727,91 @@ mod tests {
         let (params, repairs) = repaired(schema, json!({"previous_value": "9", "Label": "x"}));
         assert_eq!(params, json!({"previousValue": "9", "label": "x"}));
         assert_eq!(repairs.len(), 2);
+    }
+
+    #[test]
+    fn fields_a_closed_object_does_not_declare_are_dropped_and_reported() {
+        let schema = json!({"type": "object", "additionalProperties": false, "required": ["label"],
+            "properties": {"label": {"type": "string"}, "value": {"type": "string"}}});
+        let (params, repairs) = repaired(
+            schema,
+            json!({"label": "Sales", "value": "9", "icon": "💰"}),
+        );
+        assert_eq!(params, json!({"label": "Sales", "value": "9"}));
+        assert_eq!(
+            repairs,
+            vec!["/icon: dropped unknown field `icon` (stat-card has no such field)"]
+        );
+    }
+
+    #[test]
+    fn unknown_fields_are_dropped_at_any_depth_and_counted_once_per_shape() {
+        let item = json!({"type": "object", "additionalProperties": false,
+            "properties": {"id": {"type": "string"}, "seats": {"type": "integer"}}});
+        let schema = json!({"type": "object", "additionalProperties": false,
+            "properties": {"groups": {"type": "array", "items": item}, "meta": {"type": "object"}}});
+        let (params, repairs) = repaired(
+            schema,
+            json!({"groups": [{"id": "A", "seats": 3, "leader": "X"}, {"id": "B", "seats": 2, "leader": "Y"}],
+                   "meta": {"anything": "goes in an open object"}}),
+        );
+        assert_eq!(
+            params,
+            json!({"groups": [{"id": "A", "seats": 3}, {"id": "B", "seats": 2}],
+                   "meta": {"anything": "goes in an open object"}})
+        );
+        assert_eq!(
+            repairs,
+            vec![
+                "/groups/*/leader: dropped unknown field `leader` (stat-card has no such field there) (2 values)"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_key_matching_a_declared_name_loosely_is_renamed_not_dropped() {
+        let schema = json!({"type": "object", "additionalProperties": false,
+            "properties": {"previousValue": {"type": "string"}}});
+        let (params, repairs) = repaired(schema, json!({"previous_value": "7", "icon": "x"}));
+        assert_eq!(params, json!({"previousValue": "7"}));
+        assert_eq!(
+            repairs,
+            vec![
+                "/previousValue: property \"previous_value\" renamed to the declared name",
+                "/icon: dropped unknown field `icon` (stat-card has no such field)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_field_another_branch_may_accept_is_left_for_validation() {
+        let closed = |key: &str| json!({"type": "object", "additionalProperties": false, "properties": {key: {"type": "string"}}});
+        let schema = json!({"properties": {"either": {"anyOf": [closed("a"), closed("b")]},
+            "only": {"anyOf": [{"type": "string"}, closed("a")]}}});
+        let (params, repairs) = repaired(
+            schema,
+            json!({"either": {"b": "kept"}, "only": {"a": "1", "b": "2"}}),
+        );
+        assert_eq!(params, json!({"either": {"b": "kept"}, "only": {"a": "1"}}));
+        assert_eq!(
+            repairs,
+            vec!["/only/b: dropped unknown field `b` (stat-card has no such field there)"]
+        );
+    }
+
+    #[test]
+    fn pattern_declared_and_open_objects_keep_every_field() {
+        let schema = json!({"type": "object", "additionalProperties": false,
+            "patternProperties": {"^x-": {"type": "string"}}, "properties": {"a": {}}});
+        let (params, repairs) = repaired(schema, json!({"a": 1, "x-note": "kept"}));
+        assert_eq!(params, json!({"a": 1, "x-note": "kept"}));
+        assert!(repairs.is_empty());
+        let (params, repairs) = repaired(
+            json!({"type": "object", "properties": {"a": {}}}),
+            json!({"b": 2}),
+        );
+        assert_eq!(params, json!({"b": 2}));
+        assert!(repairs.is_empty());
     }
 
     #[test]
