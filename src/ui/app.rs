@@ -25,6 +25,7 @@ use crate::ui::events::provide_widget_events;
 use crate::ui::gallery::Gallery;
 use crate::ui::header::Header;
 use crate::ui::notices::Notices;
+use crate::ui::recipes::{DataServersCtx, RecipesBrowser};
 use crate::ui::route::{View, use_view};
 use crate::ui::settings::SettingsDrawer;
 use crate::ui::theme::apply_theme;
@@ -80,7 +81,9 @@ pub fn App() -> impl IntoView {
     canvas.set_read_only(read_only);
     let events = provide_widget_events(canvas);
     let autoui = provide_autoui(canvas);
-    let agent = provide_agent(settings, canvas, autoui, Vec::new(), Rc::new(NoRemoteServers), session.conversation);
+    let data_servers: Vec<Rc<dyn autoui_core::tool::LocalServer>> = vec![Rc::new(autoui_core::samples::Samples)];
+    provide_context(DataServersCtx(StoredValue::new_local(data_servers.clone())));
+    let agent = provide_agent(settings, canvas, autoui, data_servers, Rc::new(NoRemoteServers), session.conversation);
     // Button clicks and chat-input submits become the agent's next turn; a chat-input stop stops it.
     events.set_handler(Callback::new(move |(event, delivery): (autoui_core::canvas::event::WidgetEvent, Delivery)| match delivery {
         Delivery::NextTurn => agent.send_shown(event.agent_text(), event.selection_text()),
@@ -112,6 +115,7 @@ pub fn App() -> impl IntoView {
                             on_prompt=move |text: String| agent.send(text) />
                     }.into_any(),
                     View::Gallery => view! { <Gallery /> }.into_any(),
+                    View::Recipes => view! { <RecipesBrowser /> }.into_any(),
                 }}
                 <ChatPanel on_open_settings=move |()| settings_open.set(true) />
             </main>

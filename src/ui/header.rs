@@ -28,6 +28,8 @@ pub fn Header(settings_open: RwSignal<bool>, console_open: RwSignal<bool>, view:
                     aria-current=move || (view.get() == View::Canvas).then_some("page")>"Canvas"</a>
                 <a href="#/gallery" class="au-header__link" data-testid="nav-gallery"
                     aria-current=move || (view.get() == View::Gallery).then_some("page")>"Gallery"</a>
+                <a href="#/recipes" class="au-header__link" data-testid="nav-recipes"
+                    aria-current=move || (view.get() == View::Recipes).then_some("page")>"Recipes"</a>
             </nav>
             <div class="au-header__actions">
                 <button class="au-button au-button--ghost" data-testid="theme-toggle" on:click=toggle_theme title=theme_label>

@@ -10,6 +10,7 @@ pub mod export;
 pub mod gallery;
 pub mod header;
 pub mod notices;
+pub mod recipes;
 pub mod route;
 pub mod settings;
 pub mod theme;

@@ -8,12 +8,14 @@ use wasm_bindgen::closure::Closure;
 pub enum View {
     Canvas,
     Gallery,
+    Recipes,
 }
 
 impl View {
     fn from_hash(hash: &str) -> View {
         match hash.trim_start_matches('#').trim_start_matches('/') {
             "gallery" => View::Gallery,
+            "recipes" => View::Recipes,
             _ => View::Canvas,
         }
     }

@@ -1,0 +1,223 @@
+//! The recipes browser: every widget recipe and every flow recipe the page's data servers offer,
+//! searchable; a widget recipe shows its example rendered live (and can be put on the canvas), its
+//! guidance and its JSON Schema; a flow recipe can be handed to the agent.
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use autoui_core::cancel::CancelToken;
+use autoui_core::canvas::op::Op;
+use autoui_core::ids::BlockId;
+use autoui_core::recipes::registry;
+use autoui_core::tool::{CallContext, LocalServer, Origin};
+use autoui_core::widget_kind::WidgetKind;
+use leptos::prelude::*;
+use serde_json::{Value, json};
+
+use crate::adapters::clock::BrowserRandom;
+use crate::state::agent::use_agent;
+use crate::state::canvas::use_canvas;
+use crate::state::notices::use_notices;
+use crate::widgets::{WidgetProps, render};
+
+/// The page's tool servers other than `autoui` (whose recipes are the widget registry).
+#[derive(Clone, Copy)]
+pub struct DataServersCtx(pub StoredValue<Vec<Rc<dyn LocalServer>>, LocalStorage>);
+
+/// A flow recipe from a data server.
+#[derive(Clone, Debug, PartialEq)]
+struct Flow {
+    server: String,
+    name: String,
+    description: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Selected {
+    Widget(WidgetKind),
+    Flow(Flow),
+}
+
+fn context() -> CallContext {
+    CallContext { origin: Origin::User, cancel: CancelToken::new() }
+}
+
+async fn list_flows(server: Rc<dyn LocalServer>) -> Vec<Flow> {
+    let result = server.call("list_recipes", json!({}), context()).await;
+    let Some(Value::Array(entries)) = result.structured else { return Vec::new() };
+    entries
+        .iter()
+        .filter_map(|entry| {
+            Some(Flow {
+                server: server.name().to_owned(),
+                name: entry.get("name")?.as_str()?.to_owned(),
+                description: entry.get("description").and_then(Value::as_str).unwrap_or_default().to_owned(),
+            })
+        })
+        .collect()
+}
+
+async fn flow_body(server: Rc<dyn LocalServer>, name: String) -> String {
+    let result = server.call("get_recipe", json!({ "name": name }), context()).await;
+    result
+        .structured
+        .as_ref()
+        .and_then(|value| value.get("body").or_else(|| value.get("recipe")))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .unwrap_or_else(|| result.text_content())
+}
+
+fn matches(query: &str, fields: &[&str]) -> bool {
+    let query = query.trim().to_lowercase();
+    query.is_empty() || fields.iter().any(|field| field.to_lowercase().contains(&query))
+}
+
+#[component]
+fn WidgetDetail(kind: WidgetKind) -> impl IntoView {
+    let canvas = use_canvas();
+    let notices = use_notices();
+    let Some(recipe) = registry().get(kind) else {
+        return view! { <p>"This widget has no recipe."</p> }.into_any();
+    };
+    let example = Arc::new(recipe.examples.first().cloned().unwrap_or(Value::Null));
+    let inserted = example.clone();
+    let insert = move |_| {
+        let op = Op::Add { id: BlockId::generate(&BrowserRandom), kind, data: inserted.clone(), layout: None, style: Default::default() };
+        match canvas.apply(op, Origin::User) {
+            Ok(_) => notices.info(format!("Added a {kind} to the canvas.")),
+            Err(error) => notices.error(format!("The {kind} could not be added: {error}")),
+        }
+    };
+    let props = WidgetProps {
+        id: BlockId::new(format!("recipe_preview_{}", kind.as_str().replace('-', "_"))),
+        data: Signal::stored(example),
+        emit: Callback::new(|_| {}),
+    };
+    let schema = serde_json::to_string_pretty(&*recipe.schema).unwrap_or_default();
+    view! {
+        <article class="au-recipe" data-testid="recipe-detail">
+            <header class="au-recipe__header">
+                <h2>{kind.as_str()}</h2>
+                <p>{recipe.description.clone()}</p>
+                <p class="au-recipe__tags">{recipe.tags.iter().map(|tag| view! { <span class="au-recipe__tag">{tag.clone()}</span> }).collect_view()}</p>
+                <button class="au-button au-button--primary" data-testid="recipe-insert" on:click=insert>"Add this example to the canvas"</button>
+            </header>
+            <div class="au-recipe__preview au-widget" data-testid="recipe-preview">{render(kind, props)}</div>
+            <pre class="au-recipe__body">{recipe.body.clone()}</pre>
+            <details class="au-recipe__schema">
+                <summary>"JSON Schema of the params"</summary>
+                <pre>{schema}</pre>
+            </details>
+        </article>
+    }
+    .into_any()
+}
+
+#[component]
+fn FlowDetail(flow: Flow) -> impl IntoView {
+    let servers = expect_context::<DataServersCtx>();
+    let agent = use_agent();
+    let server = servers.0.with_value(|list| list.iter().find(|s| s.name() == flow.server).cloned());
+    let name = flow.name.clone();
+    let body = LocalResource::new(move || {
+        let server = server.clone();
+        let name = name.clone();
+        async move {
+            match server {
+                Some(server) => flow_body(server, name).await,
+                None => "This server is no longer available.".to_owned(),
+            }
+        }
+    });
+    let ask = {
+        let flow = flow.clone();
+        move |_| agent.send(format!("Follow the {} recipe \u{201c}{}\u{201d} to build this dashboard.", flow.server, flow.name))
+    };
+    view! {
+        <article class="au-recipe" data-testid="recipe-detail">
+            <header class="au-recipe__header">
+                <h2>{flow.name.clone()}</h2>
+                <p>{format!("{} \u{b7} from the {} server", flow.description, flow.server)}</p>
+                <button class="au-button au-button--primary" data-testid="recipe-ask" on:click=ask>"Ask the agent to build it"</button>
+            </header>
+            <pre class="au-recipe__body">
+                <Suspense fallback=|| "Loading\u{2026}">{move || body.get()}</Suspense>
+            </pre>
+        </article>
+    }
+}
+
+#[component]
+pub fn RecipesBrowser() -> impl IntoView {
+    let servers = expect_context::<DataServersCtx>();
+    let query = RwSignal::new(String::new());
+    let selected = RwSignal::new(Selected::Widget(WidgetKind::StatCard));
+    let flows = LocalResource::new(move || {
+        let list = servers.0.get_value();
+        async move {
+            let mut all = Vec::new();
+            for server in list {
+                all.extend(list_flows(server).await);
+            }
+            all
+        }
+    });
+    let widgets = move || {
+        let query = query.get();
+        registry()
+            .all()
+            .iter()
+            .filter(|r| matches(&query, &[r.kind.as_str(), &r.description, &r.tags.join(" ")]))
+            .map(|r| (r.kind, r.description.clone()))
+            .collect::<Vec<_>>()
+    };
+    let matching_flows = move || {
+        let query = query.get();
+        flows.get().unwrap_or_default().into_iter().filter(|f| matches(&query, &[&f.name, &f.description, &f.server])).collect::<Vec<_>>()
+    };
+    view! {
+        <section class="au-recipes" data-testid="recipes" aria-label="Recipes">
+            <nav class="au-recipes__list" aria-label="Recipe list">
+                <input type="search" class="au-recipes__search" placeholder="Search recipes" aria-label="Search recipes"
+                    data-testid="recipes-search" prop:value=move || query.get() on:input=move |e| query.set(event_target_value(&e)) />
+                <h3>"Widgets"</h3>
+                <ul>
+                    <For each=widgets key=|(kind, _)| *kind let((kind, description))>
+                        <li>
+                            <button class="au-recipes__item" data-testid=format!("recipe-{kind}")
+                                aria-current=move || (selected.get() == Selected::Widget(kind)).then_some("true")
+                                on:click=move |_| selected.set(Selected::Widget(kind))>
+                                <strong>{kind.as_str()}</strong><small>{description}</small>
+                            </button>
+                        </li>
+                    </For>
+                </ul>
+                <h3>"Data recipes"</h3>
+                <ul>
+                    <For each=matching_flows key=|flow| (flow.server.clone(), flow.name.clone()) let(flow)>
+                        {
+                            let chosen = flow.clone();
+                            let current = flow.clone();
+                            view! {
+                                <li>
+                                    <button class="au-recipes__item" data-testid=format!("recipe-flow-{}", flow.name)
+                                        aria-current=move || (selected.get() == Selected::Flow(current.clone())).then_some("true")
+                                        on:click=move |_| selected.set(Selected::Flow(chosen.clone()))>
+                                        <strong>{flow.name.clone()}</strong><small>{format!("{} \u{b7} {}", flow.server, flow.description)}</small>
+                                    </button>
+                                </li>
+                            }
+                        }
+                    </For>
+                </ul>
+            </nav>
+            <div class="au-recipes__detail">
+                {move || match selected.get() {
+                    Selected::Widget(kind) => view! { <WidgetDetail kind /> }.into_any(),
+                    Selected::Flow(flow) => view! { <FlowDetail flow /> }.into_any(),
+                }}
+            </div>
+        </section>
+    }
+}
