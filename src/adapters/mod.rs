@@ -1,5 +1,6 @@
 //! The only code that calls browser APIs (fetch, EventSource, storage, `modelContext`).
 
 pub mod clock;
+pub mod event_source;
 pub mod http;
 pub mod storage;
