@@ -1,4 +1,4 @@
-//! The top bar: product name, theme toggle and the settings button.
+//! The top bar: product name, theme toggle, and the servers and settings buttons.
 
 use autoui_core::settings::Theme;
 use leptos::prelude::*;
@@ -8,7 +8,7 @@ use crate::ui::route::View;
 use crate::ui::theme::{next_theme, system_prefers_dark};
 
 #[component]
-pub fn Header(settings_open: RwSignal<bool>, view: RwSignal<View>) -> impl IntoView {
+pub fn Header(settings_open: RwSignal<bool>, servers_open: RwSignal<bool>, view: RwSignal<View>) -> impl IntoView {
     let settings = use_settings().0;
     let theme_label = move || match settings.with(|s| s.theme) {
         Theme::System => "Theme: system",
@@ -35,10 +35,25 @@ pub fn Header(settings_open: RwSignal<bool>, view: RwSignal<View>) -> impl IntoV
                 </button>
                 <button
                     class="au-button"
+                    data-testid="open-servers"
+                    aria-haspopup="dialog"
+                    aria-expanded=move || servers_open.get().to_string()
+                    on:click=move |_| {
+                        settings_open.set(false);
+                        servers_open.update(|open| *open = !*open);
+                    }
+                >
+                    "Servers"
+                </button>
+                <button
+                    class="au-button"
                     data-testid="open-settings"
                     aria-haspopup="dialog"
                     aria-expanded=move || settings_open.get().to_string()
-                    on:click=move |_| settings_open.update(|open| *open = !*open)
+                    on:click=move |_| {
+                        servers_open.set(false);
+                        settings_open.update(|open| *open = !*open);
+                    }
                 >
                     "Settings"
                 </button>
