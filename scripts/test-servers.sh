@@ -21,8 +21,10 @@ say() { printf '\033[1;34m[test-servers]\033[0m %s\n' "$*" >&2; }
 
 stop() {
   [[ -d "$state" ]] || return 0
+  local stopped=0
   for pidfile in "$state"/*.pid; do
     [[ -f "$pidfile" ]] || continue
+    stopped=$((stopped + 1))
     pid=$(<"$pidfile")
     if kill -0 "$pid" 2>/dev/null; then
       kill "$pid" 2>/dev/null || true
@@ -31,7 +33,7 @@ stop() {
     fi
     rm -f "$pidfile"
   done
-  say "stopped"
+  ((stopped == 0)) || say "stopped $stopped servers"
 }
 
 # Prints one port per preferred port: the preferred one when free, else one the system picks.

@@ -125,14 +125,14 @@ pub struct ServersCtx {
 }
 
 impl ServersCtx {
-    /// Folds `hub`'s events into rows from now on; with `persist`, also saves the configs on every change.
-    pub fn new(hub: BrowserHub, persist: bool) -> ServersCtx {
+    /// Folds `hub`'s events into rows from now on, and saves the configs whenever they change.
+    fn new(hub: BrowserHub) -> ServersCtx {
         let rows = RwSignal::new_local(hub.snapshots().into_iter().map(ServerRow::new).collect::<Vec<_>>());
         let ctx = ServersCtx { hub: StoredValue::new_local(hub.clone()), rows };
         hub.subscribe(move |event| {
             // The signals may be gone (the owner was disposed) while the hub lives on in its task.
             rows.try_update(|rows| fold_rows(rows, event));
-            if persist && changes_configs(event) {
+            if changes_configs(event) {
                 ctx.save();
             }
         });
@@ -178,11 +178,6 @@ impl ServersCtx {
         })
     }
 
-    /// All rows (tracked).
-    pub fn rows(&self) -> Vec<ServerRow> {
-        self.rows.get()
-    }
-
     /// The servers as the agent's dispatcher sees them and calls their tools.
     pub fn remote(&self) -> Rc<dyn RemoteServers> {
         Rc::new(self.hub.get_value())
@@ -213,7 +208,7 @@ pub fn provide_servers() -> ServersCtx {
     for config in stored {
         let _ = hub.add_server(config);
     }
-    let ctx = ServersCtx::new(hub, true);
+    let ctx = ServersCtx::new(hub);
     provide_context(ctx);
     ctx
 }
