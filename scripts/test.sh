@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up what is missing, then runs every test tier:
 #   1. native:  cargo test over the pure core
-#   2. browser: wasm-bindgen-test suites in headless Chromium through chromedriver
+#   2. browser: wasm-bindgen-test suites in headless Chromium through chromedriver, with the MCP
+#      test servers (scripts/test-servers.sh) running on loopback ports
 #   3. e2e:     the release build served on 127.0.0.1, driven over WebDriver
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -15,7 +16,14 @@ tier "native tests"
 cargo test --locked -p autoui-core
 
 tier "browser tests (headless Chromium)"
+# The MCP test servers run on loopback ports for this tier; their URLs are compiled into the tests.
+trap '"$ROOT/scripts/test-servers.sh" stop' EXIT
+servers_env=$("$ROOT/scripts/test-servers.sh" start)
+eval "$servers_env"
+# The runner's limit is for a whole test file (20 s by default); each MCP test bounds its own waits.
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-180}"
 cargo test --locked --target wasm32-unknown-unknown -p autoui
+"$ROOT/scripts/test-servers.sh" stop
 
 tier "end-to-end tests (release build)"
 trunk build --release

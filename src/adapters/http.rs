@@ -47,6 +47,8 @@ async fn send(request: HttpRequest, cancel: CancelToken) -> Result<HttpResponse,
             abort_controller.abort();
         }
     });
+    // From here on, dropping this future or the body before the end aborts the fetch.
+    let guard = BodyGuard { controller, complete: false, _finished: finished };
 
     let window = web_sys::window().ok_or_else(|| HttpError::Network("no window".to_owned()))?;
     let response: Response = match JsFuture::from(window.fetch_with_request(&js_request)).await {
@@ -59,40 +61,68 @@ async fn send(request: HttpRequest, cancel: CancelToken) -> Result<HttpResponse,
     if let Ok(Some(entries)) = js_sys::try_iter(&response.headers()) {
         for entry in entries.flatten() {
             let pair: js_sys::Array = entry.unchecked_into();
-            header_pairs.push((pair.get(0).as_string().unwrap_or_default(), pair.get(1).as_string().unwrap_or_default()));
+            header_pairs
+                .push((pair.get(0).as_string().unwrap_or_default(), pair.get(1).as_string().unwrap_or_default()));
         }
     }
 
     let body = match response.body() {
         Some(stream) => {
             let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
-            body_chunks(reader, cancel, finished).boxed_local()
+            body_chunks(reader, cancel, guard).boxed_local()
         }
-        None => stream::empty().boxed_local(),
+        None => {
+            guard.complete();
+            stream::empty().boxed_local()
+        }
     };
     Ok(HttpResponse { status: response.status(), headers: header_pairs, body })
 }
 
-/// Reads the body chunk by chunk; `finished` is dropped at the end, releasing the abort watcher.
+/// Owns the request until its body is read: dropping it sooner (a listener stopped, a caller gave
+/// up, a timeout dropped the request) aborts the fetch, so the connection does not stay open unseen. Dropping
+/// `_finished` releases the Stop watcher either way.
+struct BodyGuard {
+    controller: AbortController,
+    complete: bool,
+    _finished: oneshot::Sender<()>,
+}
+
+impl BodyGuard {
+    /// The body was read to its end: nothing is left to abort.
+    fn complete(mut self) {
+        self.complete = true;
+    }
+}
+
+impl Drop for BodyGuard {
+    fn drop(&mut self) {
+        if !self.complete {
+            self.controller.abort();
+        }
+    }
+}
+
+/// Reads the body chunk by chunk; the guard is released at the end and aborts the fetch if dropped sooner.
 fn body_chunks(
     reader: ReadableStreamDefaultReader,
     cancel: CancelToken,
-    finished: oneshot::Sender<()>,
+    guard: BodyGuard,
 ) -> impl futures::Stream<Item = Result<Vec<u8>, HttpError>> {
-    stream::unfold(Some((reader, finished)), move |state| {
+    stream::unfold(Some((reader, guard)), move |state| {
         let cancel = cancel.clone();
         async move {
-            let (reader, finished) = state?;
+            let (reader, guard) = state?;
             match JsFuture::from(reader.read()).await {
                 Ok(result) => {
                     let done = js_sys::Reflect::get(&result, &"done".into()).map(|d| d.is_truthy()).unwrap_or(true);
                     if done {
-                        drop(finished);
+                        guard.complete();
                         return None;
                     }
                     let value = js_sys::Reflect::get(&result, &"value".into()).unwrap_or(JsValue::UNDEFINED);
                     let bytes = js_sys::Uint8Array::new(&value).to_vec();
-                    Some((Ok(bytes), Some((reader, finished))))
+                    Some((Ok(bytes), Some((reader, guard))))
                 }
                 Err(_) if cancel.is_cancelled() => Some((Err(HttpError::Aborted), None)),
                 Err(error) => Some((Err(HttpError::Body(describe(&error))), None)),

@@ -2,5 +2,6 @@
 
 pub mod clock;
 pub mod download;
+pub mod event_source;
 pub mod http;
 pub mod storage;

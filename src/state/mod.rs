@@ -5,4 +5,5 @@ pub mod autoui;
 pub mod canvas;
 pub mod notices;
 pub mod persist;
+pub mod servers;
 pub mod settings;

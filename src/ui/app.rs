@@ -1,5 +1,6 @@
 //! The app shell: contexts (notices, settings, canvas restored from the last session or opened from a
-//! share link), then header, the main view (canvas or gallery) beside the chat, and the drawers.
+//! share link, MCP servers reconnected), then header, the main view (canvas, gallery or recipes) beside
+//! the chat, and the drawers (settings, servers, console).
 
 use autoui_core::canvas::model::Canvas;
 use autoui_core::canvas::persist::DashboardLibrary;
@@ -10,13 +11,13 @@ use crate::adapters::clock::BrowserRandom;
 use std::rc::Rc;
 
 use autoui_core::canvas::event::Delivery;
-use autoui_core::remote::{RemoteCallError, RemoteServerView, RemoteServers};
 
 use crate::state::agent::provide_agent;
 use crate::state::autoui::provide_autoui;
 use crate::state::canvas::{CanvasCtx, provide_canvas};
 use crate::state::notices::{NoticesCtx, provide_notices};
 use crate::state::persist::{SessionSaver, load_library, restore_session, save_library};
+use crate::state::servers::provide_servers;
 use crate::state::settings::provide_settings;
 use crate::ui::canvas::CanvasArea;
 use crate::ui::chat::ChatPanel;
@@ -27,6 +28,7 @@ use crate::ui::header::Header;
 use crate::ui::notices::Notices;
 use crate::ui::recipes::{DataServersCtx, RecipesBrowser};
 use crate::ui::route::{View, use_view};
+use crate::ui::servers::ServersDrawer;
 use crate::ui::settings::SettingsDrawer;
 use crate::ui::theme::apply_theme;
 
@@ -81,9 +83,10 @@ pub fn App() -> impl IntoView {
     canvas.set_read_only(read_only);
     let events = provide_widget_events(canvas);
     let autoui = provide_autoui(canvas);
+    let servers = provide_servers();
     let data_servers: Vec<Rc<dyn autoui_core::tool::LocalServer>> = vec![Rc::new(autoui_core::samples::Samples)];
     provide_context(DataServersCtx(StoredValue::new_local(data_servers.clone())));
-    let agent = provide_agent(settings, canvas, autoui, data_servers, Rc::new(NoRemoteServers), session.conversation);
+    let agent = provide_agent(settings, canvas, autoui, data_servers, servers.remote(), session.conversation);
     // Button clicks and chat-input submits become the agent's next turn; a chat-input stop stops it.
     events.set_handler(Callback::new(move |(event, delivery): (autoui_core::canvas::event::WidgetEvent, Delivery)| match delivery {
         Delivery::NextTurn => agent.send_shown(event.agent_text(), event.selection_text()),
@@ -105,9 +108,10 @@ pub fn App() -> impl IntoView {
     let view = use_view();
     let settings_open = RwSignal::new(false);
     let console_open = RwSignal::new(false);
+    let servers_open = RwSignal::new(false);
     view! {
         <div class="au-app">
-            <Header settings_open=settings_open console_open=console_open view=view />
+            <Header settings_open=settings_open servers_open=servers_open console_open=console_open view=view />
             <main class="au-app__main">
                 {move || match view.get() {
                     View::Canvas => view! {
@@ -120,27 +124,9 @@ pub fn App() -> impl IntoView {
                 <ChatPanel on_open_settings=move |()| settings_open.set(true) />
             </main>
             <SettingsDrawer open=settings_open />
+            <ServersDrawer open=servers_open />
             <ConsolePanel open=console_open />
             <Notices />
         </div>
-    }
-}
-
-/// No remote MCP servers: the servers panel's hub replaces this when it lands.
-struct NoRemoteServers;
-
-impl RemoteServers for NoRemoteServers {
-    fn servers(&self) -> Vec<RemoteServerView> {
-        Vec::new()
-    }
-
-    fn call_tool<'a>(
-        &'a self,
-        server: &'a autoui_core::ids::ServerId,
-        _tool: &'a str,
-        _args: serde_json::Value,
-        _cancel: autoui_core::cancel::CancelToken,
-    ) -> futures::future::LocalBoxFuture<'a, Result<autoui_core::tool::ToolResult, RemoteCallError>> {
-        Box::pin(async move { Err(RemoteCallError::UnknownServer(server.clone())) })
     }
 }

@@ -1,4 +1,5 @@
-//! The top bar: product name, theme toggle and the settings button.
+//! The top bar: product name, views, theme toggle, and the console, servers and settings drawers
+//! (one open at a time).
 
 use autoui_core::settings::Theme;
 use leptos::prelude::*;
@@ -8,7 +9,21 @@ use crate::ui::route::View;
 use crate::ui::theme::{next_theme, system_prefers_dark};
 
 #[component]
-pub fn Header(settings_open: RwSignal<bool>, console_open: RwSignal<bool>, view: RwSignal<View>) -> impl IntoView {
+pub fn Header(
+    settings_open: RwSignal<bool>,
+    servers_open: RwSignal<bool>,
+    console_open: RwSignal<bool>,
+    view: RwSignal<View>,
+) -> impl IntoView {
+    let drawers = [settings_open, servers_open, console_open];
+    // Drawers share the right edge: opening one closes the others.
+    let toggle = move |drawer: RwSignal<bool>| {
+        let opening = !drawer.get_untracked();
+        for other in drawers {
+            other.set(false);
+        }
+        drawer.set(opening);
+    };
     let settings = use_settings().0;
     let theme_label = move || match settings.with(|s| s.theme) {
         Theme::System => "Theme: system",
@@ -36,13 +51,15 @@ pub fn Header(settings_open: RwSignal<bool>, console_open: RwSignal<bool>, view:
                     {theme_label}
                 </button>
                 <button class="au-button au-button--ghost" data-testid="open-console" aria-haspopup="dialog"
-                    on:click=move |_| console_open.update(|open| *open = !*open)>"Console"</button>
+                    aria-expanded=move || console_open.get().to_string() on:click=move |_| toggle(console_open)>"Console"</button>
+                <button class="au-button" data-testid="open-servers" aria-haspopup="dialog"
+                    aria-expanded=move || servers_open.get().to_string() on:click=move |_| toggle(servers_open)>"Servers"</button>
                 <button
                     class="au-button"
                     data-testid="open-settings"
                     aria-haspopup="dialog"
                     aria-expanded=move || settings_open.get().to_string()
-                    on:click=move |_| settings_open.update(|open| *open = !*open)
+                    on:click=move |_| toggle(settings_open)
                 >
                     "Settings"
                 </button>

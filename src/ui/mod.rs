@@ -1,4 +1,4 @@
-//! The app's panels: header, canvas, chat and settings.
+//! The app's panels: header, canvas, chat, settings and servers.
 
 pub mod app;
 pub mod canvas;
@@ -12,6 +12,7 @@ pub mod header;
 pub mod notices;
 pub mod recipes;
 pub mod route;
+pub mod servers;
 pub mod settings;
 pub mod theme;
 pub mod widget_frame;

@@ -1,0 +1,218 @@
+//! The app's MCP servers: one hub for the page over fetch and `EventSource`, the server configs
+//! persisted in local storage and reconnected on reload, and the hub's events folded into the rows
+//! the servers panel reads. The agent reaches the same hub through [`ServersCtx::remote`].
+
+use std::rc::Rc;
+
+use autoui_core::ids::ServerId;
+use autoui_core::mcp::config::{McpOptions, ServerConfig};
+use autoui_core::mcp::hub::{CallOutcome, HubError, HubEvent, McpHub, ServerSnapshot};
+use autoui_core::mcp::session::SessionPorts;
+use autoui_core::ports::HttpTransport;
+use autoui_core::remote::RemoteServers;
+use autoui_core::tool::ToolSpec;
+use leptos::prelude::*;
+
+use crate::adapters::clock::BrowserClock;
+use crate::adapters::event_source::BrowserEventSource;
+use crate::adapters::http::FetchTransport;
+use crate::adapters::storage;
+
+/// Where the server list lives. Bearer tokens are stored with it, in this browser only, like the API key.
+pub const STORAGE_KEY: &str = "autoui.servers.v1";
+
+pub type BrowserHub = McpHub<FetchTransport>;
+
+/// A hub over the browser's fetch, `EventSource` and clock, with the task driving its connections
+/// already spawned. The app makes one; browser tests make one per test.
+pub fn spawn_hub(options: McpOptions) -> BrowserHub {
+    spawn_hub_over(Rc::new(FetchTransport), options)
+}
+
+/// [`spawn_hub`] over another HTTP transport (browser tests wrap fetch to watch what goes out).
+pub fn spawn_hub_over<H: HttpTransport + 'static>(http: Rc<H>, options: McpOptions) -> McpHub<H> {
+    let ports = SessionPorts { http, event_sources: Rc::new(BrowserEventSource), clock: Rc::new(BrowserClock) };
+    let hub = McpHub::new(ports, options);
+    // Not leptos' spawner: a hub may be made before anything is mounted (which sets that one up).
+    wasm_bindgen_futures::spawn_local(hub.run());
+    hub
+}
+
+/// The latest `notifications/progress` of a running call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallProgress {
+    pub tool: String,
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+/// How the last `tools/call` on a server went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LastCall {
+    pub tool: String,
+    pub latency_ms: f64,
+    pub outcome: CallOutcome,
+}
+
+/// One server as the panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerRow {
+    pub snapshot: ServerSnapshot,
+    pub progress: Option<CallProgress>,
+    pub last_call: Option<LastCall>,
+    /// Something to know that did not change the status (re-listing tools failed); cleared on connect.
+    pub warning: Option<String>,
+    /// Bumps whenever the tool list is replaced, so the tool browser re-renders only then.
+    pub tools_revision: u64,
+    /// Removal was asked for and the session is being ended on the server.
+    pub removing: bool,
+}
+
+impl ServerRow {
+    pub fn new(snapshot: ServerSnapshot) -> ServerRow {
+        ServerRow { snapshot, progress: None, last_call: None, warning: None, tools_revision: 0, removing: false }
+    }
+
+    fn apply(&mut self, event: &HubEvent) {
+        self.snapshot.apply(event);
+        match event {
+            HubEvent::Connected { .. } => self.warning = None,
+            HubEvent::ToolsChanged { .. } => self.tools_revision += 1,
+            HubEvent::Progress { tool, progress, total, message, .. } => {
+                self.progress = Some(CallProgress {
+                    tool: tool.clone(),
+                    progress: *progress,
+                    total: *total,
+                    message: message.clone(),
+                });
+            }
+            HubEvent::CallFinished { tool, latency_ms, outcome, .. } => {
+                if self.progress.as_ref().is_some_and(|progress| &progress.tool == tool) {
+                    self.progress = None;
+                }
+                self.last_call =
+                    Some(LastCall { tool: tool.clone(), latency_ms: *latency_ms, outcome: outcome.clone() });
+            }
+            HubEvent::Warning { message, .. } => self.warning = Some(message.clone()),
+            HubEvent::Added(_)
+            | HubEvent::StatusChanged { .. }
+            | HubEvent::TransportDetected { .. }
+            | HubEvent::Removed { .. } => {}
+        }
+    }
+}
+
+/// Folds a hub event into the panel's rows, adding and removing rows as servers come and go.
+pub fn fold_rows(rows: &mut Vec<ServerRow>, event: &HubEvent) {
+    match event {
+        HubEvent::Added(snapshot) => rows.push(ServerRow::new(snapshot.clone())),
+        HubEvent::Removed { server } => rows.retain(|row| &row.snapshot.id != server),
+        other => rows.iter_mut().filter(|row| &row.snapshot.id == other.server()).for_each(|row| row.apply(other)),
+    }
+}
+
+/// Whether `event` changes what must be persisted (the list, or a transport auto-detection settled on).
+fn changes_configs(event: &HubEvent) -> bool {
+    matches!(event, HubEvent::Added(_) | HubEvent::Removed { .. } | HubEvent::TransportDetected { .. })
+}
+
+/// Context handle for the servers; `Copy`, so event handlers capture it freely.
+#[derive(Clone, Copy)]
+pub struct ServersCtx {
+    hub: StoredValue<BrowserHub, LocalStorage>,
+    rows: RwSignal<Vec<ServerRow>, LocalStorage>,
+}
+
+impl ServersCtx {
+    /// Folds `hub`'s events into rows from now on, and saves the configs whenever they change.
+    fn new(hub: BrowserHub) -> ServersCtx {
+        let rows = RwSignal::new_local(hub.snapshots().into_iter().map(ServerRow::new).collect::<Vec<_>>());
+        let ctx = ServersCtx { hub: StoredValue::new_local(hub.clone()), rows };
+        hub.subscribe(move |event| {
+            // The signals may be gone (the owner was disposed) while the hub lives on in its task.
+            rows.try_update(|rows| fold_rows(rows, event));
+            if changes_configs(event) {
+                ctx.save();
+            }
+        });
+        ctx
+    }
+
+    /// Adds a server and starts connecting to it.
+    pub fn add(&self, config: ServerConfig) -> Result<ServerId, HubError> {
+        self.hub.with_value(|hub| hub.add_server(config))
+    }
+
+    /// Connects again from scratch, with the stored config.
+    pub fn reconnect(&self, id: &ServerId) {
+        self.hub.with_value(|hub| hub.reconnect(id));
+    }
+
+    /// Stops the connection, ends the session on the server (`DELETE`), then drops the row.
+    pub fn remove(&self, id: &ServerId) {
+        self.rows.update(|rows| {
+            rows.iter_mut().filter(|row| &row.snapshot.id == id).for_each(|row| row.removing = true);
+        });
+        let hub = self.hub.get_value();
+        let id = id.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            hub.remove_server(&id).await;
+        });
+    }
+
+    /// Server ids in the order they were added (tracked).
+    pub fn ids(&self) -> Vec<ServerId> {
+        self.rows.with(|rows| rows.iter().map(|row| row.snapshot.id.clone()).collect())
+    }
+
+    /// Reads one server's row (tracked); `None` once it is removed.
+    pub fn with_row<T>(&self, id: &ServerId, read: impl FnOnce(&ServerRow) -> T) -> Option<T> {
+        self.rows.with(|rows| rows.iter().find(|row| &row.snapshot.id == id).map(read))
+    }
+
+    /// One server's tools, untracked (pair it with `tools_revision` to re-render on change).
+    pub fn tools_of(&self, id: &ServerId) -> Rc<Vec<ToolSpec>> {
+        self.rows.with_untracked(|rows| {
+            rows.iter().find(|row| &row.snapshot.id == id).map(|row| row.snapshot.tools.clone()).unwrap_or_default()
+        })
+    }
+
+    /// The servers as the agent's dispatcher sees them and calls their tools.
+    pub fn remote(&self) -> Rc<dyn RemoteServers> {
+        Rc::new(self.hub.get_value())
+    }
+
+    pub fn hub(&self) -> BrowserHub {
+        self.hub.get_value()
+    }
+
+    fn save(&self) {
+        if let Some(configs) = self.hub.try_with_value(|hub| hub.configs()) {
+            storage::save(STORAGE_KEY, &configs);
+        }
+    }
+}
+
+/// Spawns the page's hub, reconnects the stored servers, and saves every change back.
+pub fn provide_servers() -> ServersCtx {
+    let stored = match storage::load::<Vec<ServerConfig>>(STORAGE_KEY) {
+        Ok(stored) => stored.unwrap_or_default(),
+        Err(storage::LoadError::Corrupt { raw, .. }) => {
+            storage::set_aside(STORAGE_KEY, &raw);
+            Vec::new()
+        }
+    };
+    let hub = spawn_hub(McpOptions::default());
+    // Reconnecting what is stored changes nothing to save, so this happens before subscribing.
+    for config in stored {
+        let _ = hub.add_server(config);
+    }
+    let ctx = ServersCtx::new(hub);
+    provide_context(ctx);
+    ctx
+}
+
+pub fn use_servers() -> ServersCtx {
+    expect_context::<ServersCtx>()
+}

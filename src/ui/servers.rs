@@ -1,0 +1,305 @@
+//! The servers drawer: add an MCP server by URL (name, bearer token, transport), watch each one's
+//! live status, last-call latency and progress, reconnect or remove it, and browse its tools.
+
+use autoui_core::ids::ServerId;
+use autoui_core::mcp::config::{ServerConfig, TransportChoice};
+use autoui_core::mcp::hub::{CallOutcome, ServerStatus};
+use leptos::prelude::*;
+
+use crate::state::servers::{CallProgress, LastCall, ServersCtx, use_servers};
+
+#[component]
+pub fn ServersDrawer(open: RwSignal<bool>) -> impl IntoView {
+    let servers = use_servers();
+
+    view! {
+        <div class="au-drawer au-servers" data-testid="servers" role="dialog" aria-modal="false" aria-labelledby="servers-title"
+            class:au-drawer--open=move || open.get() hidden=move || !open.get()>
+            <div class="au-drawer__header">
+                <h2 id="servers-title">"MCP servers"</h2>
+                <button class="au-button au-button--ghost" aria-label="Close servers" on:click=move |_| open.set(false)>"\u{2715}"</button>
+            </div>
+            <AddServerForm servers=servers />
+            <ul class="au-servers__list" data-testid="server-list">
+                <For each=move || servers.ids() key=|id| id.clone() let(id)>
+                    <ServerItem servers=servers id=id />
+                </For>
+            </ul>
+            <Show when=move || servers.ids().is_empty()>
+                <p class="au-servers__empty" data-testid="servers-empty">
+                    "No server yet. Add the URL of a Streamable HTTP endpoint (often ending in /mcp) or of a legacy SSE endpoint (often /sse)."
+                </p>
+            </Show>
+        </div>
+    }
+}
+
+#[component]
+fn AddServerForm(servers: ServersCtx) -> impl IntoView {
+    let url = RwSignal::new(String::new());
+    let name = RwSignal::new(String::new());
+    let token = RwSignal::new(String::new());
+    let transport = RwSignal::new(TransportChoice::Auto);
+    let error = RwSignal::new(None::<String>);
+
+    let submit = move || {
+        let text = url.get_untracked().trim().to_owned();
+        if text.is_empty() {
+            error.set(Some("enter the server's URL, for example http://127.0.0.1:3001/mcp".to_owned()));
+            return;
+        }
+        let config = ServerConfig {
+            url: text,
+            name: non_empty(name.get_untracked()),
+            bearer_token: non_empty(token.get_untracked()),
+            transport: transport.get_untracked(),
+            detected: None,
+        };
+        match servers.add(config) {
+            Ok(_) => {
+                url.set(String::new());
+                name.set(String::new());
+                token.set(String::new());
+                transport.set(TransportChoice::Auto);
+                error.set(None);
+            }
+            Err(refused) => error.set(Some(refused.to_string())),
+        }
+    };
+
+    view! {
+        <form class="au-servers__form" data-testid="server-form" novalidate on:submit=move |event| { event.prevent_default(); submit(); }>
+            <label class="au-field">
+                <span>"URL"</span>
+                <input data-testid="server-url" type="url" required placeholder="http://127.0.0.1:3001/mcp"
+                    prop:value=move || url.get() on:input=move |event| url.set(event_target_value(&event)) />
+            </label>
+            <label class="au-field">
+                <span>"Name (optional)"</span>
+                <input data-testid="server-name" placeholder="the server's own name"
+                    prop:value=move || name.get() on:input=move |event| name.set(event_target_value(&event)) />
+            </label>
+            <label class="au-field">
+                <span>"Bearer token (optional)"</span>
+                <input data-testid="server-token" type="password" autocomplete="off"
+                    prop:value=move || token.get() on:input=move |event| token.set(event_target_value(&event)) />
+                <small class="au-field__note">"Stored in this browser only and sent only to this server."</small>
+            </label>
+            <label class="au-field">
+                <span>"Transport"</span>
+                <select data-testid="server-transport"
+                    on:change=move |event| transport.set(match event_target_value(&event).as_str() {
+                        "streamable" => TransportChoice::Streamable,
+                        "sse" => TransportChoice::Sse,
+                        _ => TransportChoice::Auto,
+                    })>
+                    <option value="auto" selected=move || transport.get() == TransportChoice::Auto>"Auto-detect"</option>
+                    <option value="streamable" selected=move || transport.get() == TransportChoice::Streamable>"Streamable HTTP"</option>
+                    <option value="sse" selected=move || transport.get() == TransportChoice::Sse>"HTTP+SSE (legacy)"</option>
+                </select>
+            </label>
+            <button type="submit" class="au-button au-button--primary" data-testid="server-add">"Add server"</button>
+            {move || error.get().map(|message| view! {
+                <p class="au-servers__error" role="alert" data-testid="server-add-error">{message}</p>
+            })}
+        </form>
+    }
+}
+
+#[component]
+fn ServerItem(servers: ServersCtx, id: ServerId) -> impl IntoView {
+    let field = {
+        let id = id.clone();
+        move |read: fn(&crate::state::servers::ServerRow) -> String| {
+            let id = id.clone();
+            move || servers.with_row(&id, read).unwrap_or_default()
+        }
+    };
+    let name = field(|row| row.snapshot.name.clone());
+    let url = field(|row| row.snapshot.config.url.clone());
+    let transport = field(|row| row.snapshot.transport.map(|kind| kind.label().to_owned()).unwrap_or_default());
+    let status = field(|row| status_text(&row.snapshot.status));
+    let state = field(|row| StatusKind::of(&row.snapshot.status).as_str().to_owned());
+    let latency = field(|row| row.last_call.as_ref().map(last_call_text).unwrap_or_default());
+    let progress = field(|row| row.progress.as_ref().map(progress_text).unwrap_or_default());
+    let warning = field(|row| row.warning.clone().unwrap_or_default());
+    let instructions = field(|row| row.snapshot.instructions.clone().unwrap_or_default());
+    let removing = {
+        let id = id.clone();
+        move || servers.with_row(&id, |row| row.removing).unwrap_or(true)
+    };
+    let reconnect = {
+        let id = id.clone();
+        move |_| servers.reconnect(&id)
+    };
+    let remove = {
+        let id = id.clone();
+        move |_| servers.remove(&id)
+    };
+    let status_class = {
+        let state = state.clone();
+        move || format!("au-server__status au-server__status--{}", state())
+    };
+    let id_attr = id.to_string();
+
+    view! {
+        <li class="au-server" data-testid="server" data-server-id=id_attr>
+            <div class="au-server__head">
+                <span class=move || format!("au-server__dot au-server__dot--{}", state()) aria-hidden="true"></span>
+                <strong class="au-server__name" data-testid="server-name-label">{name}</strong>
+                <span class="au-server__transport" data-testid="server-transport-label">{transport}</span>
+            </div>
+            <div class="au-server__url">{url}</div>
+            <p class=status_class data-testid="server-status" role="status">{status}</p>
+            <OptionalLine class="au-server__latency" testid="server-latency" text=latency />
+            <OptionalLine class="au-server__progress" testid="server-progress" text=progress />
+            <OptionalLine class="au-server__warning" testid="server-warning" text=warning />
+            <div class="au-server__actions">
+                <button class="au-button" data-testid="server-reconnect" disabled=removing.clone() on:click=reconnect>"Reconnect"</button>
+                <button class="au-button au-button--danger" data-testid="server-remove" disabled=removing on:click=remove>"Remove"</button>
+            </div>
+            {move || {
+                let text = instructions();
+                (!text.is_empty()).then(|| view! {
+                    <details class="au-server__instructions">
+                        <summary>"Server instructions"</summary>
+                        <p>{text}</p>
+                    </details>
+                })
+            }}
+            <ToolBrowser servers=servers id=id />
+        </li>
+    }
+}
+
+/// A line shown only while `text` has something to say.
+#[component]
+fn OptionalLine(
+    class: &'static str,
+    testid: &'static str,
+    text: impl Fn() -> String + Send + Sync + 'static,
+) -> impl IntoView {
+    move || {
+        let text = text();
+        (!text.is_empty()).then(|| view! { <p class=class data-testid=testid>{text}</p> })
+    }
+}
+
+/// Each tool's name, title, description and pretty-printed input schema, re-rendered only when the
+/// server's tool list is replaced.
+#[component]
+fn ToolBrowser(servers: ServersCtx, id: ServerId) -> impl IntoView {
+    let revision = {
+        let id = id.clone();
+        Memo::new(move |_| servers.with_row(&id, |row| row.tools_revision).unwrap_or_default())
+    };
+    let unreadable = {
+        let id = id.clone();
+        move || servers.with_row(&id, |row| row.snapshot.unreadable_tools.clone()).unwrap_or_default()
+    };
+
+    view! {
+        {move || {
+            // Read, not just tracked: a memo nobody read is never computed, so it would never change.
+            let _ = revision.get();
+            let tools = servers.tools_of(&id);
+            let count = tools.len();
+            let items = tools
+                .iter()
+                .map(|tool| {
+                    let schema = serde_json::to_string_pretty(&tool.input_schema).unwrap_or_default();
+                    let title = tool.title.clone().filter(|title| title != &tool.name);
+                    view! {
+                        <li class="au-tool" data-testid="server-tool">
+                            <code class="au-tool__name">{tool.name.clone()}</code>
+                            {title.map(|title| view! { <span class="au-tool__title">{title}</span> })}
+                            <p class="au-tool__description">{tool.description.clone()}</p>
+                            <details class="au-tool__schema">
+                                <summary>"Input schema"</summary>
+                                <pre data-testid="server-tool-schema">{schema}</pre>
+                            </details>
+                        </li>
+                    }
+                })
+                .collect_view();
+            (count > 0).then(|| view! {
+                <details class="au-server__tools" data-testid="server-tools">
+                    <summary>{format!("Tools ({count})")}</summary>
+                    <ul class="au-server__tool-list">{items}</ul>
+                </details>
+            })
+        }}
+        {move || {
+            let unreadable = unreadable();
+            (!unreadable.is_empty()).then(|| view! {
+                <details class="au-server__unreadable" data-testid="server-unreadable-tools">
+                    <summary>{format!("{} tool(s) this client could not read", unreadable.len())}</summary>
+                    <ul>{unreadable.into_iter().map(|reason| view! { <li>{reason}</li> }).collect_view()}</ul>
+                </details>
+            })
+        }}
+    }
+}
+
+/// The status a person reads: what is happening, and for failures the whole reason.
+fn status_text(status: &ServerStatus) -> String {
+    match status {
+        ServerStatus::Connecting => "connecting\u{2026}".to_owned(),
+        ServerStatus::Connected { tools: 1 } => "connected with 1 tool".to_owned(),
+        ServerStatus::Connected { tools } => format!("connected with {tools} tools"),
+        ServerStatus::Reconnecting { reason } => format!("reconnecting: {reason}"),
+        ServerStatus::Failed { reason } => format!("failed: {reason}"),
+    }
+}
+
+fn last_call_text(call: &LastCall) -> String {
+    let outcome = match &call.outcome {
+        CallOutcome::Ok => "ok".to_owned(),
+        CallOutcome::ToolError => "the tool reported an error".to_owned(),
+        CallOutcome::Failed(reason) => format!("failed: {reason}"),
+        CallOutcome::Cancelled => "cancelled".to_owned(),
+    };
+    format!("last call: {} in {:.0} ms ({outcome})", call.tool, call.latency_ms)
+}
+
+fn progress_text(progress: &CallProgress) -> String {
+    let mut text = match progress.total {
+        Some(total) => format!("{}: {} of {}", progress.tool, progress.progress, total),
+        None => format!("{}: {}", progress.tool, progress.progress),
+    };
+    if let Some(message) = &progress.message {
+        text.push_str(&format!(" ({message})"));
+    }
+    text
+}
+
+/// The status as a CSS modifier, from one match (never from a server's string).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StatusKind {
+    Connecting,
+    Connected,
+    Failed,
+}
+
+impl StatusKind {
+    fn of(status: &ServerStatus) -> StatusKind {
+        match status {
+            ServerStatus::Connecting | ServerStatus::Reconnecting { .. } => StatusKind::Connecting,
+            ServerStatus::Connected { .. } => StatusKind::Connected,
+            ServerStatus::Failed { .. } => StatusKind::Failed,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            StatusKind::Connecting => "connecting",
+            StatusKind::Connected => "connected",
+            StatusKind::Failed => "failed",
+        }
+    }
+}
+
+fn non_empty(text: String) -> Option<String> {
+    let trimmed = text.trim();
+    (!trimmed.is_empty()).then(|| trimmed.to_owned())
+}

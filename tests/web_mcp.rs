@@ -1,0 +1,673 @@
+//! Browser tier against real MCP servers: the app's hub (fetch, `EventSource`, the core sessions)
+//! connects to server-everything (npm) and a Python server on the official SDK, each in both HTTP
+//! transports, and the servers panel drives the same hub. `scripts/test-servers.sh start` runs the
+//! servers and exports their URLs, which are read at compile time.
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::pin;
+use std::rc::Rc;
+
+use autoui::adapters::clock::BrowserClock;
+use autoui::adapters::http::FetchTransport;
+use autoui::state::servers::{STORAGE_KEY, ServersCtx, provide_servers, spawn_hub, spawn_hub_over};
+use autoui::ui::servers::ServersDrawer;
+use autoui_core::cancel::CancelToken;
+use autoui_core::ids::ServerId;
+use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKind};
+use autoui_core::mcp::hub::{HubEvent, McpHub, ServerStatus};
+use autoui_core::ports::{Clock, HttpError, HttpRequest, HttpResponse, HttpTransport, Method};
+use autoui_core::remote::{RemoteCallError, RemoteServers};
+use autoui_core::tool::ToolResult;
+use futures::channel::mpsc::{self, UnboundedReceiver};
+use futures::future::{Either, LocalBoxFuture, select};
+use futures::{FutureExt, StreamExt};
+use leptos::prelude::*;
+use serde_json::{Value, json};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::{HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A URL exported by `scripts/test-servers.sh start`, or a failure saying how to get it.
+fn server_url(name: &str, value: Option<&'static str>) -> &'static str {
+    value.unwrap_or_else(|| {
+        panic!("{name} was not set when this test was compiled: run scripts/test.sh, which starts the MCP test servers")
+    })
+}
+
+fn everything_streamable() -> &'static str {
+    server_url("AUTOUI_MCP_EVERYTHING_STREAMABLE_URL", option_env!("AUTOUI_MCP_EVERYTHING_STREAMABLE_URL"))
+}
+
+fn everything_sse() -> &'static str {
+    server_url("AUTOUI_MCP_EVERYTHING_SSE_URL", option_env!("AUTOUI_MCP_EVERYTHING_SSE_URL"))
+}
+
+fn table_streamable() -> &'static str {
+    server_url("AUTOUI_MCP_TABLE_STREAMABLE_URL", option_env!("AUTOUI_MCP_TABLE_STREAMABLE_URL"))
+}
+
+fn table_sse() -> &'static str {
+    server_url("AUTOUI_MCP_TABLE_SSE_URL", option_env!("AUTOUI_MCP_TABLE_SSE_URL"))
+}
+
+fn unreachable() -> &'static str {
+    server_url("AUTOUI_MCP_UNREACHABLE_URL", option_env!("AUTOUI_MCP_UNREACHABLE_URL"))
+}
+
+/// Bounds on each wait, so a hung server fails one test quickly instead of the whole run.
+const CONNECT_MS: u32 = 10_000;
+const CALL_MS: u32 = 10_000;
+
+async fn within<T>(what: &str, ms: u32, work: impl Future<Output = T>) -> T {
+    match select(pin!(work), BrowserClock.sleep(ms)).await {
+        Either::Left((value, _)) => value,
+        Either::Right(_) => panic!("{what}: nothing within {ms} ms"),
+    }
+}
+
+/// The hub's events, in order, as a test reads them.
+struct Events {
+    receiver: UnboundedReceiver<HubEvent>,
+    seen: Vec<HubEvent>,
+}
+
+impl Events {
+    fn watch<H: HttpTransport + ?Sized + 'static>(hub: &McpHub<H>) -> Events {
+        let (sender, receiver) = mpsc::unbounded();
+        hub.subscribe(move |event| {
+            let _ = sender.unbounded_send(event.clone());
+        });
+        Events { receiver, seen: Vec::new() }
+    }
+
+    /// Waits for the first event `pick` accepts (earlier ones are kept in `seen`).
+    async fn until<T>(&mut self, what: &str, mut pick: impl FnMut(&HubEvent) -> Option<T>) -> T {
+        let receiver = &mut self.receiver;
+        let seen = &mut self.seen;
+        let found = within(what, CONNECT_MS, async {
+            while let Some(event) = receiver.next().await {
+                let picked = pick(&event);
+                seen.push(event);
+                if picked.is_some() {
+                    return picked;
+                }
+            }
+            None
+        })
+        .await;
+        found.unwrap_or_else(|| panic!("{what}: the hub stopped sending events; seen: {:#?}", self.seen))
+    }
+
+    /// Waits until `server` is connected (returning its tool count) or fails the test with the reason.
+    async fn connected(&mut self, server: &ServerId) -> usize {
+        let outcome = self
+            .until(&format!("connecting to {server}"), |event| match event {
+                HubEvent::StatusChanged { server: id, status: ServerStatus::Connected { tools } } if id == server => {
+                    Some(Ok(*tools))
+                }
+                HubEvent::StatusChanged { server: id, status: ServerStatus::Failed { reason } } if id == server => {
+                    Some(Err(reason.clone()))
+                }
+                _ => None,
+            })
+            .await;
+        outcome.unwrap_or_else(|reason| panic!("{server} failed to connect: {reason}"))
+    }
+
+    /// Everything received so far without waiting.
+    fn drain(&mut self) -> &[HubEvent] {
+        while let Ok(event) = self.receiver.try_recv() {
+            self.seen.push(event);
+        }
+        &self.seen
+    }
+}
+
+fn snapshot<H: HttpTransport + ?Sized + 'static>(
+    hub: &McpHub<H>,
+    id: &ServerId,
+) -> autoui_core::mcp::hub::ServerSnapshot {
+    hub.snapshots().into_iter().find(|snapshot| &snapshot.id == id).expect("the server is listed")
+}
+
+fn tool_names<H: HttpTransport + ?Sized + 'static>(hub: &McpHub<H>, id: &ServerId) -> Vec<String> {
+    snapshot(hub, id).tools.iter().map(|tool| tool.name.clone()).collect()
+}
+
+/// The first of `candidates` the server lists (server-everything renamed its tools across versions).
+fn pick_tool(names: &[String], candidates: &[&str]) -> String {
+    candidates
+        .iter()
+        .find(|candidate| names.iter().any(|name| name == *candidate))
+        .map(|name| (*name).to_owned())
+        .unwrap_or_else(|| panic!("none of {candidates:?} is among the server's tools {names:?}"))
+}
+
+async fn call(hub: &impl RemoteServers, server: &ServerId, tool: &str, args: Value) -> ToolResult {
+    within(&format!("calling {tool}"), CALL_MS, hub.call_tool(server, tool, args, CancelToken::new()))
+        .await
+        .unwrap_or_else(|error| panic!("calling {tool} failed: {error}"))
+}
+
+/// Removes every server, so sessions end and their streams close before the next test.
+async fn remove_all<H: HttpTransport + ?Sized + 'static>(hub: &McpHub<H>) {
+    for snapshot in hub.snapshots() {
+        within("removing a server", CONNECT_MS, hub.remove_server(&snapshot.id)).await;
+    }
+}
+
+/// Connects with auto-detection, checks the transport it found, lists tools, calls two with
+/// arguments and gets an error result.
+async fn exercise_everything(url: &str, expected: TransportKind) {
+    let hub = spawn_hub(McpOptions::default());
+    let mut events = Events::watch(&hub);
+    let id = hub.add_server(ServerConfig::new(url)).expect("a valid URL");
+    let tools = events.connected(&id).await;
+
+    let connected = snapshot(&hub, &id);
+    assert_eq!(connected.transport, Some(expected), "auto-detection picked the wrong transport for {url}");
+    assert_eq!(connected.config.detected, Some(expected), "the verdict is cached in the config");
+    assert!(
+        events.drain().iter().any(
+            |event| matches!(event, HubEvent::TransportDetected { config, .. } if config.detected == Some(expected))
+        ),
+        "the detected transport is announced so the app persists it"
+    );
+    assert!(tools >= 10, "server-everything lists its tools, got {tools}");
+    assert!(
+        connected.instructions.as_deref().is_some_and(|text| text.contains("trigger-long-running-operation")),
+        "the server's instructions are kept for the model"
+    );
+
+    let names = tool_names(&hub, &id);
+    let echo = pick_tool(&names, &["echo"]);
+    let sum = pick_tool(&names, &["get-sum", "add"]);
+
+    let echoed = call(&hub, &id, &echo, json!({ "message": "hello from autoui" })).await;
+    assert!(!echoed.is_error);
+    assert!(echoed.text_content().contains("hello from autoui"), "echo answered {:?}", echoed.text_content());
+
+    let summed = call(&hub, &id, &sum, json!({ "a": 2, "b": 40 })).await;
+    assert!(!summed.is_error);
+    assert!(summed.text_content().contains("42"), "the sum is 42, got {:?}", summed.text_content());
+
+    let refused = call(&hub, &id, &sum, json!({ "a": "two", "b": 40 })).await;
+    assert!(refused.is_error, "invalid arguments come back as an error result the model can read");
+    assert!(refused.text_content().contains("a"), "the error names the bad argument: {:?}", refused.text_content());
+
+    assert!(snapshot(&hub, &id).last_call_ms.is_some(), "the last call's latency is recorded");
+    remove_all(&hub).await;
+}
+
+#[wasm_bindgen_test]
+async fn auto_detection_picks_streamable_http_on_server_everything_and_its_tools_answer() {
+    exercise_everything(everything_streamable(), TransportKind::Streamable).await;
+}
+
+#[wasm_bindgen_test]
+async fn auto_detection_falls_back_to_legacy_sse_on_server_everything_and_its_tools_answer() {
+    exercise_everything(everything_sse(), TransportKind::Sse).await;
+}
+
+/// Calls server-everything's long-running operation and returns the progress it reported.
+async fn follow_progress(url: &str) {
+    let hub = spawn_hub(McpOptions::default());
+    let mut events = Events::watch(&hub);
+    let id = hub.add_server(ServerConfig::new(url)).expect("a valid URL");
+    events.connected(&id).await;
+    let names = tool_names(&hub, &id);
+    let long = pick_tool(&names, &["trigger-long-running-operation", "longRunningOperation"]);
+
+    let result = call(&hub, &id, &long, json!({ "duration": 1, "steps": 4 })).await;
+    assert!(!result.is_error);
+    assert!(result.text_content().contains("completed"), "the operation finished: {:?}", result.text_content());
+
+    let progress: Vec<(f64, Option<f64>)> = events
+        .drain()
+        .iter()
+        .filter_map(|event| match event {
+            HubEvent::Progress { server, tool, progress, total, .. } if server == &id && tool == &long => {
+                Some((*progress, *total))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(progress, vec![(1.0, Some(4.0)), (2.0, Some(4.0)), (3.0, Some(4.0)), (4.0, Some(4.0))]);
+    remove_all(&hub).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_long_running_tool_reports_its_progress_over_streamable_http() {
+    follow_progress(everything_streamable()).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_long_running_tool_reports_its_progress_over_legacy_sse() {
+    follow_progress(everything_sse()).await;
+}
+
+/// The Python server pages `tools/list` two at a time, answers with structured content only, and
+/// reports a missing row as an error result.
+async fn exercise_table(url: &str, expected: TransportKind) {
+    let hub = spawn_hub(McpOptions::default());
+    let mut events = Events::watch(&hub);
+    let id = hub.add_server(ServerConfig::new(url)).expect("a valid URL");
+    let tools = events.connected(&id).await;
+
+    let connected = snapshot(&hub, &id);
+    assert_eq!(connected.transport, Some(expected), "auto-detection picked the wrong transport for {url}");
+    assert_eq!(tools, 5, "all three pages of tools/list are followed");
+    assert_eq!(tool_names(&hub, &id), ["list_rows", "get_row", "count_rows", "sum_column", "describe_table"]);
+    assert_eq!(connected.name, "Cities table (test server)", "the server's title names it when the user gave no name");
+    assert!(connected.instructions.is_some_and(|text| text.contains("five cities")));
+
+    let listed = call(&hub, &id, "list_rows", json!({ "limit": 2 })).await;
+    assert!(!listed.is_error);
+    let structured = listed.structured.clone().expect("the structured content is kept");
+    let as_text: Value = serde_json::from_str(&listed.text_content()).expect("the model reads the rows as JSON text");
+    assert_eq!(as_text, structured, "structured-only content becomes the model's text");
+    let cities: Vec<&str> =
+        structured["rows"].as_array().expect("rows").iter().filter_map(|row| row["city"].as_str()).collect();
+    assert_eq!(cities, ["Leipzig", "Lyon"]);
+
+    let counted = call(&hub, &id, "count_rows", json!({ "min_population": 300_000 })).await;
+    assert_eq!(counted.structured, Some(json!({ "count": 3 })));
+
+    let missing = call(&hub, &id, "get_row", json!({ "id": 99 })).await;
+    assert!(missing.is_error, "a missing row is an error result");
+    assert_eq!(missing.text_content(), "no row with id 99; ids run from 1 to 5");
+
+    remove_all(&hub).await;
+}
+
+#[wasm_bindgen_test]
+async fn the_python_server_pages_its_tools_and_returns_structured_rows_over_streamable_http() {
+    exercise_table(table_streamable(), TransportKind::Streamable).await;
+}
+
+#[wasm_bindgen_test]
+async fn the_python_server_pages_its_tools_and_returns_structured_rows_over_legacy_sse() {
+    exercise_table(table_sse(), TransportKind::Sse).await;
+}
+
+#[wasm_bindgen_test]
+async fn an_unreachable_server_fails_with_the_cors_headers_it_must_send() {
+    let hub = spawn_hub(McpOptions::default());
+    let mut events = Events::watch(&hub);
+    let id = hub.add_server(ServerConfig::new(unreachable())).expect("a valid URL");
+    let reason = events
+        .until("failing to reach a closed port", |event| match event {
+            HubEvent::StatusChanged { server, status: ServerStatus::Failed { reason } } if server == &id => {
+                Some(reason.clone())
+            }
+            _ => None,
+        })
+        .await;
+    assert!(reason.contains("is unreachable or missing CORS headers"), "{reason}");
+    assert!(reason.contains(unreachable()), "the reason names the URL: {reason}");
+    for header in [
+        "Access-Control-Allow-Origin",
+        "Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS",
+        "Access-Control-Allow-Headers: Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version",
+        "Access-Control-Expose-Headers: Mcp-Session-Id",
+    ] {
+        assert!(reason.contains(header), "the reason lists {header}: {reason}");
+    }
+    remove_all(&hub).await;
+}
+
+/// One request as it went out, and the status it got.
+#[derive(Clone, Debug)]
+struct Sent {
+    request: HttpRequest,
+    status: Option<u16>,
+}
+
+impl Sent {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.request.headers.iter().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| value.as_str())
+    }
+}
+
+/// Fetch, with a log of what was sent.
+#[derive(Default)]
+struct Recording {
+    sent: RefCell<Vec<Sent>>,
+}
+
+impl HttpTransport for Recording {
+    fn send(&self, request: HttpRequest, cancel: CancelToken) -> LocalBoxFuture<'_, Result<HttpResponse, HttpError>> {
+        async move {
+            let outcome = FetchTransport.send(request.clone(), cancel).await;
+            let status = outcome.as_ref().ok().map(|response| response.status);
+            self.sent.borrow_mut().push(Sent { request, status });
+            outcome
+        }
+        .boxed_local()
+    }
+}
+
+async fn removal_ends_the_session(url: &str) {
+    let http = Rc::new(Recording::default());
+    let hub = spawn_hub_over(http.clone(), McpOptions::default());
+    let mut events = Events::watch(&hub);
+    let id = hub
+        .add_server(ServerConfig { transport: TransportChoice::Streamable, ..ServerConfig::new(url) })
+        .expect("a valid URL");
+    events.connected(&id).await;
+
+    let sent = http.sent.borrow().clone();
+    let session = sent
+        .iter()
+        .find_map(|sent| sent.header("Mcp-Session-Id"))
+        .unwrap_or_else(|| panic!("requests after initialize echo the session id: {sent:#?}"))
+        .to_owned();
+    assert!(
+        sent.iter().skip(1).all(|sent| sent.header("MCP-Protocol-Version").is_some()),
+        "every request after initialize names the protocol version: {sent:#?}"
+    );
+
+    assert!(within("removing the server", CONNECT_MS, hub.remove_server(&id)).await);
+    let deleted = http
+        .sent
+        .borrow()
+        .iter()
+        .find(|sent| sent.request.method == Method::Delete)
+        .cloned()
+        .unwrap_or_else(|| panic!("removing a server sends DELETE: {:#?}", http.sent.borrow()));
+    assert_eq!(deleted.request.url, url);
+    assert_eq!(deleted.header("Mcp-Session-Id"), Some(session.as_str()));
+    // Any status: server-everything sometimes drops the connection after ending the session, Chrome
+    // then retries the (idempotent) DELETE, and the retry is refused as an unknown session.
+    assert!(deleted.status.is_some(), "the server answered the DELETE: {deleted:?}");
+    assert!(events.drain().iter().any(|event| matches!(event, HubEvent::Removed { server } if server == &id)));
+
+    // The server forgot the session: a request in it is refused.
+    let probe = HttpRequest::new(Method::Post, url)
+        .header("Accept", "application/json, text/event-stream")
+        .header("Mcp-Session-Id", session.as_str())
+        .json_body(json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }).to_string());
+    let answer = within("probing the ended session", CONNECT_MS, FetchTransport.send(probe, CancelToken::new()))
+        .await
+        .expect("the server answers");
+    assert!(matches!(answer.status, 400 | 404), "the ended session is refused, got HTTP {}", answer.status);
+}
+
+#[wasm_bindgen_test]
+async fn removing_a_server_ends_its_session_on_server_everything_with_delete() {
+    removal_ends_the_session(everything_streamable()).await;
+}
+
+#[wasm_bindgen_test]
+async fn removing_a_server_ends_its_session_on_the_python_server_with_delete() {
+    removal_ends_the_session(table_streamable()).await;
+}
+
+#[wasm_bindgen_test]
+async fn stop_during_a_call_aborts_it_and_tells_the_server() {
+    let http = Rc::new(Recording::default());
+    let hub = spawn_hub_over(http.clone(), McpOptions::default());
+    let mut events = Events::watch(&hub);
+    let id = hub.add_server(ServerConfig::new(everything_streamable())).expect("a valid URL");
+    events.connected(&id).await;
+    let long = pick_tool(&tool_names(&hub, &id), &["trigger-long-running-operation", "longRunningOperation"]);
+
+    let stop = CancelToken::new();
+    let calling = hub.call_tool(&id, &long, json!({ "duration": 30, "steps": 30 }), stop.clone());
+    let stopping = async {
+        events.until("the first progress", |event| matches!(event, HubEvent::Progress { .. }).then_some(())).await;
+        stop.cancel();
+    };
+    let (outcome, ()) = within("stopping a 30 s call", CALL_MS, futures::future::join(calling, stopping)).await;
+    assert_eq!(outcome, Err(RemoteCallError::Cancelled));
+    let told = http
+        .sent
+        .borrow()
+        .iter()
+        .any(|sent| sent.request.body.as_deref().is_some_and(|body| body.contains("notifications/cancelled")));
+    assert!(told, "the server is sent notifications/cancelled");
+    remove_all(&hub).await;
+}
+
+// The servers panel, mounted over the app's own state.
+
+struct Panel {
+    container: HtmlElement,
+    servers: ServersCtx,
+    /// Unmounts the panel when the test ends.
+    _handle: Box<dyn std::any::Any>,
+}
+
+fn mount_panel() -> Panel {
+    let document = document();
+    let container = document.create_element("div").expect("div").unchecked_into::<HtmlElement>();
+    document.body().expect("body").append_child(&container).expect("append");
+    let provided = Rc::new(RefCell::new(None));
+    let keep = provided.clone();
+    let handle = leptos::mount::mount_to(container.clone(), move || {
+        keep.replace(Some(provide_servers()));
+        view! { <ServersDrawer open=RwSignal::new(true) /> }.into_any()
+    });
+    let servers = provided.borrow_mut().take().expect("the panel provided its state");
+    Panel { container, servers, _handle: Box::new(handle) }
+}
+
+impl Panel {
+    fn text(&self, selector: &str) -> String {
+        self.container
+            .query_selector(selector)
+            .ok()
+            .flatten()
+            .and_then(|element| element.text_content())
+            .unwrap_or_default()
+    }
+
+    fn count(&self, selector: &str) -> u32 {
+        self.container.query_selector_all(selector).map(|list| list.length()).unwrap_or(0)
+    }
+
+    fn type_into(&self, selector: &str, value: &str) {
+        let input = self
+            .container
+            .query_selector(selector)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| panic!("no {selector}"))
+            .unchecked_into::<HtmlInputElement>();
+        input.set_value(value);
+        input.dispatch_event(&web_sys::Event::new("input").expect("event")).expect("dispatch");
+    }
+
+    fn click(&self, selector: &str) {
+        self.container
+            .query_selector(selector)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| panic!("no {selector}"))
+            .unchecked_into::<HtmlElement>()
+            .click();
+    }
+
+    /// Waits until `ready` holds, checking after each turn of the event loop.
+    async fn wait_for(&self, what: &str, ready: impl Fn(&Panel) -> bool) {
+        let waiting = async {
+            while !ready(self) {
+                BrowserClock.sleep(20).await;
+            }
+        };
+        match select(pin!(waiting), BrowserClock.sleep(CONNECT_MS)).await {
+            Either::Left(_) => {}
+            Either::Right(_) => panic!(
+                "{what}: not within {CONNECT_MS} ms; the panel shows: {}",
+                self.container.text_content().unwrap_or_default()
+            ),
+        }
+    }
+
+    async fn remove_everything(&self) {
+        for _ in 0..self.count("[data-testid=server]") {
+            self.click("[data-testid=server-remove]:not([disabled])");
+            leptos::task::tick().await;
+        }
+        self.wait_for("removing the servers", |panel| panel.count("[data-testid=server]") == 0).await;
+    }
+}
+
+fn local_storage() -> web_sys::Storage {
+    window().local_storage().ok().flatten().expect("local storage")
+}
+
+fn stored_configs() -> Vec<ServerConfig> {
+    let raw = local_storage().get_item(STORAGE_KEY).ok().flatten().unwrap_or_else(|| "[]".to_owned());
+    serde_json::from_str(&raw).expect("the stored servers are readable")
+}
+
+#[wasm_bindgen_test]
+async fn the_panel_adds_a_server_by_url_and_shows_it_connected_with_its_tools() {
+    let _ = local_storage().remove_item(STORAGE_KEY);
+    let panel = mount_panel();
+
+    panel.type_into("[data-testid=server-url]", table_streamable());
+    panel.click("[data-testid=server-add]");
+    panel
+        .wait_for("the server connecting", |panel| {
+            panel.text("[data-testid=server-status]") == "connected with 5 tools"
+        })
+        .await;
+
+    assert_eq!(panel.text("[data-testid=server-name-label]"), "Cities table (test server)");
+    assert_eq!(panel.text("[data-testid=server-transport-label]"), "Streamable HTTP");
+    assert_eq!(
+        panel.count("[data-testid=server-tool]"),
+        5,
+        "the tool browser lists every tool: {}",
+        panel.container.inner_html()
+    );
+    assert!(panel.text("[data-testid=server-tools]").contains("Rows of the cities table"), "descriptions are shown");
+    assert!(
+        panel.text("[data-testid=server-tool-schema]").contains("\"min_population\": {"),
+        "schemas are pretty-printed"
+    );
+    assert_eq!(
+        panel
+            .container
+            .query_selector("[data-testid=server-url]")
+            .ok()
+            .flatten()
+            .map(|input| input.unchecked_into::<HtmlInputElement>().value()),
+        Some(String::new()),
+        "the form is cleared for the next server"
+    );
+
+    let stored = stored_configs();
+    assert_eq!(stored.len(), 1, "the server is saved in this browser");
+    assert_eq!(stored[0].url, table_streamable());
+    assert_eq!(stored[0].detected, Some(TransportKind::Streamable), "with the transport auto-detection found");
+
+    panel.remove_everything().await;
+    assert!(stored_configs().is_empty(), "a removed server is forgotten");
+}
+
+#[wasm_bindgen_test]
+async fn the_panel_shows_progress_while_a_call_runs_then_its_latency() {
+    let _ = local_storage().remove_item(STORAGE_KEY);
+    let panel = mount_panel();
+    let id = panel.servers.add(ServerConfig::new(everything_sse())).expect("a valid URL");
+    panel
+        .wait_for("the server connecting", |panel| {
+            panel.text("[data-testid=server-status]").starts_with("connected with")
+        })
+        .await;
+
+    let remote = panel.servers.remote();
+    let long =
+        pick_tool(&tool_names(&panel.servers.hub(), &id), &["trigger-long-running-operation", "longRunningOperation"]);
+    let calling = remote.call_tool(&id, &long, json!({ "duration": 1.5, "steps": 3 }), CancelToken::new());
+    let watching = async {
+        panel
+            .wait_for("progress in the panel", |panel| {
+                panel.text("[data-testid=server-progress]") == format!("{long}: 1 of 3")
+            })
+            .await;
+    };
+    let (outcome, ()) = within("the long call", CALL_MS, futures::future::join(calling, watching)).await;
+    assert!(outcome.is_ok_and(|result| !result.is_error));
+    leptos::task::tick().await;
+
+    assert_eq!(panel.count("[data-testid=server-progress]"), 0, "progress goes away when the call ends");
+    let latency = panel.text("[data-testid=server-latency]");
+    assert!(latency.starts_with(&format!("last call: {long} in ")) && latency.ends_with(" ms (ok)"), "{latency}");
+
+    panel.remove_everything().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_server_that_cannot_be_reached_shows_the_whole_actionable_reason_in_the_panel() {
+    let _ = local_storage().remove_item(STORAGE_KEY);
+    let panel = mount_panel();
+    panel.type_into("[data-testid=server-url]", unreachable());
+    panel.click("[data-testid=server-add]");
+    panel.wait_for("the failure", |panel| panel.text("[data-testid=server-status]").starts_with("failed: ")).await;
+
+    let status = panel.text("[data-testid=server-status]");
+    assert!(status.contains("unreachable or missing CORS headers"), "{status}");
+    assert!(
+        status.contains("Access-Control-Expose-Headers: Mcp-Session-Id"),
+        "the headers to send are listed: {status}"
+    );
+
+    let mut events = Events::watch(&panel.servers.hub());
+    panel.click("[data-testid=server-reconnect]");
+    events
+        .until("reconnecting", |event| {
+            matches!(event, HubEvent::StatusChanged { status: ServerStatus::Connecting, .. }).then_some(())
+        })
+        .await;
+    events
+        .until("failing again", |event| {
+            matches!(event, HubEvent::StatusChanged { status: ServerStatus::Failed { .. }, .. }).then_some(())
+        })
+        .await;
+    panel.remove_everything().await;
+}
+
+#[wasm_bindgen_test]
+async fn the_add_form_says_why_a_url_is_refused() {
+    let _ = local_storage().remove_item(STORAGE_KEY);
+    let panel = mount_panel();
+    panel.type_into("[data-testid=server-url]", "not a url");
+    panel.click("[data-testid=server-add]");
+    leptos::task::tick().await;
+    let error = panel.text("[data-testid=server-add-error]");
+    assert!(error.starts_with("invalid server URL"), "{error}");
+    assert_eq!(panel.count("[data-testid=server]"), 0, "nothing was added");
+}
+
+#[wasm_bindgen_test]
+async fn servers_saved_in_this_browser_are_reconnected_on_reload_with_their_token() {
+    let saved = vec![ServerConfig {
+        name: Some("cities".to_owned()),
+        bearer_token: Some("test-token".to_owned()),
+        ..ServerConfig::new(table_sse())
+    }];
+    local_storage().set_item(STORAGE_KEY, &serde_json::to_string(&saved).expect("json")).expect("stored");
+
+    let panel = mount_panel();
+    panel
+        .wait_for("the saved server reconnecting", |panel| {
+            panel.text("[data-testid=server-status]") == "connected with 5 tools"
+        })
+        .await;
+    assert_eq!(panel.text("[data-testid=server-name-label]"), "cities", "the user's name wins over the server's");
+    assert_eq!(panel.text("[data-testid=server-transport-label]"), "HTTP+SSE (legacy)");
+    let stored = stored_configs();
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].bearer_token.as_deref(), Some("test-token"), "the token stays saved");
+    assert_eq!(stored[0].detected, Some(TransportKind::Sse), "the detected transport is saved for next time");
+
+    panel.remove_everything().await;
+}
