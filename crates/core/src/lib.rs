@@ -19,6 +19,7 @@ pub mod present;
 pub mod recipes;
 pub mod remote;
 pub mod settings;
+pub mod table;
 pub mod tool;
 pub mod tool_name;
 pub mod widget_kind;
