@@ -15,6 +15,7 @@ pub mod dispatch;
 pub mod hemicycle_layout;
 pub mod ids;
 pub mod llm;
+pub mod markdown;
 pub mod mcp;
 pub mod ports;
 pub mod present;
