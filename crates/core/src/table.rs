@@ -202,19 +202,6 @@ pub enum Cell {
     Json(String),
 }
 
-impl Cell {
-    /// The words a filter query is matched against.
-    pub fn search_text(&self) -> &str {
-        match self {
-            Cell::Empty => "",
-            Cell::Text(text) | Cell::Number(text) | Cell::Json(text) => text,
-            Cell::Flag(true) => "yes true",
-            Cell::Flag(false) => "no false",
-            Cell::Link { href, .. } => href,
-        }
-    }
-}
-
 /// The cell of `row` in `column`.
 pub fn cell(row: &Value, column: &Column) -> Cell {
     cell_of(row.get(&column.key), column.kind)
@@ -520,7 +507,7 @@ impl Direction {
 #[derive(Debug)]
 enum Key {
     Number(f64),
-    Text(String),
+    Text(Vec<u8>),
     Missing,
 }
 
@@ -530,7 +517,7 @@ fn sort_key(value: Option<&Value>, kind: ColumnType) -> Key {
         Some(Value::Bool(flag)) => Key::Number(f64::from(u8::from(*flag))),
         Some(Value::Number(number)) => match number.as_f64() {
             Some(value) => Key::Number(value),
-            None => Key::Text(number.to_string()),
+            None => Key::Text(number.to_string().into_bytes()),
         },
         Some(Value::String(text)) if text.trim().is_empty() => Key::Missing,
         Some(Value::String(text)) => {
@@ -541,10 +528,10 @@ fn sort_key(value: Option<&Value>, kind: ColumnType) -> Key {
             }
             match parse_number(text) {
                 Some(value) => Key::Number(value),
-                None => Key::Text(fold(text)),
+                None => Key::Text(natural_key(text)),
             }
         }
-        Some(nested) => Key::Text(fold(&nested.to_string())),
+        Some(nested) => Key::Text(natural_key(&nested.to_string())),
     }
 }
 
@@ -556,7 +543,7 @@ fn compare_keys(a: &Key, b: &Key, direction: Direction) -> Ordering {
         (Key::Number(a), Key::Number(b)) => a.total_cmp(b),
         (Key::Number(_), Key::Text(_)) => Ordering::Less,
         (Key::Text(_), Key::Number(_)) => Ordering::Greater,
-        (Key::Text(a), Key::Text(b)) => natural_cmp(a, b),
+        (Key::Text(a), Key::Text(b)) => a.cmp(b),
     };
     match direction {
         Direction::Ascending => ordering,
@@ -573,7 +560,10 @@ pub fn sort_order(rows: &[Value], column: &Column, direction: Direction) -> Vec<
         .map(|row| sort_key(row.get(&column.key), column.kind))
         .collect();
     let mut order: Vec<u32> = (0..rows.len() as u32).collect();
-    order.sort_by(|&a, &b| compare_keys(&keys[a as usize], &keys[b as usize], direction));
+    // Ties broken by position make the faster unstable sort give the stable order.
+    order.sort_unstable_by(|&a, &b| {
+        compare_keys(&keys[a as usize], &keys[b as usize], direction).then(a.cmp(&b))
+    });
     order
 }
 
@@ -582,36 +572,32 @@ pub fn original_order(rows: &[Value]) -> Vec<u32> {
     (0..rows.len() as u32).collect()
 }
 
-/// Compares two folded strings, reading runs of digits as numbers.
-fn natural_cmp(a: &str, b: &str) -> Ordering {
-    let (mut a, mut b) = (a, b);
-    loop {
-        match (a.chars().next(), b.chars().next()) {
-            (None, None) => return Ordering::Equal,
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
-            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
-                let run_a = a.find(|c: char| !c.is_ascii_digit()).unwrap_or(a.len());
-                let run_b = b.find(|c: char| !c.is_ascii_digit()).unwrap_or(b.len());
-                let digits_a = a[..run_a].trim_start_matches('0');
-                let digits_b = b[..run_b].trim_start_matches('0');
-                let ordering = digits_a
-                    .len()
-                    .cmp(&digits_b.len())
-                    .then_with(|| digits_a.cmp(digits_b));
-                if ordering != Ordering::Equal {
-                    return ordering;
-                }
-                (a, b) = (&a[run_a..], &b[run_b..]);
+/// Folded text as bytes whose plain order is the natural order: each run of digits becomes a
+/// `0` marker, its length without leading zeros, then the digits, so "item 2" < "item 10" and a sort
+/// compares keys with `memcmp` instead of re-reading characters.
+fn natural_key(text: &str) -> Vec<u8> {
+    let mut folded = String::with_capacity(text.len());
+    fold_into(&mut folded, text);
+    let bytes = folded.as_bytes();
+    let mut key = Vec::with_capacity(bytes.len() + 4);
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at].is_ascii_digit() {
+            let start = at;
+            while at < bytes.len() && bytes[at].is_ascii_digit() {
+                at += 1;
             }
-            (Some(x), Some(y)) => {
-                if x != y {
-                    return x.cmp(&y);
-                }
-                (a, b) = (&a[x.len_utf8()..], &b[y.len_utf8()..]);
-            }
+            let run = &bytes[start..at];
+            let significant = &run[run.iter().take_while(|&&b| b == b'0').count()..];
+            key.push(b'0');
+            key.push(significant.len().min(usize::from(u8::MAX)) as u8);
+            key.extend_from_slice(significant);
+        } else {
+            key.push(bytes[at]);
+            at += 1;
         }
     }
+    key
 }
 
 /// Base letters of U+00C0..U+017F; `.` marks a character without a one-letter base.
@@ -622,54 +608,64 @@ aaaaaaccccccccdd..eeeeeeeeeegggggggghh..iiiiiiiii...jjkk.llllll.\
 /// Lower case without accents, so "Île" matches "ile" and sorts beside "Ilford".
 pub fn fold(text: &str) -> String {
     let mut folded = String::with_capacity(text.len());
-    for c in text.chars() {
-        let code = c as u32;
-        if c.is_ascii() {
-            folded.push(c.to_ascii_lowercase());
-        } else if (0xC0..0x180).contains(&code) && LATIN_BASES[(code - 0xC0) as usize] != b'.' {
-            folded.push(char::from(LATIN_BASES[(code - 0xC0) as usize]));
-        } else {
-            match c {
-                'Æ' | 'æ' => folded.push_str("ae"),
-                'Œ' | 'œ' => folded.push_str("oe"),
-                'ß' => folded.push_str("ss"),
-                'Ø' | 'ø' => folded.push('o'),
-                'Đ' | 'đ' | 'Ð' | 'ð' => folded.push('d'),
-                'Ł' | 'ł' => folded.push('l'),
-                'ı' => folded.push('i'),
-                other => folded.extend(other.to_lowercase()),
-            }
-        }
-    }
+    fold_into(&mut folded, text);
     folded
 }
 
-/// Folded text of every row, built once per data so each keystroke in the filter box is a plain
-/// substring scan.
+/// [`fold`], appending to `out`.
+fn fold_into(out: &mut String, text: &str) {
+    if text.is_ascii() {
+        out.extend(text.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        return;
+    }
+    for c in text.chars() {
+        let code = c as u32;
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else if (0xC0..0x180).contains(&code) && LATIN_BASES[(code - 0xC0) as usize] != b'.' {
+            out.push(char::from(LATIN_BASES[(code - 0xC0) as usize]));
+        } else {
+            match c {
+                'Æ' | 'æ' => out.push_str("ae"),
+                'Œ' | 'œ' => out.push_str("oe"),
+                'ß' => out.push_str("ss"),
+                'Ø' | 'ø' => out.push('o'),
+                'Đ' | 'đ' | 'Ð' | 'ð' => out.push('d'),
+                'Ł' | 'ł' => out.push('l'),
+                'ı' => out.push('i'),
+                other => out.extend(other.to_lowercase()),
+            }
+        }
+    }
+}
+
+/// Folded text of every row in one buffer, built once per data so each keystroke in the filter box
+/// is a plain substring scan.
 pub struct SearchIndex {
-    texts: Vec<String>,
+    text: String,
+    /// Where each row's text ends in `text`.
+    ends: Vec<usize>,
 }
 
 impl SearchIndex {
     pub fn new(rows: &[Value], columns: &[Column]) -> SearchIndex {
-        let texts = rows
-            .iter()
-            .map(|row| {
-                let mut text = String::new();
-                for column in columns {
-                    let shown = cell(row, column);
-                    text.push_str(shown.search_text());
-                    // The raw figure too, so "2102650" finds the cell shown as "2,102,650".
-                    if let Some(Value::Number(number)) = row.get(&column.key) {
-                        text.push('\u{1}');
-                        text.push_str(&number.to_string());
-                    }
-                    text.push('\u{1}');
-                }
-                fold(&text)
-            })
-            .collect();
-        SearchIndex { texts }
+        let mut text = String::with_capacity(rows.len() * columns.len() * 12);
+        let mut ends = Vec::with_capacity(rows.len());
+        for row in rows {
+            for column in columns {
+                push_search_text(&mut text, row.get(&column.key), column.kind);
+                // A separator no query contains, so words never join across cells.
+                text.push('\u{1}');
+            }
+            ends.push(text.len());
+        }
+        SearchIndex { text, ends }
+    }
+
+    fn row(&self, row: usize) -> Option<&str> {
+        let end = *self.ends.get(row)?;
+        let start = row.checked_sub(1).map_or(0, |previous| self.ends[previous]);
+        self.text.get(start..end)
     }
 
     /// The rows of `order` (kept in that order) containing every word of `query`.
@@ -683,11 +679,39 @@ impl SearchIndex {
             .iter()
             .copied()
             .filter(|&row| {
-                self.texts
-                    .get(row as usize)
+                self.row(row as usize)
                     .is_some_and(|text| terms.iter().all(|term| text.contains(term)))
             })
             .collect()
+    }
+}
+
+/// What a filter matches in one cell: the text as shown, and figures also as written in the data.
+fn push_search_text(out: &mut String, value: Option<&Value>, kind: ColumnType) {
+    match value {
+        None | Some(Value::Null) => {}
+        Some(Value::Bool(true)) => out.push_str("yes true"),
+        Some(Value::Bool(false)) => out.push_str("no false"),
+        Some(Value::String(text)) => {
+            fold_into(out, text);
+            if kind == ColumnType::Date
+                && let Some(date) = parse_date(text)
+            {
+                out.push(' ');
+                fold_into(out, &date.to_string());
+            }
+        }
+        Some(Value::Number(number)) => {
+            let raw = number.to_string();
+            out.push_str(&raw);
+            if let Cell::Number(shown) | Cell::Text(shown) = cell_of(value, kind)
+                && shown != raw
+            {
+                out.push(' ');
+                fold_into(out, &shown);
+            }
+        }
+        Some(nested) => fold_into(out, &nested.to_string()),
     }
 }
 
@@ -745,6 +769,55 @@ fn csv_value(value: Option<&Value>) -> std::borrow::Cow<'_, str> {
         Some(Value::Bool(flag)) => Cow::Borrowed(if *flag { "true" } else { "false" }),
         Some(other) => Cow::Owned(other.to_string()),
     }
+}
+
+/// How many rows are shown: "1 row", "10,000 rows", or "3 of 8 rows" while filtered.
+pub fn count_text(shown: usize, total: usize) -> String {
+    let noun = if total == 1 { "row" } else { "rows" };
+    if shown == total {
+        format!("{} {noun}", format_number(total as f64))
+    } else {
+        format!(
+            "{} of {} {noun}",
+            format_number(shown as f64),
+            format_number(total as f64)
+        )
+    }
+}
+
+/// A download name from the table's title: "Largest French cities" -> `largest-french-cities.csv`.
+pub fn csv_file_name(title: Option<&str>) -> String {
+    let mut slug = String::new();
+    for c in fold(title.unwrap_or_default()).chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c);
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+        if slug.len() >= 60 {
+            break;
+        }
+    }
+    let slug = slug.trim_end_matches('-');
+    format!("{}.csv", if slug.is_empty() { "table" } else { slug })
+}
+
+/// A column's width in characters, from its header and the first `sample` rows, so widths stay put
+/// while rows scroll in and out of view.
+pub fn column_width(rows: &[Value], column: &Column, sample: usize) -> u16 {
+    let header = column.label.chars().count() + 3;
+    let widest = rows
+        .iter()
+        .take(sample)
+        .map(|row| match cell(row, column) {
+            Cell::Empty => 1,
+            Cell::Flag(_) => 1,
+            Cell::Text(text) | Cell::Number(text) | Cell::Json(text) => text.chars().count(),
+            Cell::Link { text, .. } => text.chars().count(),
+        })
+        .max()
+        .unwrap_or(1);
+    (header.max(widest) + 3).clamp(6, 36) as u16
 }
 
 /// The positions to render for a scroll offset: those in view plus `overscan` rows either side.
@@ -1095,6 +1168,44 @@ mod tests {
             csv,
             "Name,N,Ok,Note\r\n\"'=HYPERLINK(\"\"x\"\")\",-3,,-12\r\n\"Smith, \"\"Jr\"\"\",1234.5,true,\"line\nbreak\"\r\n"
         );
+    }
+
+    #[test]
+    fn the_count_says_how_many_rows_are_shown_out_of_how_many() {
+        assert_eq!(count_text(1, 1), "1 row");
+        assert_eq!(count_text(10_000, 10_000), "10,000 rows");
+        assert_eq!(count_text(3, 8), "3 of 8 rows");
+        assert_eq!(count_text(0, 0), "0 rows");
+    }
+
+    #[test]
+    fn csv_files_are_named_after_the_title() {
+        assert_eq!(
+            csv_file_name(Some("Largest French cities")),
+            "largest-french-cities.csv"
+        );
+        assert_eq!(
+            csv_file_name(Some("Île-de-France: 2024 (k€)")),
+            "ile-de-france-2024-k.csv"
+        );
+        assert_eq!(csv_file_name(Some("<script>")), "script.csv");
+        assert_eq!(csv_file_name(None), "table.csv");
+        assert_eq!(csv_file_name(Some("€€")), "table.csv");
+    }
+
+    #[test]
+    fn columns_are_as_wide_as_their_widest_sampled_cell_within_bounds() {
+        let rows = rows();
+        assert_eq!(
+            column_width(&rows, &column("city", ColumnType::Text), 100),
+            12
+        );
+        assert_eq!(
+            column_width(&rows, &column("capital", ColumnType::Boolean), 100),
+            13
+        );
+        let long = vec![json!({"t": "x".repeat(500)})];
+        assert_eq!(column_width(&long, &column("t", ColumnType::Text), 100), 36);
     }
 
     #[test]
