@@ -8,12 +8,14 @@
 
 pub mod agent;
 pub mod autoui;
+pub mod bar_layout;
 pub mod cancel;
 pub mod canvas;
 pub mod chart_math;
 pub mod dispatch;
 pub mod hemicycle_layout;
 pub mod ids;
+pub mod lenient;
 pub mod llm;
 pub mod markdown;
 pub mod mcp;
