@@ -12,6 +12,7 @@ pub mod bar_layout;
 pub mod cancel;
 pub mod canvas;
 pub mod chart_math;
+pub mod contrast;
 pub mod dispatch;
 pub mod hemicycle_layout;
 pub mod ids;
