@@ -1,7 +1,7 @@
 //! Data-table rules, pure and natively tested: columns (declared or inferred from the rows), what a
 //! cell shows, stable sort orders, accent- and case-insensitive filtering, CSV export, the virtual
-//! scroll window and keyboard selection. Orders are permutations of row indexes over the shared
-//! rows, so sorting or filtering never clones a row.
+//! scroll window and keyboard selection, plus grid-data's spreadsheet column names. Orders are
+//! permutations of row indexes over the shared rows, so sorting or filtering never clones a row.
 
 use std::cmp::Ordering;
 use std::ops::Range;
@@ -820,6 +820,20 @@ pub fn column_width(rows: &[Value], column: &Column, sample: usize) -> u16 {
     (header.max(widest) + 3).clamp(6, 36) as u16
 }
 
+/// `A`, `B`, … `Z`, `AA`: spreadsheet names for grid columns without a label.
+pub fn column_letter(index: usize) -> String {
+    let mut letters = Vec::new();
+    let mut rest = index;
+    loop {
+        letters.push(b'A' + (rest % 26) as u8);
+        if rest < 26 {
+            break;
+        }
+        rest = rest / 26 - 1;
+    }
+    letters.iter().rev().map(|&b| char::from(b)).collect()
+}
+
 /// The positions to render for a scroll offset: those in view plus `overscan` rows either side.
 pub fn visible_window(
     scroll_top: f64,
@@ -1206,6 +1220,15 @@ mod tests {
         );
         let long = vec![json!({"t": "x".repeat(500)})];
         assert_eq!(column_width(&long, &column("t", ColumnType::Text), 100), 36);
+    }
+
+    #[test]
+    fn grid_columns_without_labels_are_named_like_a_spreadsheet() {
+        assert_eq!(column_letter(0), "A");
+        assert_eq!(column_letter(25), "Z");
+        assert_eq!(column_letter(26), "AA");
+        assert_eq!(column_letter(701), "ZZ");
+        assert_eq!(column_letter(702), "AAA");
     }
 
     #[test]
