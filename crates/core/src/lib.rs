@@ -20,6 +20,7 @@ pub mod lenient;
 pub mod llm;
 pub mod markdown;
 pub mod mcp;
+pub mod people;
 pub mod ports;
 pub mod present;
 pub mod recipes;
