@@ -460,7 +460,7 @@ fn epoch_date(epoch: f64) -> Date {
     let seconds = seconds.floor() as i64;
     let (year, month, day) = civil_from_days(seconds.div_euclid(86_400));
     let of_day = seconds.rem_euclid(86_400);
-    let time = (of_day != 0).then(|| ((of_day / 3600) as u8, (of_day % 3600 / 60) as u8));
+    let time = (of_day != 0).then_some(((of_day / 3600) as u8, (of_day % 3600 / 60) as u8));
     Date {
         year,
         month,
@@ -842,7 +842,7 @@ pub fn visible_window(
     total: usize,
     overscan: usize,
 ) -> Range<usize> {
-    if !(row_height > 0.0) || total == 0 {
+    if row_height.is_nan() || row_height <= 0.0 || total == 0 {
         return 0..0;
     }
     let top = if scroll_top.is_finite() {
