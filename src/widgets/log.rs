@@ -323,10 +323,13 @@ fn entry_view(entry: &Entry, query: &str) -> impl IntoView + use<> {
     let message = highlighted(entry.message.as_deref().unwrap_or_default(), query);
     view! {
         <li class=entry.level.entry_class()>
-            {entry.timestamp.clone().map(|time| view! { <span class="au-log__time">{time}</span> })}
+            // The time cell stays when empty so the columns line up.
+            <span class="au-log__time">{entry.timestamp.clone()}</span>
             <span class="au-log__level">{entry.level.name()}</span>
-            {entry.source.clone().map(|source| view! { <span class="au-log__source">{source}</span> })}
-            <span class="au-log__message">{message}</span>
+            <span class="au-log__body">
+                {entry.source.clone().map(|source| view! { <span class="au-log__source">{source}</span> })}
+                <span class="au-log__message">{message}</span>
+            </span>
         </li>
     }
 }
