@@ -957,6 +957,7 @@ async fn log_search_keeps_matching_entries_and_marks_the_match() {
         .unchecked_into::<HtmlInputElement>();
     input(&search, "POD");
     settle().await;
+    assert_eq!(search.value(), "POD", "the box keeps what the user typed");
     assert_eq!(
         texts(&mounted, ".au-log__message"),
         [

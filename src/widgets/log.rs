@@ -135,7 +135,7 @@ enum Phase {
 #[derive(Clone, Copy)]
 struct Filters {
     hidden: RwSignal<[bool; 4]>,
-    /// Lower-cased search text.
+    /// The search box's text as typed.
     query: RwSignal<String>,
     limit: RwSignal<usize>,
 }
@@ -190,15 +190,14 @@ fn log_view(log: Memo<Result<Shared, String>>, filters: Filters) -> impl IntoVie
     // Indices of the entries that pass the filters, oldest first.
     let matching = Memo::new(move |_| {
         let hidden = hidden.get();
-        query.with(|query| {
-            with_log(log, |log| {
-                log.entries
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, entry)| !hidden[entry.level.index()] && entry.matches(query))
-                    .map(|(index, _)| index)
-                    .collect::<Vec<_>>()
-            })
+        let needle = query.with(|query| query.trim().to_lowercase());
+        with_log(log, |log| {
+            log.entries
+                .iter()
+                .enumerate()
+                .filter(|(_, entry)| !hidden[entry.level.index()] && entry.matches(&needle))
+                .map(|(index, _)| index)
+                .collect::<Vec<_>>()
         })
     });
     let counts = Memo::new(move |_| {
@@ -253,7 +252,7 @@ fn log_view(log: Memo<Result<Shared, String>>, filters: Filters) -> impl IntoVie
         matching.with(|matching| {
             let shown = matching.len().min(limit.get());
             let earlier = matching.len() - shown;
-            let needle = query.get();
+            let needle = query.with(|query| query.trim().to_lowercase());
             let rows = with_log(log, |log| {
                 let entries = matching[earlier..].iter().filter_map(|&index| log.entries.get(index));
                 entries.map(|entry| entry_view(entry, &needle)).collect::<Vec<_>>()
@@ -301,7 +300,7 @@ fn log_view(log: Memo<Result<Shared, String>>, filters: Filters) -> impl IntoVie
                 <div class="au-log__levels" role="group" aria-label="Levels shown">{toggles}</div>
                 <input type="search" class="au-log__search" placeholder="Search…" aria-label="Search the log"
                     prop:value=move || query.get()
-                    on:input=move |event| query.set(event_target_value(&event).to_lowercase()) />
+                    on:input=move |event| query.set(event_target_value(&event)) />
             </div>
             <ol class="au-log__entries" role="log" aria-live="polite" tabindex="0" node_ref=list_ref on:scroll=on_scroll>
                 {entries}
