@@ -17,6 +17,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Event};
 
 use crate::widgets::WidgetProps;
+use crate::widgets::chart_rich::tooltip_transform;
 use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
 
 /// Room above the chamber for the majority label, in layout units.
@@ -274,7 +275,8 @@ fn ChamberView(
             Some(view! {
                 <div class="au-hemicycle__tooltip" role="status" data-testid="hemicycle-tooltip"
                     style:left=format!("{:.2}%", x / width * 100.0)
-                    style:top=format!("{:.2}%", (y + HEADROOM) / height * 100.0)>
+                    style:top=format!("{:.2}%", (y + HEADROOM) / height * 100.0)
+                    style:transform=tooltip_transform(x / width, (y + HEADROOM) / height)>
                     <strong>{group.label.clone()}</strong>
                     <span>{format!("{} seats · {}%", format_number(f64::from(group.seats)), format_number((share * 10.0).round() / 10.0))}</span>
                 </div>
@@ -293,7 +295,7 @@ fn ChamberView(
                 <li>
                     <button type="button" class="au-hemicycle__legend-item"
                         class:au-hemicycle__legend-item--active=move || hover.get() == Some(index)
-                        aria-label=name on:click=move |_| click(index)
+                        aria-label=name title=group.label.clone() on:click=move |_| click(index)
                         on:pointerenter=move |_| hover.set(Some(index)) on:pointerleave=move |_| hover.set(None)
                         on:focus=move |_| hover.set(Some(index)) on:blur=move |_| hover.set(None)>
                         <span class="au-hemicycle__swatch" style:background=group.color.clone()></span>

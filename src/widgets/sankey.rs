@@ -17,6 +17,7 @@ use web_sys::KeyboardEvent;
 
 use crate::widgets::WidgetProps;
 use crate::widgets::chart_rich::size::use_element_size;
+use crate::widgets::chart_rich::tooltip_transform;
 use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
 
 /// Longest node label drawn beside its node; the tooltip shows it whole.
@@ -350,7 +351,7 @@ fn SankeyView(
         move || {
             let layout = placed.get();
             let (width, height) = size.get();
-            let (x, y, title, detail, summary) = match hover.get()? {
+            let (x, y, transform, title, detail, summary) = match hover.get()? {
                 Hover::Node(index) => {
                     let (placed, node) = (layout.nodes.get(index)?, diagram.nodes.get(index)?);
                     let detail = match (placed.value_in > 0.0, placed.value_out > 0.0) {
@@ -362,9 +363,17 @@ fn SankeyView(
                         (true, false) => format!("receives {}", format_number(placed.value_in)),
                         _ => format!("sends {}", format_number(placed.value_out)),
                     };
+                    // Beside the node, towards the middle of the diagram.
+                    let on_right = placed.x0 > width / 2.0;
+                    let (x, transform) = if on_right {
+                        (placed.x0, "translate(calc(-100% - 8px), -50%)")
+                    } else {
+                        (placed.x1, "translate(8px, -50%)")
+                    };
                     (
-                        (placed.x0 + placed.x1) / 2.0,
-                        placed.y0,
+                        x,
+                        (placed.y0 + placed.y1) / 2.0,
+                        transform.to_owned(),
                         node.label.clone(),
                         detail,
                         node.summary.clone(),
@@ -377,7 +386,10 @@ fn SankeyView(
                         "{} → {}",
                         diagram.nodes[flow.source].label, diagram.nodes[flow.target].label
                     );
-                    let middle = (flow.y_source + flow.y_target) / 2.0;
+                    let (x, y) = (
+                        (from.x1 + to.x0) / 2.0,
+                        (flow.y_source + flow.y_target + flow.width) / 2.0,
+                    );
                     let share = if from.value_out > 0.0 {
                         flow.value / from.value_out * 100.0
                     } else {
@@ -390,8 +402,9 @@ fn SankeyView(
                         diagram.nodes[flow.source].label
                     );
                     (
-                        (from.x1 + to.x0) / 2.0,
-                        middle,
+                        x,
+                        y,
+                        tooltip_transform(x / width, y / height),
                         title,
                         detail,
                         diagram.links[link].3.clone(),
@@ -400,7 +413,8 @@ fn SankeyView(
             };
             Some(view! {
                 <div class="au-sankey__tooltip" role="status" data-testid="sankey-tooltip"
-                    style:left=format!("{:.2}%", x / width * 100.0) style:top=format!("{:.2}%", y / height * 100.0)>
+                    style:left=format!("{:.2}%", x / width * 100.0) style:top=format!("{:.2}%", y / height * 100.0)
+                    style:transform=transform>
                     <strong>{title}</strong>
                     <span>{detail}</span>
                     {summary.map(|text| view! { <span class="au-sankey__tooltip-note">{text}</span> })}

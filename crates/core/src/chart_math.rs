@@ -52,6 +52,9 @@ impl Ticks {
             r if r >= 1e4 => (1e3, "k"),
             _ => (1.0, ""),
         };
+        if value == 0.0 {
+            return "0".to_owned();
+        }
         let decimals = decimals_for(self.step / divisor);
         format!("{}{suffix}", format_fixed(value / divisor, decimals))
     }
@@ -410,6 +413,8 @@ mod tests {
         assert_eq!(plain.label(6000.0), "6,000");
         let thousands = Ticks::nice(0.0, 70_000.0, 4);
         assert_eq!(thousands.label(20_000.0), "20k");
+        assert_eq!(thousands.label(0.0), "0", "zero needs no unit or decimals");
+        assert_eq!(small.label(0.0), "0");
         let millions = Ticks::nice(0.0, 2_600_000.0, 6);
         assert_eq!(millions.label(1_500_000.0), "1.5M");
         assert_eq!(Ticks::nice(-20.0, 20.0, 4).label(-10.0), "-10");

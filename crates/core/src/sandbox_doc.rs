@@ -28,7 +28,7 @@ pub fn sandbox_document(source: SandboxSource<'_>) -> String {
             "<!DOCTYPE html><html><head><meta charset=\"utf-8\">",
             "<meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">",
             "<meta name=\"referrer\" content=\"no-referrer\">",
-            "<style>*,*::before,*::after{{box-sizing:border-box}}",
+            "<style>:root{{color-scheme:light dark}}*,*::before,*::after{{box-sizing:border-box}}",
             "body{{margin:0;padding:8px;font:13px/1.4 system-ui,sans-serif}}",
             "#autoui-error{{margin:0;padding:8px;white-space:pre-wrap;color:#b42318;",
             "background:#fef3f2;border-left:3px solid #d92d20;font:12px/1.4 ui-monospace,monospace}}</style>",

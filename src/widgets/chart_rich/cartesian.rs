@@ -55,7 +55,8 @@ impl Frame {
         if chart.kind != ChartKind::Line {
             (low, high) = (low.min(0.0), high.max(0.0));
         }
-        let top = 12.0;
+        // Room above the top tick for the unit, when there is one.
+        let top = if chart.unit.is_empty() { 12.0 } else { 24.0 };
         let bottom = (height - 26.0).max(top + 24.0);
         let target = ((bottom - top) / 44.0).floor().clamp(2.0, 8.0) as usize;
         let ticks = Ticks::nice(low, high, target);
@@ -187,7 +188,9 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
         }
     };
 
+    let unit = chart.unit.trim().to_owned();
     let axes = move || {
+        let unit = unit.clone();
         frame.with(|f| {
             let grid = f
                 .ticks
@@ -204,8 +207,15 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                     }
                 })
                 .collect_view();
+            let unit = (!unit.is_empty()).then(|| {
+                view! {
+                    <text class="au-chart-rich__unit" x=num(f.left - 8.0) y="10" text-anchor="end"
+                        dominant-baseline="middle">{unit}</text>
+                }
+            });
             view! {
                 <g aria-hidden="true">
+                    {unit}
                     {grid}
                     <line class="au-chart-rich__axis" x1=num(f.left) x2=num(f.right)
                         y1=num(f.baseline()) y2=num(f.baseline()) />

@@ -150,6 +150,18 @@ pub(crate) fn format_value(value: f64, unit: &str) -> String {
     format!("{}{unit}", format_number(value))
 }
 
+/// The CSS transform of a tooltip pointing at `(x, y)`, given as fractions of its plot: its anchor
+/// slides along its width with `x`, so it never leaves the plot sideways, and it sits above the
+/// point unless the point is near the top.
+pub(crate) fn tooltip_transform(x: f64, y: f64) -> String {
+    let shift = (x.clamp(0.0, 1.0) * 100.0).round();
+    if y < 0.35 {
+        format!("translate(-{shift}%, 12px)")
+    } else {
+        format!("translate(-{shift}%, calc(-100% - 12px))")
+    }
+}
+
 /// A category label short enough for the x axis.
 pub(crate) fn short_label(label: &str) -> String {
     match label.char_indices().nth(LABEL_CHARS) {

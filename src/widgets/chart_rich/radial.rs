@@ -10,9 +10,9 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, FocusEvent, KeyboardEvent, SvgElement};
 
-use crate::widgets::chart_rich::format_value;
 use crate::widgets::chart_rich::model::{Chart, ChartKind};
 use crate::widgets::chart_rich::size::use_element_size;
+use crate::widgets::chart_rich::{format_value, tooltip_transform};
 
 /// How far the hovered slice moves out, in pixels.
 const POP: f64 = 6.0;
@@ -89,6 +89,8 @@ pub fn RadialPlot(chart: Arc<Chart>) -> impl IntoView {
         })
     };
 
+    // Values already in percent of a whole repeat their share: show the share alone.
+    let values_are_shares = chart.unit == "%" && (total - 100.0).abs() < 0.5;
     let tooltip = {
         let (chart, slices) = (chart.clone(), slices.clone());
         move || {
@@ -101,13 +103,18 @@ pub fn RadialPlot(chart: Arc<Chart>) -> impl IntoView {
                     size.get(),
                 )
             };
+            let value = format_value(values_at(&chart, index), &chart.unit);
+            let detail = if values_are_shares {
+                value
+            } else {
+                format!("{value} · {}", percent(slice.fraction))
+            };
             Some(view! {
                 <div class="au-chart-rich__tooltip au-chart-rich__tooltip--point" role="status" data-testid="chart-tooltip"
-                    style:left=format!("{:.2}%", x / w * 100.0) style:top=format!("{:.2}%", y / h * 100.0)>
+                    style:left=format!("{:.2}%", x / w * 100.0) style:top=format!("{:.2}%", y / h * 100.0)
+                    style:transform=tooltip_transform(x / w, y / h)>
                     <strong class="au-chart-rich__tip-title">{chart.categories[index].clone()}</strong>
-                    <span class="au-chart-rich__tip-value">
-                        {format!("{} · {}", format_value(values_at(&chart, index), &chart.unit), percent(slice.fraction))}
-                    </span>
+                    <span class="au-chart-rich__tip-value">{detail}</span>
                 </div>
             })
         }
@@ -128,15 +135,21 @@ pub fn RadialPlot(chart: Arc<Chart>) -> impl IntoView {
                         on:pointerenter=move |_| active.set(Some(index)) on:pointerleave=move |_| active.set(None)>
                         <span class="au-chart-rich__swatch" style:background=series_color(index)></span>
                         <span class="au-chart-rich__legend-label">{label.clone()}</span>
-                        <span class="au-chart-rich__legend-value">
-                            {value.map(|v| format_value(v, &chart.unit)).unwrap_or_else(|| "—".to_owned())}
-                        </span>
+                        {(!values_are_shares).then(|| view! {
+                            <span class="au-chart-rich__legend-value">
+                                {value.map(|v| format_value(v, &chart.unit)).unwrap_or_else(|| "—".to_owned())}
+                            </span>
+                        })}
                         <span class="au-chart-rich__legend-share">{share.unwrap_or_default()}</span>
                     </li>
                 }
             })
             .collect_view();
-        view! { <ul class="au-chart-rich__pie-legend" aria-label="Legend">{items}</ul> }
+        view! {
+            <ul class="au-chart-rich__pie-legend" class:au-chart-rich__pie-legend--shares=values_are_shares aria-label="Legend">
+                {items}
+            </ul>
+        }
     });
 
     let view_box = move || size.with(|(w, h)| format!("0 0 {} {}", num(*w), num(*h)));
