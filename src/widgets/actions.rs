@@ -1,11 +1,129 @@
-//! `actions` widget (placeholder: to be implemented from `recipes/actions.md`).
+//! `actions` widget: a row of buttons; a click reports `ButtonClick` with `{label, index, action}`
+//! so the agent can act on the choice. The last choice stays marked (by action id, so it survives
+//! an update that keeps that action).
 
+use autoui_core::canvas::event::WidgetAction;
 use leptos::prelude::*;
+use serde::Deserialize;
+use serde_json::json;
 
 use crate::widgets::WidgetProps;
+use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
+
+#[derive(Deserialize)]
+struct ActionsData {
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    buttons: Vec<Button>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Button {
+    label: String,
+    #[serde(default)]
+    action: Option<String>,
+    #[serde(default)]
+    primary: bool,
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default)]
+    aria_label: Option<String>,
+}
+
+#[derive(Clone, Copy)]
+enum Variant {
+    Primary,
+    Secondary,
+    Danger,
+}
+
+impl Button {
+    /// `variant` wins; the older `primary: true` still reads as primary.
+    fn variant(&self) -> Variant {
+        match self.variant.as_deref().map(str::trim) {
+            Some(v)
+                if v.eq_ignore_ascii_case("danger") || v.eq_ignore_ascii_case("destructive") =>
+            {
+                Variant::Danger
+            }
+            Some(v) if v.eq_ignore_ascii_case("primary") => Variant::Primary,
+            _ if self.primary => Variant::Primary,
+            _ => Variant::Secondary,
+        }
+    }
+}
+
+impl Variant {
+    fn class(self) -> &'static str {
+        match self {
+            Variant::Primary => "au-actions__button au-actions__button--primary",
+            Variant::Secondary => "au-actions__button au-actions__button--secondary",
+            Variant::Danger => "au-actions__button au-actions__button--danger",
+        }
+    }
+}
 
 #[component]
 pub fn Actions(props: WidgetProps) -> impl IntoView {
-    let _ = props;
-    view! { <div class="au-actions">"actions"</div> }
+    let WidgetProps { data, emit, .. } = props;
+    let chosen = RwSignal::new(None::<String>);
+    move || {
+        data.with(|value| match parse::<ActionsData>(value) {
+            Ok(actions) if actions.buttons.is_empty() => view! {
+                <div class="au-actions">
+                    <WidgetTitle title=actions.title />
+                    <EmptyState message="No actions to choose from" />
+                </div>
+            }
+            .into_any(),
+            Ok(actions) => {
+                let buttons = actions
+                    .buttons
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, button)| {
+                        let variant = button.variant();
+                        let action = button
+                            .action
+                            .clone()
+                            .filter(|a| !a.trim().is_empty())
+                            .unwrap_or_else(|| button.label.clone());
+                        let payload =
+                            json!({"label": button.label, "index": index, "action": action});
+                        view! {
+                            <button type="button" class=variant.class()
+                                class:au-actions__button--chosen={
+                                    let action = action.clone();
+                                    move || chosen.with(|c| c.as_deref() == Some(action.as_str()))
+                                }
+                                aria-label=button.aria_label data-action=action.clone()
+                                on:click=move |_| {
+                                    chosen.set(Some(action.clone()));
+                                    emit.run((WidgetAction::ButtonClick, payload.clone()));
+                                }>
+                                {button.label}
+                            </button>
+                        }
+                    })
+                    .collect_view();
+                let group_label = actions
+                    .title
+                    .clone()
+                    .unwrap_or_else(|| "Actions".to_owned());
+                view! {
+                    <div class="au-actions" role="group" aria-label=group_label>
+                        <WidgetTitle title=actions.title />
+                        <div class="au-actions__buttons">{buttons}</div>
+                    </div>
+                }
+                .into_any()
+            }
+            Err(error) => {
+                view! { <WidgetError message=format!("the buttons are not valid: {error}") /> }
+                    .into_any()
+            }
+        })
+    }
 }

@@ -1,11 +1,299 @@
-//! `grid-data` widget (placeholder: to be implemented from `recipes/grid-data.md`).
+//! `grid-data` widget: a spreadsheet-like grid of cells (row-major lists of values) with column
+//! headers, highlighted cells and keyboard cell navigation; a cell click reports `{row, col, value}`.
 
+use std::collections::HashMap;
+
+use autoui_core::canvas::event::WidgetAction;
+use autoui_core::contrast::{Ink, ink_on};
+use autoui_core::present::safe_color;
+use autoui_core::table::{column_letter, table_number};
+use leptos::html;
 use leptos::prelude::*;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlElement, KeyboardEvent};
 
 use crate::widgets::WidgetProps;
+use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
+
+/// Cell height bounds and default, in px (the recipe's `cellHeight`).
+const CELL_HEIGHT: (u32, u32, u32) = (20, 80, 32);
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct GridData {
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    columns: Vec<GridColumn>,
+    #[serde(default)]
+    rows: Vec<Value>,
+    #[serde(default)]
+    highlights: Vec<Highlight>,
+    #[serde(default)]
+    cell_height: Option<u32>,
+}
+
+#[derive(Deserialize)]
+struct GridColumn {
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    key: Option<String>,
+    #[serde(default)]
+    width: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Highlight {
+    row: usize,
+    col: usize,
+    #[serde(default)]
+    color: Option<String>,
+}
+
+/// How a highlighted cell is painted.
+#[derive(Clone)]
+enum Paint {
+    /// The theme's accent tint.
+    Accent,
+    /// The data's colour, with the ink that reads on it (`None`: mixed with the surface instead).
+    Color(String, Option<Ink>),
+}
+
+/// A cell value as shown, and whether it is a figure (right-aligned).
+fn shown(value: &Value) -> (String, bool) {
+    match value {
+        Value::Null => (String::new(), false),
+        Value::String(text) => (text.clone(), false),
+        Value::Number(number) => (
+            number
+                .as_f64()
+                .map_or_else(|| number.to_string(), table_number),
+            true,
+        ),
+        Value::Bool(flag) => (if *flag { "✓" } else { "✗" }.to_owned(), false),
+        nested => (nested.to_string(), false),
+    }
+}
+
+/// A width like `120px` within the recipe's bounds.
+fn pixel_width(width: &str) -> Option<u32> {
+    let digits = width.trim().strip_suffix("px")?;
+    let pixels: u32 = digits.parse().ok()?;
+    (10..=999).contains(&pixels).then_some(pixels)
+}
 
 #[component]
 pub fn GridData(props: WidgetProps) -> impl IntoView {
-    let _ = props;
-    view! { <div class="au-grid-data">"grid-data"</div> }
+    let WidgetProps { data, emit, .. } = props;
+    view! {
+        <div class="au-grid-data">
+            {move || {
+                data.with(|data| match parse::<GridData>(data) {
+                    Err(error) => view! { <WidgetError message=format!("the grid data is not valid: {error}") /> }
+                        .into_any(),
+                    Ok(grid) => render(grid, emit),
+                })
+            }}
+        </div>
+    }
+}
+
+fn render(grid: GridData, emit: Callback<(WidgetAction, Value)>) -> AnyView {
+    let mut rows: Vec<Vec<Value>> = Vec::with_capacity(grid.rows.len());
+    for (index, row) in grid.rows.into_iter().enumerate() {
+        match row {
+            Value::Array(cells) => rows.push(cells),
+            other => {
+                let kind = if other.is_object() {
+                    "an object"
+                } else {
+                    "a single value"
+                };
+                let message = format!(
+                    "row {} is {kind}: each row is a list of cell values in column order (records with named fields belong in data-table)",
+                    index + 1
+                );
+                return view! { <WidgetError message /> }.into_any();
+            }
+        }
+    }
+    let width = rows
+        .iter()
+        .map(|row| row.len())
+        .max()
+        .unwrap_or(0)
+        .max(grid.columns.len());
+    if rows.is_empty() || width == 0 {
+        return view! { <WidgetTitle title=grid.title /> <EmptyState message="No cells to show" /> }.into_any();
+    }
+
+    let paints: HashMap<(usize, usize), Paint> = grid
+        .highlights
+        .iter()
+        .map(|highlight| {
+            let paint = match highlight.color.as_deref().and_then(safe_color) {
+                Some(color) => {
+                    let ink = ink_on(&color);
+                    Paint::Color(color, ink)
+                }
+                None => Paint::Accent,
+            };
+            ((highlight.row, highlight.col), paint)
+        })
+        .collect();
+    let (low, high, default) = CELL_HEIGHT;
+    let cell_height = grid.cell_height.unwrap_or(default).clamp(low, high);
+    let labelled = grid.columns.iter().any(|column| {
+        column
+            .label
+            .as_deref()
+            .is_some_and(|l| !l.trim().is_empty())
+    });
+    let labels: Vec<String> = (0..width)
+        .map(|col| {
+            grid.columns
+                .get(col)
+                .and_then(|column| column.label.clone().or_else(|| column.key.clone()))
+                .filter(|label| !label.trim().is_empty())
+                .unwrap_or_else(|| column_letter(col))
+        })
+        .collect();
+    let headers = labels
+        .iter()
+        .enumerate()
+        .map(|(col, label)| {
+            let style = grid
+                .columns
+                .get(col)
+                .and_then(|column| column.width.as_deref())
+                .and_then(pixel_width)
+                .map(|px| format!("width: {px}px; min-width: {px}px"));
+            view! { <th scope="col" class="au-grid-data__head" style=style>{label.clone()}</th> }
+        })
+        .collect_view();
+
+    let active = RwSignal::new((0_usize, 0_usize));
+    let chosen = RwSignal::new(None::<(usize, usize)>);
+    let height = rows.len();
+    let grid_ref = NodeRef::<html::Table>::new();
+    let values: Vec<Vec<Value>> = rows
+        .into_iter()
+        .map(|mut row| {
+            row.resize(width, Value::Null);
+            row
+        })
+        .collect();
+    let report = {
+        let labels = labels.clone();
+        move |row: usize, col: usize, value: Value| {
+            chosen.set(Some((row, col)));
+            let mut payload = json!({"row": row, "col": col, "value": value});
+            if labelled {
+                payload["column"] = json!(labels[col]);
+            }
+            emit.run((WidgetAction::CellClick, payload));
+        }
+    };
+    let focus = move |row: usize, col: usize| {
+        active.set((row, col));
+        let selector = format!("td[data-cell='{row}-{col}']");
+        let found = grid_ref
+            .get_untracked()
+            .and_then(|grid| grid.query_selector(&selector).ok().flatten());
+        if let Some(cell) = found.and_then(|cell| cell.dyn_into::<HtmlElement>().ok()) {
+            drop(cell.focus());
+        }
+    };
+    let on_key = {
+        let values = values.clone();
+        let report = report.clone();
+        move |event: KeyboardEvent| {
+            let (row, col) = active.get_untracked();
+            let target = match event.key().as_str() {
+                "ArrowDown" => (row + 1).min(height - 1),
+                "ArrowUp" => row.saturating_sub(1),
+                "ArrowRight" => return move_to(&event, &focus, row, (col + 1).min(width - 1)),
+                "ArrowLeft" => return move_to(&event, &focus, row, col.saturating_sub(1)),
+                "Home" => return move_to(&event, &focus, row, 0),
+                "End" => return move_to(&event, &focus, row, width - 1),
+                "Enter" | " " => {
+                    event.prevent_default();
+                    report(row, col, values[row][col].clone());
+                    return;
+                }
+                _ => return,
+            };
+            move_to(&event, &focus, target, col);
+        }
+    };
+    let body_rows = values
+        .into_iter()
+        .enumerate()
+        .map(|(row, cells)| {
+            let cells = cells
+                .into_iter()
+                .enumerate()
+                .map(|(col, value)| {
+                    let (text, numeric) = shown(&value);
+                    let paint = paints.get(&(row, col)).cloned();
+                    let (style, ink) = match &paint {
+                        Some(Paint::Color(color, ink)) => (Some(format!("--au-grid-data-fill: {color}")), *ink),
+                        _ => (None, None),
+                    };
+                    let class = cell_class(numeric, paint.as_ref(), ink);
+                    let report = report.clone();
+                    let tooltip = (text.chars().count() > 24).then(|| text.clone());
+                    view! {
+                        <td data-cell=format!("{row}-{col}") class=class style=style title=tooltip
+                            tabindex=move || if active.get() == (row, col) { "0" } else { "-1" }
+                            aria-selected=move || (chosen.get() == Some((row, col))).to_string()
+                            on:click=move |_| { active.set((row, col)); report(row, col, value.clone()); }>
+                            {text}
+                        </td>
+                    }
+                })
+                .collect_view();
+            view! { <tr>{cells}</tr> }
+        })
+        .collect_view();
+    let label = grid.title.clone().unwrap_or_else(|| "Data grid".to_owned());
+
+    view! {
+        <WidgetTitle title=grid.title />
+        <div class="au-grid-data__scroll" style=format!("--au-grid-data-cell: {cell_height}px")>
+            <table class="au-grid-data__table" node_ref=grid_ref role="grid" aria-label=label aria-rowcount=height + 1
+                aria-colcount=width on:keydown=on_key>
+                <thead>
+                    <tr>{headers}</tr>
+                </thead>
+                <tbody>{body_rows}</tbody>
+            </table>
+        </div>
+    }
+    .into_any()
+}
+
+fn move_to(event: &KeyboardEvent, focus: &impl Fn(usize, usize), row: usize, col: usize) {
+    event.prevent_default();
+    focus(row, col);
+}
+
+fn cell_class(numeric: bool, paint: Option<&Paint>, ink: Option<Ink>) -> String {
+    let mut class = String::from("au-grid-data__cell");
+    if numeric {
+        class.push_str(" au-grid-data__cell--number");
+    }
+    match (paint, ink) {
+        (None, _) => {}
+        (Some(Paint::Accent), _) => class.push_str(" au-grid-data__cell--accent"),
+        (Some(Paint::Color(..)), Some(ink)) => {
+            class.push_str(" au-grid-data__cell--fill au-grid-data__cell--ink-");
+            class.push_str(ink.as_str());
+        }
+        (Some(Paint::Color(..)), None) => class.push_str(" au-grid-data__cell--tint"),
+    }
+    class
 }

@@ -1,11 +1,367 @@
-//! `hemicycle` widget (placeholder: to be implemented from `recipes/hemicycle.md`).
+//! `hemicycle` widget: a parliament drawn as SVG, seats as dots on concentric half rings, each group
+//! a contiguous wedge from left to right in the data's order (layout in
+//! `autoui_core::hemicycle_layout`), vacant seats grey, the total and the majority line; a legend
+//! with seat counts. Hovering a group shows a tooltip; clicking a group or its legend entry reports
+//! `GroupClick`.
 
+use std::sync::Arc;
+
+use autoui_core::canvas::event::WidgetAction;
+use autoui_core::chart_math::num;
+use autoui_core::hemicycle_layout::{Chamber, chamber, majority};
+use autoui_core::present::{format_number, safe_color, series_color};
 use leptos::prelude::*;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, Event};
 
 use crate::widgets::WidgetProps;
+use crate::widgets::chart_rich::tooltip_transform;
+use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
+
+/// Room above the chamber for the majority label, in layout units.
+const HEADROOM: f64 = 14.0;
+/// More seats than any assembly has; beyond it the data is surely wrong, and drawing would stall.
+const MAX_SEATS: u32 = 5_000;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct HemicycleData {
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    groups: Vec<GroupData>,
+    #[serde(default)]
+    total_seats: Option<Value>,
+    #[serde(default)]
+    rows: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct GroupData {
+    #[serde(default)]
+    id: Option<Value>,
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    seats: Value,
+    #[serde(default)]
+    color: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Group {
+    id: String,
+    label: String,
+    seats: u32,
+    color: String,
+}
+
+/// The parliament ready to draw.
+#[derive(Clone, Debug, PartialEq)]
+struct Parliament {
+    title: Option<String>,
+    groups: Vec<Group>,
+    total: u32,
+    chamber: Chamber,
+    notes: Vec<String>,
+}
+
+impl Parliament {
+    fn read(value: &Value) -> Result<Parliament, String> {
+        let data: HemicycleData = parse(value)?;
+        let mut notes = Vec::new();
+        let groups: Vec<Group> = data
+            .groups
+            .into_iter()
+            .enumerate()
+            .map(|(index, group)| {
+                let id = match group.id {
+                    Some(Value::String(id)) if !id.trim().is_empty() => id,
+                    Some(Value::Number(id)) => id.to_string(),
+                    _ => group
+                        .label
+                        .clone()
+                        .unwrap_or_else(|| format!("group {}", index + 1)),
+                };
+                let label = group
+                    .label
+                    .filter(|l| !l.trim().is_empty())
+                    .unwrap_or_else(|| id.clone());
+                let seats = match count(&group.seats) {
+                    Some(seats) => seats,
+                    None => {
+                        notes.push(format!(
+                            "{label}: seats {} is not a seat count; counted as 0",
+                            group.seats
+                        ));
+                        0
+                    }
+                };
+                let color = group
+                    .color
+                    .as_deref()
+                    .and_then(safe_color)
+                    .unwrap_or_else(|| series_color(index));
+                Group {
+                    id,
+                    label,
+                    seats,
+                    color,
+                }
+            })
+            .collect();
+        let held: u32 = groups.iter().map(|g| g.seats).fold(0, u32::saturating_add);
+        let asked = data.total_seats.as_ref().and_then(count);
+        let total = match asked {
+            Some(total) if total < held => {
+                notes.push(format!(
+                    "the groups hold {held} seats, more than the {total} given as the total"
+                ));
+                held
+            }
+            Some(total) => total,
+            None => held,
+        };
+        if total > MAX_SEATS {
+            return Err(format!(
+                "a hemicycle draws at most {} seats; this one has {}",
+                format_number(f64::from(MAX_SEATS)),
+                format_number(f64::from(total))
+            ));
+        }
+        let rows = data
+            .rows
+            .as_ref()
+            .and_then(count)
+            .map(|rows| rows.clamp(1, 12) as usize);
+        let chamber = chamber(
+            &groups.iter().map(|g| g.seats).collect::<Vec<_>>(),
+            total,
+            rows,
+        );
+        Ok(Parliament {
+            title: data.title,
+            groups,
+            total,
+            chamber,
+            notes,
+        })
+    }
+}
 
 #[component]
 pub fn Hemicycle(props: WidgetProps) -> impl IntoView {
-    let _ = props;
-    view! { <div class="au-hemicycle">"hemicycle"</div> }
+    let data = props.data;
+    let parliament = Memo::new(move |_| data.with(|value| Parliament::read(value).map(Arc::new)));
+    let emit = props.emit;
+    move || match parliament.get() {
+        Err(message) => view! { <WidgetError message /> }.into_any(),
+        Ok(parliament) if parliament.total == 0 => {
+            view! { <EmptyState message="No seats to show yet" /> }.into_any()
+        }
+        Ok(parliament) => view! { <ChamberView parliament emit /> }.into_any(),
+    }
+}
+
+#[component]
+fn ChamberView(
+    parliament: Arc<Parliament>,
+    emit: Callback<(WidgetAction, Value)>,
+) -> impl IntoView {
+    let hover = RwSignal::new(None::<usize>);
+    let chamber = &parliament.chamber;
+    let total = parliament.total;
+    let held: u32 = parliament.groups.iter().map(|g| g.seats).sum();
+    let vacant = total - held.min(total);
+    let threshold = majority(total);
+    let click = {
+        let parliament = parliament.clone();
+        move |index: usize| {
+            if let Some(group) = parliament.groups.get(index) {
+                emit.run((
+                    WidgetAction::GroupClick,
+                    json!({ "id": group.id, "label": group.label, "seats": group.seats }),
+                ));
+            }
+        }
+    };
+
+    // One <g> per group (its seats are contiguous), so hover touches a dozen nodes, not every seat.
+    let mut runs: Vec<(Option<usize>, Vec<(f64, f64)>)> = Vec::new();
+    let mut seats = chamber.seats.clone();
+    seats.sort_by_key(|seat| seat.group.unwrap_or(usize::MAX));
+    for seat in seats {
+        match runs.last_mut() {
+            Some((group, points)) if *group == seat.group => points.push((seat.x, seat.y)),
+            _ => runs.push((seat.group, vec![(seat.x, seat.y)])),
+        }
+    }
+    let radius = num(chamber.seat_radius);
+    let centroids: Arc<Vec<(f64, f64)>> = Arc::new(
+        (0..parliament.groups.len())
+            .map(|index| {
+                runs.iter().find(|(group, _)| *group == Some(index)).map_or(
+                    (0.0, 0.0),
+                    |(_, points)| {
+                        let n = points.len() as f64;
+                        (
+                            points.iter().map(|p| p.0).sum::<f64>() / n,
+                            points.iter().map(|p| p.1).sum::<f64>() / n,
+                        )
+                    },
+                )
+            })
+            .collect(),
+    );
+    let groups = runs
+        .into_iter()
+        .map(|(group, points)| {
+            let color = group
+                .and_then(|g| parliament.groups.get(g))
+                .map(|g| g.color.clone());
+            let dots = points
+                .into_iter()
+                .map(|(x, y)| view! { <circle cx=num(x) cy=num(y) r=radius.clone() /> })
+                .collect_view();
+            let dim = move || hover.get().is_some_and(|h| Some(h) != group);
+            view! {
+                <g class="au-hemicycle__group" class:au-hemicycle__group--vacant=group.is_none()
+                    class:au-hemicycle__group--dim=dim style:fill=color
+                    data-group=group.map(|g| g.to_string()).unwrap_or_else(|| "vacant".to_owned())>
+                    {dots}
+                </g>
+            }
+        })
+        .collect_view();
+
+    let (cx, cy) = chamber.centre;
+    let top = cy - chamber.outer_radius - chamber.seat_radius - 3.0;
+    let inner = chamber.inner_radius - chamber.seat_radius - 3.0;
+    let group_at = |event: &Event| -> Option<usize> {
+        let target = event.target()?.dyn_into::<Element>().ok()?;
+        target
+            .closest("[data-group]")
+            .ok()
+            .flatten()?
+            .get_attribute("data-group")?
+            .parse()
+            .ok()
+    };
+    let on_over = move |event: web_sys::PointerEvent| {
+        let group = group_at(&event);
+        if hover.get_untracked() != group {
+            hover.set(group);
+        }
+    };
+    let on_click = {
+        let click = click.clone();
+        move |event: web_sys::MouseEvent| {
+            if let Some(group) = group_at(&event) {
+                click(group);
+            }
+        }
+    };
+
+    let tooltip = {
+        let (parliament, centroids) = (parliament.clone(), centroids.clone());
+        let (width, height) = (chamber.width, chamber.height + HEADROOM);
+        move || {
+            let index = hover.get()?;
+            let group = parliament.groups.get(index)?;
+            let (x, y) = centroids.get(index).copied()?;
+            let share = f64::from(group.seats) / f64::from(total.max(1)) * 100.0;
+            Some(view! {
+                <div class="au-hemicycle__tooltip" role="status" data-testid="hemicycle-tooltip"
+                    style:left=format!("{:.2}%", x / width * 100.0)
+                    style:top=format!("{:.2}%", (y + HEADROOM) / height * 100.0)
+                    style:transform=tooltip_transform(x / width, (y + HEADROOM) / height)>
+                    <strong>{group.label.clone()}</strong>
+                    <span>{format!("{} seats · {}%", format_number(f64::from(group.seats)), format_number((share * 10.0).round() / 10.0))}</span>
+                </div>
+            })
+        }
+    };
+
+    let legend = parliament
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(index, group)| {
+            let click = click.clone();
+            let name = format!("{}: {} seats", group.label, group.seats);
+            view! {
+                <li>
+                    <button type="button" class="au-hemicycle__legend-item"
+                        class:au-hemicycle__legend-item--active=move || hover.get() == Some(index)
+                        aria-label=name title=group.label.clone() on:click=move |_| click(index)
+                        on:pointerenter=move |_| hover.set(Some(index)) on:pointerleave=move |_| hover.set(None)
+                        on:focus=move |_| hover.set(Some(index)) on:blur=move |_| hover.set(None)>
+                        <span class="au-hemicycle__swatch" style:background=group.color.clone()></span>
+                        <span class="au-hemicycle__legend-label">{group.label.clone()}</span>
+                        <span class="au-hemicycle__legend-seats">{format_number(f64::from(group.seats))}</span>
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    let vacant_item = (vacant > 0).then(|| {
+        view! {
+            <li class="au-hemicycle__legend-item au-hemicycle__legend-item--vacant">
+                <span class="au-hemicycle__swatch"></span>
+                <span class="au-hemicycle__legend-label">"Vacant"</span>
+                <span class="au-hemicycle__legend-seats">{format_number(f64::from(vacant))}</span>
+            </li>
+        }
+    });
+    let summary = parliament
+        .groups
+        .iter()
+        .map(|g| format!("{} {}", g.label, g.seats))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let description = format!("Hemicycle of {total} seats, majority {threshold}: {summary}");
+    let notes = (!parliament.notes.is_empty()).then(|| {
+        let items = parliament
+            .notes
+            .iter()
+            .map(|note| view! { <li>{note.clone()}</li> })
+            .collect_view();
+        view! { <ul class="au-hemicycle__notes">{items}</ul> }
+    });
+
+    view! {
+        <div class="au-hemicycle">
+            <WidgetTitle title=parliament.title.clone() />
+            <div class="au-hemicycle__plot">
+                <svg class="au-hemicycle__svg" role="img" aria-label=description
+                    viewBox=format!("0 {} {} {}", num(-HEADROOM), num(chamber.width), num(chamber.height + HEADROOM))
+                    on:pointerover=on_over on:pointerleave=move |_| hover.set(None) on:click=on_click>
+                    {groups}
+                    <line class="au-hemicycle__majority" x1=num(cx) x2=num(cx) y1=num(top) y2=num(cy - inner) />
+                    <text class="au-hemicycle__majority-label" x=num(cx) y=num(top - 4.0) text-anchor="middle">
+                        {format!("majority {}", format_number(f64::from(threshold)))}
+                    </text>
+                    <text class="au-hemicycle__total" x=num(cx) y=num(cy - 11.0) text-anchor="middle">
+                        {format_number(f64::from(total))}
+                    </text>
+                    <text class="au-hemicycle__total-label" x=num(cx) y=num(cy) text-anchor="middle">"seats"</text>
+                </svg>
+                {tooltip}
+            </div>
+            <ul class="au-hemicycle__legend" aria-label="Groups">{legend}{vacant_item}</ul>
+            {notes}
+        </div>
+    }
+}
+
+/// A seat count: a non-negative integer, a float rounded, or numeric text.
+fn count(value: &Value) -> Option<u32> {
+    let number = match value {
+        Value::Number(n) => n.as_f64()?,
+        Value::String(text) => text.trim().parse::<f64>().ok()?,
+        _ => return None,
+    };
+    (number.is_finite() && number >= 0.0).then(|| number.round().min(f64::from(u32::MAX)) as u32)
 }

@@ -1,11 +1,152 @@
-//! `js-sandbox` widget (placeholder: to be implemented from `recipes/js-sandbox.md`).
+//! `js-sandbox` widget: the author's HTML, CSS and JavaScript run in an `<iframe sandbox="allow-scripts">`
+//! (never `allow-same-origin`, so the frame has an opaque origin and cannot reach this page, its
+//! storage or its keys) whose `srcdoc` is built by `autoui_core::sandbox_doc` with a strict inner
+//! policy (no network). Errors show inside the frame, and the frame's error report is shown under it.
 
+use autoui_core::sandbox_doc::{ERROR_MESSAGE_TYPE, SandboxSource, sandbox_document};
+use leptos::html::Iframe;
 use leptos::prelude::*;
+use serde::Deserialize;
+use serde_json::Value;
+use wasm_bindgen::JsValue;
+use web_sys::MessageEvent;
 
 use crate::widgets::WidgetProps;
+use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
+
+/// Frame height when the data gives none, and the accepted range in pixels.
+const DEFAULT_HEIGHT: u32 = 300;
+const HEIGHT_RANGE: (u32, u32) = (60, 2_000);
+/// Longest error text shown under the frame.
+const ERROR_CHARS: usize = 300;
+
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+pub struct JsSandboxData {
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub code: Option<String>,
+    #[serde(default)]
+    pub html: Option<String>,
+    #[serde(default)]
+    pub css: Option<String>,
+    #[serde(default)]
+    pub height: Option<Value>,
+}
+
+impl JsSandboxData {
+    /// The complete document the frame runs; also what an HTML export should save.
+    pub fn srcdoc(&self) -> String {
+        sandbox_document(SandboxSource {
+            html: self.html.as_deref().unwrap_or_default(),
+            css: self.css.as_deref().unwrap_or_default(),
+            code: self.code.as_deref().unwrap_or_default(),
+        })
+    }
+
+    /// The frame height in pixels: `"260px"`, `"260"` or `260`, kept within a sane range.
+    pub fn height_px(&self) -> u32 {
+        let pixels = match &self.height {
+            Some(Value::Number(n)) => n.as_f64(),
+            Some(Value::String(text)) => text
+                .trim()
+                .trim_end_matches("px")
+                .trim()
+                .parse::<f64>()
+                .ok(),
+            _ => None,
+        };
+        pixels
+            .filter(|p| p.is_finite())
+            .map_or(DEFAULT_HEIGHT, |p| {
+                (p.round().max(0.0) as u32).clamp(HEIGHT_RANGE.0, HEIGHT_RANGE.1)
+            })
+    }
+
+    fn is_empty(&self) -> bool {
+        [&self.code, &self.html]
+            .into_iter()
+            .flatten()
+            .all(|text| text.trim().is_empty())
+    }
+}
 
 #[component]
 pub fn JsSandbox(props: WidgetProps) -> impl IntoView {
-    let _ = props;
-    view! { <div class="au-js-sandbox">"js-sandbox"</div> }
+    let data = props.data;
+    let sandbox = Memo::new(move |_| data.with(|value| parse::<JsSandboxData>(value)));
+    move || match sandbox.get() {
+        Err(message) => view! { <WidgetError message /> }.into_any(),
+        Ok(sandbox) if sandbox.is_empty() => view! {
+            <div class="au-js-sandbox">
+                <WidgetTitle title=sandbox.title.clone() />
+                <EmptyState message="No code to run yet" />
+            </div>
+        }
+        .into_any(),
+        Ok(sandbox) => view! { <SandboxFrame sandbox /> }.into_any(),
+    }
+}
+
+/// The frame for one version of the data, with the error its script reported, if any.
+#[component]
+fn SandboxFrame(sandbox: JsSandboxData) -> impl IntoView {
+    let frame = NodeRef::<Iframe>::new();
+    let error = RwSignal::new(None::<String>);
+    // Only messages from our own frame count; their content is shown as text, never as markup.
+    let listener = window_event_listener(leptos::ev::message, move |event: MessageEvent| {
+        let Some(own) = frame.get_untracked().and_then(|f| f.content_window()) else {
+            return;
+        };
+        let own: &JsValue = own.as_ref();
+        if event
+            .source()
+            .is_none_or(|source| AsRef::<JsValue>::as_ref(&source) != own)
+        {
+            return;
+        }
+        let data = event.data();
+        let field = |name: &str| {
+            js_sys::Reflect::get(&data, &name.into())
+                .ok()
+                .and_then(|v| v.as_string())
+        };
+        if field("type").as_deref() == Some(ERROR_MESSAGE_TYPE) {
+            error.set(Some(shorten(
+                &field("message").unwrap_or_else(|| "unknown error".to_owned()),
+            )));
+        }
+    });
+    on_cleanup(move || listener.remove());
+
+    let height = sandbox.height_px();
+    view! {
+        <div class="au-js-sandbox">
+            <WidgetTitle title=sandbox.title.clone() />
+            <iframe class="au-js-sandbox__frame" node_ref=frame sandbox="allow-scripts" srcdoc=sandbox.srcdoc()
+                referrerpolicy="no-referrer" title=sandbox.title.clone().unwrap_or_else(|| "Sandboxed script".to_owned())
+                style:height=format!("{height}px") data-testid="sandbox-frame"></iframe>
+            <p class="au-js-sandbox__status">
+                {move || match error.get() {
+                    Some(message) => view! {
+                        <span class="au-js-sandbox__error" role="alert" data-testid="sandbox-error">
+                            {format!("The script stopped: {message}")}
+                        </span>
+                    }
+                    .into_any(),
+                    None => view! {
+                        <span class="au-js-sandbox__note">"Sandboxed: no network, no access to this page"</span>
+                    }
+                    .into_any(),
+                }}
+            </p>
+        </div>
+    }
+}
+
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(ERROR_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
 }

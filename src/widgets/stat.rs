@@ -1,11 +1,105 @@
-//! `stat` widget (placeholder: to be implemented from `recipes/stat.md`).
+//! `stat` widget: one key figure with its small label and an optional trend line with an arrow.
 
+use autoui_core::lenient;
 use leptos::prelude::*;
+use serde::Deserialize;
 
 use crate::widgets::WidgetProps;
+use crate::widgets::common::{EmptyState, WidgetError, parse};
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StatData {
+    #[serde(default, deserialize_with = "lenient::text")]
+    label: Option<String>,
+    #[serde(default, deserialize_with = "lenient::text")]
+    value: Option<String>,
+    #[serde(default, deserialize_with = "lenient::text")]
+    trend: Option<String>,
+    #[serde(default)]
+    trend_dir: Option<String>,
+}
+
+/// The arrow and colour of the trend line.
+#[derive(Clone, Copy)]
+enum TrendDir {
+    Up,
+    Down,
+    Neutral,
+}
+
+impl TrendDir {
+    /// Reads `up`/`down`/`neutral` and the near misses the model writes (`increase`, `decrease`).
+    fn from_name(name: Option<&str>) -> TrendDir {
+        match name.map(|n| n.trim().to_ascii_lowercase()).as_deref() {
+            Some("up" | "increase" | "rising") => TrendDir::Up,
+            Some("down" | "decrease" | "falling") => TrendDir::Down,
+            _ => TrendDir::Neutral,
+        }
+    }
+
+    fn class(self) -> &'static str {
+        match self {
+            TrendDir::Up => "au-stat__trend au-stat__trend--up",
+            TrendDir::Down => "au-stat__trend au-stat__trend--down",
+            TrendDir::Neutral => "au-stat__trend au-stat__trend--neutral",
+        }
+    }
+
+    fn arrow(self) -> &'static str {
+        match self {
+            TrendDir::Up => "↑",
+            TrendDir::Down => "↓",
+            TrendDir::Neutral => "→",
+        }
+    }
+
+    /// What the arrow says to a screen reader.
+    fn spoken(self) -> &'static str {
+        match self {
+            TrendDir::Up => "Up: ",
+            TrendDir::Down => "Down: ",
+            TrendDir::Neutral => "Trend: ",
+        }
+    }
+}
 
 #[component]
 pub fn Stat(props: WidgetProps) -> impl IntoView {
-    let _ = props;
-    view! { <div class="au-stat">"stat"</div> }
+    let data = props.data;
+    move || {
+        data.with(|value| match parse::<StatData>(value) {
+            Ok(stat) if stat.label.is_none() && stat.value.is_none() => {
+                view! { <EmptyState message="No figure to show yet" /> }.into_any()
+            }
+            Ok(stat) => stat_view(stat).into_any(),
+            Err(error) => {
+                view! { <WidgetError message=format!("the stat data is not valid: {error}") /> }
+                    .into_any()
+            }
+        })
+    }
+}
+
+fn stat_view(stat: StatData) -> impl IntoView {
+    let direction = TrendDir::from_name(stat.trend_dir.as_deref());
+    let trend = stat
+        .trend
+        .filter(|trend| !trend.trim().is_empty())
+        .map(|trend| {
+            view! {
+                <p class=direction.class()>
+                    <span class="au-stat__arrow" aria-hidden="true">{direction.arrow()}</span>
+                    <span class="au-visually-hidden">{direction.spoken()}</span>
+                    {trend}
+                </p>
+            }
+        });
+    view! {
+        <div class="au-stat">
+            {stat.label.map(|label| view! { <p class="au-stat__label">{label}</p> })}
+            <p class="au-stat__value">{stat.value.unwrap_or_else(|| "—".to_owned())}</p>
+            {trend}
+        </div>
+    }
 }

@@ -71,6 +71,30 @@ pub fn series_color(index: usize) -> String {
 /// Number of `--au-series-N` tokens in `style/tokens.css`.
 pub const SERIES_COLORS: usize = 8;
 
+/// A colour from the data we are willing to paint with, matching the recipes' colour pattern:
+/// `#rgb[a]`/`#rrggbb[aa]`, a named colour, `rgb()`/`rgba()`/`hsl()`/`hsla()` with plain numbers, or
+/// `var(--token)`. Anything else (`url(...)`, `;`, expressions) is refused.
+pub fn safe_color(color: &str) -> Option<String> {
+    let color = color.trim();
+    let inside = |prefix: &str| {
+        color
+            .to_ascii_lowercase()
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(')'))
+            .map(str::to_owned)
+    };
+    let allowed = if let Some(hex) = color.strip_prefix('#') {
+        matches!(hex.len(), 3 | 4 | 6 | 8) && hex.chars().all(|c| c.is_ascii_hexdigit())
+    } else if let Some(name) = inside("var(--") {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    } else if let Some(args) = ["rgb(", "rgba(", "hsl(", "hsla("].iter().find_map(|f| inside(f)) {
+        !args.trim().is_empty() && args.chars().all(|c| c.is_ascii_digit() || ".,% /".contains(c))
+    } else {
+        (3..=20).contains(&color.len()) && color.chars().all(|c| c.is_ascii_alphabetic())
+    };
+    allowed.then(|| color.to_owned())
+}
+
 /// Up to two initials for a person without a usable portrait: "Ada Lovelace" -> "AL".
 pub fn initials(name: &str) -> String {
     let letters: String = name
@@ -111,6 +135,16 @@ mod tests {
         assert_eq!(format_number(1000.0), "1,000");
         assert_eq!(format_number(-12.5), "-12.5");
         assert_eq!(format_number(0.0), "0");
+    }
+
+    #[test]
+    fn colours_are_hex_names_functions_or_tokens_and_nothing_else() {
+        for good in ["#ef4444", "#FFF", "#11223344", "teal", "rgb(10, 20, 30)", "hsla(200 50% 40% / 0.5)", "var(--au-series-2)"] {
+            assert_eq!(safe_color(good).as_deref(), Some(good), "{good}");
+        }
+        for bad in ["#ggg", "#12345", "url(https://x.y/a.svg)", "red; background: url(x)", "expression(alert(1))", "rgb(1,2,3);x", "var(--a) , red", "", "x"] {
+            assert_eq!(safe_color(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -211,6 +211,19 @@ impl WidgetEvent {
     }
 }
 
+/// The payload for a chosen item of a list-like widget (a timeline event, a card, a person): the
+/// item as the data gave it plus its 0-based `index`, so the agent can tell equal items apart.
+pub fn item_payload(item: &Value, index: usize) -> Value {
+    match item {
+        Value::Object(fields) => {
+            let mut fields = fields.clone();
+            fields.insert("index".to_owned(), Value::from(index));
+            Value::Object(fields)
+        }
+        other => serde_json::json!({"index": index, "item": other}),
+    }
+}
+
 /// `text` cut to at most `limit` characters, marking the cut.
 pub fn excerpt(text: &str, limit: usize) -> String {
     match text.char_indices().nth(limit) {
@@ -220,5 +233,24 @@ pub fn excerpt(text: &str, limit: usize) -> String {
             text.chars().count()
         ),
         None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn an_item_payload_is_the_item_with_its_position() {
+        assert_eq!(
+            item_payload(&json!({"title": "Vote", "status": "done"}), 2),
+            json!({"title": "Vote", "status": "done", "index": 2})
+        );
+        assert_eq!(
+            item_payload(&json!("Vote"), 0),
+            json!({"index": 0, "item": "Vote"})
+        );
     }
 }

@@ -1,0 +1,526 @@
+//! Bar (grouped), line and area plots: axes with nice ticks and gridlines, a zero baseline for
+//! negative values, a category tooltip on hover, and marks reachable by keyboard (arrow keys move
+//! between points or bars, showing the same tooltip).
+
+use std::sync::Arc;
+
+use autoui_core::chart_math::{Band, Linear, Ticks, area_path, line_path, num};
+use leptos::html::Div;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, FocusEvent, KeyboardEvent, PointerEvent, SvgElement};
+
+use crate::widgets::chart_rich::model::{Chart, ChartKind};
+use crate::widgets::chart_rich::size::use_element_size;
+use crate::widgets::chart_rich::{format_value, short_label};
+
+/// What the tooltip is about: a category, and the series under keyboard focus if any.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Active {
+    category: usize,
+    series: Option<usize>,
+}
+
+/// The plot's geometry at one size and set of visible series.
+#[derive(Clone, Debug, PartialEq)]
+struct Frame {
+    width: f64,
+    height: f64,
+    top: f64,
+    bottom: f64,
+    left: f64,
+    right: f64,
+    ticks: Ticks,
+    y: Linear,
+    x: Band,
+    label_every: usize,
+    visible: Vec<usize>,
+}
+
+impl Frame {
+    fn new(chart: &Chart, (width, height): (f64, f64), hidden: &[bool]) -> Frame {
+        let visible: Vec<usize> = (0..chart.series.len())
+            .filter(|&s| !hidden.get(s).copied().unwrap_or(false))
+            .collect();
+        let (mut low, mut high) = visible
+            .iter()
+            .flat_map(|&s| chart.series[s].values.iter().flatten().copied())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(low, high), v| {
+                (low.min(v), high.max(v))
+            });
+        if !low.is_finite() {
+            (low, high) = (0.0, 1.0);
+        }
+        // Bars and areas measure from zero; a line shows its shape, and crosses zero visibly when it does.
+        if chart.kind != ChartKind::Line {
+            (low, high) = (low.min(0.0), high.max(0.0));
+        }
+        // Room above the top tick for the unit, when there is one.
+        let top = if chart.unit.is_empty() { 12.0 } else { 24.0 };
+        let bottom = (height - 26.0).max(top + 24.0);
+        let target = ((bottom - top) / 44.0).floor().clamp(2.0, 8.0) as usize;
+        let ticks = Ticks::nice(low, high, target);
+        let widest_tick = ticks
+            .values()
+            .iter()
+            .map(|v| ticks.label(*v).chars().count())
+            .max()
+            .unwrap_or(1);
+        let left = (widest_tick as f64 * 6.8 + 14.0).max(30.0);
+        let right = (width - 10.0).max(left + 24.0);
+        let count = chart.categories.len().max(1);
+        let padding = if chart.kind == ChartKind::Bar {
+            0.24
+        } else {
+            0.0
+        };
+        let x = Band {
+            start: left,
+            length: right - left,
+            count,
+            padding,
+        };
+        let widest_label = chart
+            .categories
+            .iter()
+            .map(|c| short_label(c).chars().count())
+            .max()
+            .unwrap_or(1);
+        let slot = (right - left) / count as f64;
+        let label_every = ((widest_label as f64 * 6.6 + 10.0) / slot).ceil().max(1.0) as usize;
+        Frame {
+            width,
+            height,
+            top,
+            bottom,
+            left,
+            right,
+            ticks,
+            y: Linear {
+                domain: (ticks.min, ticks.max),
+                range: (bottom, top),
+            },
+            x,
+            label_every,
+            visible,
+        }
+    }
+
+    /// Where value zero sits (the bars' baseline), kept inside the plot.
+    fn baseline(&self) -> f64 {
+        self.y.map(0.0_f64.clamp(self.ticks.min, self.ticks.max))
+    }
+
+    /// Left edge and width of series `slot` (its position among visible series) in category `category`.
+    fn bar(&self, category: usize, slot: usize) -> (f64, f64) {
+        let count = self.visible.len().max(1) as f64;
+        let group = self.x.width();
+        let gap = if count > 1.0 {
+            (group / count * 0.12).min(3.0)
+        } else {
+            0.0
+        };
+        let width = (group - gap * (count - 1.0)) / count;
+        (
+            self.x.position(category) + slot as f64 * (width + gap),
+            width,
+        )
+    }
+}
+
+#[component]
+pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl IntoView {
+    let node = NodeRef::<Div>::new();
+    let size = use_element_size(node, (480.0, 240.0));
+    let frame = Memo::new({
+        let chart = chart.clone();
+        move |_| hidden.with(|hidden| Frame::new(&chart, size.get(), hidden))
+    });
+    let active = RwSignal::new(None::<Active>);
+    let tab_stop = RwSignal::new(first_mark(
+        &chart,
+        &(0..chart.series.len()).collect::<Vec<_>>(),
+    ));
+    // The tab stop follows the data: when its series is hidden, the first visible value takes over.
+    let stop = Memo::new({
+        let chart = chart.clone();
+        move |_| {
+            let wanted = tab_stop.get();
+            frame.with(|f| {
+                if f.visible.contains(&wanted.0) {
+                    wanted
+                } else {
+                    first_mark(&chart, &f.visible)
+                }
+            })
+        }
+    });
+    let kind = chart.kind;
+
+    let on_pointer = {
+        let chart = chart.clone();
+        move |event: PointerEvent| {
+            // Leptos delegates pointermove to the window, so the element is the event's target.
+            let Some(target) = event.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+                return;
+            };
+            let rect = target.get_bounding_client_rect();
+            if rect.width() <= 0.0 || chart.categories.is_empty() {
+                return;
+            }
+            let category = frame.with_untracked(|f| {
+                let x = f.left
+                    + (f64::from(event.client_x()) - rect.left()) / rect.width()
+                        * (f.right - f.left);
+                f.x.index_at(x)
+            });
+            if active.get_untracked()
+                != Some(Active {
+                    category,
+                    series: None,
+                })
+            {
+                active.set(Some(Active {
+                    category,
+                    series: None,
+                }));
+            }
+        }
+    };
+
+    let unit = chart.unit.trim().to_owned();
+    let axes = move || {
+        let unit = unit.clone();
+        frame.with(|f| {
+            let grid = f
+                .ticks
+                .values()
+                .into_iter()
+                .map(|value| {
+                    let y = num(f.y.map(value));
+                    let zero = value == 0.0 && f.ticks.min < 0.0;
+                    view! {
+                        <line class="au-chart-rich__grid" class:au-chart-rich__grid--zero=zero
+                            x1=num(f.left) x2=num(f.right) y1=y.clone() y2=y.clone() />
+                        <text class="au-chart-rich__tick" x=num(f.left - 8.0) y=y text-anchor="end"
+                            dominant-baseline="middle">{f.ticks.label(value)}</text>
+                    }
+                })
+                .collect_view();
+            let unit = (!unit.is_empty()).then(|| {
+                view! {
+                    <text class="au-chart-rich__unit" x=num(f.left - 8.0) y="10" text-anchor="end"
+                        dominant-baseline="middle">{unit}</text>
+                }
+            });
+            view! {
+                <g aria-hidden="true">
+                    {unit}
+                    {grid}
+                    <line class="au-chart-rich__axis" x1=num(f.left) x2=num(f.right)
+                        y1=num(f.baseline()) y2=num(f.baseline()) />
+                </g>
+            }
+        })
+    };
+
+    let labels = {
+        let chart = chart.clone();
+        move || {
+            frame.with(|f| {
+                let every = f.label_every;
+                chart
+                    .categories
+                    .iter()
+                    .enumerate()
+                    .filter(|(index, _)| index % every == 0)
+                    .map(|(index, label)| {
+                        view! {
+                            <text class="au-chart-rich__label" x=num(f.x.center(index)) y=num(f.bottom + 17.0)
+                                text-anchor="middle">{short_label(label)}</text>
+                        }
+                    })
+                    .collect_view()
+            })
+        }
+    };
+
+    let highlight = move || {
+        let category = active.get()?.category;
+        frame.with(|f| {
+            Some(match kind {
+                ChartKind::Bar => {
+                    let step = f.x.length / f.x.count.max(1) as f64;
+                    view! {
+                        <rect class="au-chart-rich__band" x=num(f.x.start + step * category as f64) y=num(f.top)
+                            width=num(step) height=num(f.bottom - f.top) />
+                    }
+                    .into_any()
+                }
+                _ => {
+                    let x = num(f.x.center(category));
+                    view! { <line class="au-chart-rich__cursor" x1=x.clone() x2=x y1=num(f.top) y2=num(f.bottom) /> }
+                        .into_any()
+                }
+            })
+        })
+    };
+
+    let marks = {
+        let chart = chart.clone();
+        move || {
+            frame.with(|f| {
+                f.visible
+                    .iter()
+                    .enumerate()
+                    .map(|(slot, &series)| {
+                        series_marks(
+                            &chart,
+                            f,
+                            slot,
+                            series,
+                            active,
+                            Stops {
+                                wanted: tab_stop,
+                                current: stop,
+                            },
+                        )
+                    })
+                    .collect_view()
+            })
+        }
+    };
+
+    let tooltip = {
+        let chart = chart.clone();
+        move || {
+            let Active {
+                category,
+                series: focused,
+            } = active.get()?;
+            let (x, flip, rows) = frame.with(|f| {
+                let x = f.x.center(category);
+                let rows: Vec<(usize, Option<f64>)> = f
+                    .visible
+                    .iter()
+                    .map(|&s| (s, chart.series[s].values.get(category).copied().flatten()))
+                    .collect();
+                (x / f.width * 100.0, x > f.width * 0.6, rows)
+            });
+            let rows = rows
+                .into_iter()
+                .map(|(series, value)| {
+                    let s = &chart.series[series];
+                    view! {
+                        <li class="au-chart-rich__tip-row" class:au-chart-rich__tip-row--focus=focused == Some(series)>
+                            <span class="au-chart-rich__swatch" style:background=s.color.clone()></span>
+                            <span class="au-chart-rich__tip-series">{s.label.clone()}</span>
+                            <span class="au-chart-rich__tip-value">
+                                {value.map(|v| format_value(v, &chart.unit)).unwrap_or_else(|| "—".to_owned())}
+                            </span>
+                        </li>
+                    }
+                })
+                .collect_view();
+            Some(view! {
+                <div class="au-chart-rich__tooltip" class:au-chart-rich__tooltip--flip=flip role="status"
+                    data-testid="chart-tooltip" style:left=format!("{x:.2}%")>
+                    <strong class="au-chart-rich__tip-title">{chart.categories.get(category).cloned()}</strong>
+                    <ul>{rows}</ul>
+                </div>
+            })
+        }
+    };
+
+    let view_box = move || size.with(|(w, h)| format!("0 0 {} {}", num(*w), num(*h)));
+    let description = format!(
+        "{} chart{}: {} series, {} categories. Use the arrow keys to move between values.",
+        capitalised(kind.as_str()),
+        chart
+            .title
+            .as_deref()
+            .map(|t| format!(" of {t}"))
+            .unwrap_or_default(),
+        chart.series.len(),
+        chart.categories.len()
+    );
+
+    view! {
+        <div class="au-chart-rich__plot" node_ref=node>
+            <svg class="au-chart-rich__svg" viewBox=view_box role="group" aria-label=description
+                on:pointerleave=move |_| active.set(None)>
+                {axes}
+                {highlight}
+                {labels}
+                {marks}
+                {move || frame.with(|f| view! {
+                    <rect class="au-chart-rich__hit" x=num(f.left) y=num(f.top) width=num(f.right - f.left)
+                        height=num(f.bottom - f.top) on:pointermove=on_pointer.clone() aria-hidden="true" />
+                })}
+            </svg>
+            {tooltip}
+        </div>
+    }
+}
+
+/// The plot's single tab stop (series, category): the one asked for and the one in effect.
+#[derive(Clone, Copy)]
+struct Stops {
+    wanted: RwSignal<(usize, usize)>,
+    current: Memo<(usize, usize)>,
+}
+
+/// The marks of one series: bars, or an area and a line with a focusable dot per value.
+fn series_marks(
+    chart: &Arc<Chart>,
+    frame: &Frame,
+    slot: usize,
+    series: usize,
+    active: RwSignal<Option<Active>>,
+    stops: Stops,
+) -> AnyView {
+    let s = &chart.series[series];
+    let color = s.color.clone();
+    let count = chart.categories.len();
+    let series_count = chart.series.len();
+    let mark = |category: usize, value: f64| {
+        let label = format!(
+            "{}, {}: {}",
+            s.label,
+            chart.categories[category],
+            format_value(value, &chart.unit)
+        );
+        let me = (series, category);
+        (
+            label,
+            move || if stops.current.get() == me { "0" } else { "-1" },
+            move |_: FocusEvent| {
+                stops.wanted.set(me);
+                active.set(Some(Active {
+                    category,
+                    series: Some(series),
+                }));
+            },
+            move |event: KeyboardEvent| move_focus(me, (series_count, count), &event),
+        )
+    };
+    let points: Vec<(usize, f64)> = s
+        .values
+        .iter()
+        .enumerate()
+        .filter_map(|(category, value)| value.map(|v| (category, v)))
+        .collect();
+
+    match chart.kind {
+        ChartKind::Bar => points
+            .into_iter()
+            .map(|(category, value)| {
+                let (x, width) = frame.bar(category, slot);
+                let (y0, y1) = (frame.y.map(value), frame.baseline());
+                let (label, tabindex, on_focus, on_key) = mark(category, value);
+                view! {
+                    <rect class="au-chart-rich__bar" class:au-chart-rich__bar--negative=value < 0.0
+                        x=num(x) y=num(y0.min(y1)) width=num(width.max(1.0)) height=num((y1 - y0).abs().max(1.0))
+                        rx=num((width / 6.0).min(3.0)) style:fill=color.clone()
+                        data-mark=format!("{series}-{category}") tabindex=tabindex role="img" aria-label=label
+                        on:focus=on_focus on:blur=move |_| active.set(None) on:keydown=on_key />
+                }
+            })
+            .collect_view()
+            .into_any(),
+        _ => {
+            let coords: Vec<Option<(f64, f64)>> = s
+                .values
+                .iter()
+                .enumerate()
+                .map(|(category, value)| value.map(|v| (frame.x.center(category), frame.y.map(v))))
+                .collect();
+            let area = (chart.kind == ChartKind::Area).then(|| {
+                view! {
+                    <path class="au-chart-rich__area" d=area_path(&coords, frame.baseline()) style:fill=color.clone() />
+                }
+            });
+            let dots = points
+                .into_iter()
+                .map(|(category, value)| {
+                    let (label, tabindex, on_focus, on_key) = mark(category, value);
+                    let is_active = move || active.get().is_some_and(|a| a.category == category);
+                    view! {
+                        <circle class="au-chart-rich__dot" class:au-chart-rich__dot--active=is_active
+                            cx=num(frame.x.center(category)) cy=num(frame.y.map(value)) r="3.5"
+                            style:stroke=color.clone() data-mark=format!("{series}-{category}") tabindex=tabindex
+                            role="img" aria-label=label on:focus=on_focus on:blur=move |_| active.set(None)
+                            on:keydown=on_key />
+                    }
+                })
+                .collect_view();
+            view! {
+                <g class="au-chart-rich__series">
+                    {area}
+                    <path class="au-chart-rich__line" d=line_path(&coords) style:stroke=color.clone() />
+                    {dots}
+                </g>
+            }
+            .into_any()
+        }
+    }
+}
+
+/// The first value of a visible series in reading order: the plot's tab stop.
+fn first_mark(chart: &Chart, visible: &[usize]) -> (usize, usize) {
+    visible
+        .iter()
+        .find_map(|&series| {
+            chart.series[series]
+                .values
+                .iter()
+                .position(Option::is_some)
+                .map(|category| (series, category))
+        })
+        .unwrap_or((0, 0))
+}
+
+/// Arrow keys move along a series (left/right, Home/End) or across series (up/down), to the nearest
+/// mark that is drawn (gaps and hidden series have none).
+fn move_focus(
+    (series, category): (usize, usize),
+    (series_count, count): (usize, usize),
+    event: &KeyboardEvent,
+) {
+    let candidates: Vec<(usize, usize)> = match event.key().as_str() {
+        "ArrowRight" => (category + 1..count).map(|c| (series, c)).collect(),
+        "ArrowLeft" => (0..category).rev().map(|c| (series, c)).collect(),
+        "Home" => (0..count).map(|c| (series, c)).collect(),
+        "End" => (0..count).rev().map(|c| (series, c)).collect(),
+        "ArrowDown" => (series + 1..series_count).map(|s| (s, category)).collect(),
+        "ArrowUp" => (0..series).rev().map(|s| (s, category)).collect(),
+        _ => return,
+    };
+    event.prevent_default();
+    let Some(svg) = event
+        .target()
+        .and_then(|target| target.dyn_into::<Element>().ok())
+        .and_then(|mark| mark.closest("svg").ok().flatten())
+    else {
+        return;
+    };
+    if let Some(mark) = candidates
+        .into_iter()
+        .find_map(|(s, c)| {
+            svg.query_selector(&format!("[data-mark=\"{s}-{c}\"]"))
+                .ok()
+                .flatten()
+        })
+        .and_then(|mark| mark.dyn_into::<SvgElement>().ok())
+    {
+        let _ = mark.focus();
+    }
+}
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}

@@ -1,0 +1,171 @@
+//! `chart-rich` widget: bar (grouped), line, area, pie and donut charts, hand-drawn as SVG at the
+//! plot's measured size (no chart crate: the wasm budget is tight), with a legend that shows and
+//! hides series, nice axis ticks, tooltips on hover and keyboard focus, and the numbers as a table.
+
+mod cartesian;
+mod model;
+mod radial;
+pub(crate) mod size;
+
+use std::sync::Arc;
+
+use autoui_core::present::format_number;
+use leptos::prelude::*;
+
+use crate::widgets::WidgetProps;
+use crate::widgets::chart_rich::cartesian::CartesianPlot;
+use crate::widgets::chart_rich::model::{Chart, ChartProblem};
+use crate::widgets::chart_rich::radial::RadialPlot;
+use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle};
+
+/// Longest category label drawn on the x axis; the tooltip and table show it whole.
+const LABEL_CHARS: usize = 14;
+
+#[component]
+pub fn ChartRich(props: WidgetProps) -> impl IntoView {
+    let data = props.data;
+    let chart = Memo::new(move |_| data.with(|value| Chart::from_value(value).map(Arc::new)));
+    move || match chart.get() {
+        Ok(chart) => view! { <ChartView chart /> }.into_any(),
+        Err(ChartProblem::Empty(message)) => view! { <EmptyState message /> }.into_any(),
+        Err(ChartProblem::Invalid(message)) => view! { <WidgetError message /> }.into_any(),
+    }
+}
+
+#[component]
+fn ChartView(chart: Arc<Chart>) -> impl IntoView {
+    let hidden = RwSignal::new(vec![false; chart.series.len()]);
+    let kind = chart.kind;
+    let plot = if kind.is_radial() {
+        view! { <RadialPlot chart=chart.clone() /> }.into_any()
+    } else {
+        view! { <CartesianPlot chart=chart.clone() hidden /> }.into_any()
+    };
+    let legend = (!kind.is_radial() && chart.legend).then(|| series_legend(&chart, hidden));
+    let notes = (!chart.notes.is_empty()).then(|| {
+        let items = chart
+            .notes
+            .iter()
+            .map(|note| view! { <li>{note.clone()}</li> })
+            .collect_view();
+        view! { <ul class="au-chart-rich__notes" data-testid="chart-notes">{items}</ul> }
+    });
+    view! {
+        <figure class=format!("au-chart-rich au-chart-rich--{}", kind.as_str()) data-chart-type=kind.as_str()>
+            <div class="au-chart-rich__head">
+                <WidgetTitle title=chart.title.clone() />
+                {legend}
+            </div>
+            {plot}
+            {notes}
+            <DataTable chart />
+        </figure>
+    }
+}
+
+/// Series names with their colours; with several series each one is a toggle.
+fn series_legend(chart: &Chart, hidden: RwSignal<Vec<bool>>) -> AnyView {
+    let toggles = chart.series.len() > 1;
+    let items = chart
+        .series
+        .iter()
+        .enumerate()
+        .map(|(index, series)| {
+            let swatch = view! { <span class="au-chart-rich__swatch" style:background=series.color.clone()></span> };
+            let label = series.label.clone();
+            if toggles {
+                let shown = move || hidden.with(|h| !h.get(index).copied().unwrap_or(false));
+                view! {
+                    <li>
+                        <button type="button" class="au-chart-rich__legend-item" class:au-chart-rich__legend-item--off=move || !shown()
+                            aria-pressed=move || shown().to_string()
+                            title=move || if shown() { format!("Hide {label}") } else { format!("Show {label}") }
+                            on:click=move |_| hidden.update(|h| {
+                                // Keep at least one series on screen.
+                                let visible = h.iter().filter(|off| !**off).count();
+                                if let Some(off) = h.get_mut(index) {
+                                    if *off || visible > 1 {
+                                        *off = !*off;
+                                    }
+                                }
+                            })>
+                            {swatch}
+                            {series.label.clone()}
+                        </button>
+                    </li>
+                }
+                .into_any()
+            } else {
+                view! { <li class="au-chart-rich__legend-item">{swatch}{label}</li> }.into_any()
+            }
+        })
+        .collect_view();
+    view! { <ul class="au-chart-rich__legend" aria-label="Series">{items}</ul> }.into_any()
+}
+
+/// The chart's numbers as a table, for screen readers and anyone who wants the exact values.
+#[component]
+fn DataTable(chart: Arc<Chart>) -> impl IntoView {
+    let radial = chart.kind.is_radial();
+    let cell = |value: Option<f64>| {
+        value
+            .map(|v| format_value(v, &chart.unit))
+            .unwrap_or_else(|| "—".to_owned())
+    };
+    let head = chart
+        .series
+        .iter()
+        .map(|series| view! { <th scope="col">{series.label.clone()}</th> })
+        .collect_view();
+    let rows = chart
+        .categories
+        .iter()
+        .enumerate()
+        .map(|(index, category)| {
+            let cells = chart
+                .series
+                .iter()
+                .map(
+                    |series| view! { <td>{cell(series.values.get(index).copied().flatten())}</td> },
+                )
+                .collect_view();
+            view! { <tr><th scope="row">{category.clone()}</th>{cells}</tr> }
+        })
+        .collect_view();
+    view! {
+        <details class="au-chart-rich__table">
+            <summary>"Data table"</summary>
+            <div class="au-chart-rich__table-scroll">
+                <table>
+                    <thead><tr><th scope="col">{if radial { "Slice" } else { "Label" }}</th>{head}</tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </details>
+    }
+}
+
+/// A value with its unit: `31.5 °C`, `65%`.
+pub(crate) fn format_value(value: f64, unit: &str) -> String {
+    format!("{}{unit}", format_number(value))
+}
+
+/// The CSS transform of a tooltip pointing at `(x, y)`, given as fractions of its plot: its anchor
+/// slides along its width with `x`, so it never leaves the plot sideways, and it sits above the
+/// point unless the point is near the top.
+pub(crate) fn tooltip_transform(x: f64, y: f64) -> String {
+    let shift = (x.clamp(0.0, 1.0) * 100.0).round();
+    if y < 0.35 {
+        format!("translate(-{shift}%, 12px)")
+    } else {
+        format!("translate(-{shift}%, calc(-100% - 12px))")
+    }
+}
+
+/// A category label short enough for the x axis.
+pub(crate) fn short_label(label: &str) -> String {
+    match label.char_indices().nth(LABEL_CHARS) {
+        Some((cut, _)) => format!("{}…", label[..cut].trim_end()),
+        None => label.to_owned(),
+    }
+}

@@ -1,0 +1,247 @@
+//! `chart-rich` data read into a chart: its kind, categories and series, with lenient numbers
+//! (`"12.5"` is read, `null` leaves a gap) and notes for anything left out.
+
+use autoui_core::present::{display_value, safe_color, series_color};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::widgets::common::parse;
+
+/// The data as the recipe describes it; series stay raw JSON so each value is read leniently.
+#[derive(Deserialize)]
+struct ChartRichData {
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+    #[serde(default)]
+    labels: Vec<Value>,
+    #[serde(default)]
+    data: Option<Vec<Value>>,
+    #[serde(default)]
+    datasets: Option<Vec<Value>>,
+    #[serde(default)]
+    legend: Option<bool>,
+    #[serde(default)]
+    unit: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartKind {
+    Bar,
+    Line,
+    Area,
+    Pie,
+    Donut,
+}
+
+impl ChartKind {
+    fn from_name(name: &str) -> Option<ChartKind> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "bar" | "bars" | "column" => Some(ChartKind::Bar),
+            "line" => Some(ChartKind::Line),
+            "area" => Some(ChartKind::Area),
+            "pie" => Some(ChartKind::Pie),
+            "donut" | "doughnut" => Some(ChartKind::Donut),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChartKind::Bar => "bar",
+            ChartKind::Line => "line",
+            ChartKind::Area => "area",
+            ChartKind::Pie => "pie",
+            ChartKind::Donut => "donut",
+        }
+    }
+
+    pub fn is_radial(self) -> bool {
+        matches!(self, ChartKind::Pie | ChartKind::Donut)
+    }
+}
+
+/// One series: a value (or a gap) per category.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub label: String,
+    pub values: Vec<Option<f64>>,
+    /// A CSS colour: the data's when it is safe, otherwise a theme palette token.
+    pub color: String,
+}
+
+/// A chart ready to draw: every series has exactly one entry per category.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    pub title: Option<String>,
+    pub kind: ChartKind,
+    pub categories: Vec<String>,
+    pub series: Vec<Series>,
+    pub legend: bool,
+    /// Appended to values, e.g. `" °C"`; empty when there is none.
+    pub unit: String,
+    /// What was left out of the data and why, shown under the chart.
+    pub notes: Vec<String>,
+}
+
+/// Why a chart cannot be drawn at all.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChartProblem {
+    /// Nothing to draw: the message for the empty state.
+    Empty(String),
+    /// The data cannot be read: the message for the error state.
+    Invalid(String),
+}
+
+impl Chart {
+    pub fn from_value(value: &Value) -> Result<Chart, ChartProblem> {
+        let data: ChartRichData = parse(value).map_err(ChartProblem::Invalid)?;
+        let kind = match data.kind.as_deref() {
+            None => ChartKind::Bar,
+            Some(name) => ChartKind::from_name(name).ok_or_else(|| {
+                ChartProblem::Invalid(format!(
+                    "unknown chart type \"{name}\": use bar, line, area, pie or donut"
+                ))
+            })?,
+        };
+        let mut notes = Vec::new();
+        let raw_series = data.data.or(data.datasets).unwrap_or_default();
+        let mut series = read_series(&raw_series, &mut notes);
+        if series.iter().all(|s| s.values.iter().all(Option::is_none)) {
+            return Err(ChartProblem::Empty("No values to chart yet".to_owned()));
+        }
+
+        let count = series
+            .iter()
+            .map(|s| s.values.len())
+            .max()
+            .unwrap_or(0)
+            .max(data.labels.len());
+        let mut categories: Vec<String> = data
+            .labels
+            .iter()
+            .map(|label| match label {
+                Value::Array(_) | Value::Object(_) => label.to_string(),
+                scalar => display_value(scalar),
+            })
+            .collect();
+        categories.extend((categories.len()..count).map(|index| (index + 1).to_string()));
+        for s in &mut series {
+            if s.values.len() < count && !data.labels.is_empty() {
+                notes.push(format!(
+                    "{} has {} values for {} labels; the rest are left blank",
+                    s.label,
+                    s.values.len(),
+                    data.labels.len()
+                ));
+            }
+            s.values.resize(count, None);
+        }
+        if kind.is_radial() {
+            if series.len() > 1 {
+                notes.push(format!(
+                    "a {} chart shows one series: {}",
+                    kind.as_str(),
+                    series[0].label
+                ));
+                series.truncate(1);
+            }
+            let left_out = series[0]
+                .values
+                .iter()
+                .flatten()
+                .filter(|v| **v <= 0.0)
+                .count();
+            if left_out > 0 {
+                notes.push(format!(
+                    "{left_out} zero or negative {} cannot be a slice and {} left out",
+                    if left_out == 1 { "value" } else { "values" },
+                    if left_out == 1 { "is" } else { "are" }
+                ));
+            }
+        }
+        let unit = data
+            .unit
+            .map(|u| u.trim().to_owned())
+            .filter(|u| !u.is_empty());
+        Ok(Chart {
+            title: data.title,
+            kind,
+            categories,
+            series,
+            legend: data.legend.unwrap_or(true),
+            unit: unit
+                .map(|u| if u == "%" { u } else { format!(" {u}") })
+                .unwrap_or_default(),
+            notes,
+        })
+    }
+}
+
+/// Reads series objects; a plain list of numbers (a common mistake) becomes one series.
+fn read_series(raw: &[Value], notes: &mut Vec<String>) -> Vec<Series> {
+    if !raw.is_empty()
+        && raw
+            .iter()
+            .all(|item| number(item).is_some() || item.is_null())
+    {
+        return vec![Series {
+            label: "Values".to_owned(),
+            values: raw.iter().map(number).collect(),
+            color: series_color(0),
+        }];
+    }
+    let mut series = Vec::with_capacity(raw.len());
+    for (index, item) in raw.iter().enumerate() {
+        let Some(raw_values) = item.get("values").and_then(Value::as_array) else {
+            notes.push(format!(
+                "series {} has no list of values and is left out",
+                index + 1
+            ));
+            continue;
+        };
+        let label = item
+            .get("label")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("Series {}", index + 1));
+        let values: Vec<Option<f64>> = raw_values.iter().map(number).collect();
+        let unreadable = raw_values
+            .iter()
+            .zip(&values)
+            .filter(|(raw, value)| value.is_none() && !raw.is_null())
+            .count();
+        if unreadable > 0 {
+            notes.push(format!(
+                "{unreadable} {} in {label} {} not a number and {} left blank",
+                if unreadable == 1 { "value" } else { "values" },
+                if unreadable == 1 { "is" } else { "are" },
+                if unreadable == 1 { "is" } else { "are" },
+            ));
+        }
+        let color = item
+            .get("color")
+            .and_then(Value::as_str)
+            .and_then(safe_color)
+            .unwrap_or_else(|| series_color(series.len()));
+        series.push(Series {
+            label,
+            values,
+            color,
+        });
+    }
+    series
+}
+
+/// A number, or a string holding one (`" 12.5 "`); anything else is a gap.
+fn number(value: &Value) -> Option<f64> {
+    match value {
+        Value::Number(n) => n.as_f64(),
+        Value::String(text) => text.trim().parse::<f64>().ok(),
+        _ => None,
+    }
+    .filter(|v| v.is_finite())
+}

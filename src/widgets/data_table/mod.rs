@@ -1,0 +1,529 @@
+//! `data-table` widget: a sortable, filterable table over shared rows that renders only the rows in
+//! view (fixed row height, spacers above and below, sticky header), with keyboard row selection and
+//! CSV export. The rules (columns, cells, order, filter, CSV, window) live in `autoui_core::table`;
+//! this module maps them to the DOM.
+
+mod cells;
+mod export;
+
+use std::sync::{Arc, OnceLock};
+
+use autoui_core::canvas::event::WidgetAction;
+use autoui_core::table::{self, Column, ColumnSpec, Direction, Movement, SearchIndex};
+use leptos::html;
+use leptos::prelude::*;
+use serde::Deserialize;
+use serde_json::Value;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{KeyboardEvent, ResizeObserver};
+
+use crate::widgets::WidgetProps;
+use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
+
+/// Height of one body row in px; the CSS reads it from `--au-data-table-row`, so both agree exactly.
+const ROW_HEIGHT: f64 = 36.0;
+const COMPACT_ROW_HEIGHT: f64 = 28.0;
+/// Rows rendered beyond each edge of the viewport, so fast scrolling shows no gap.
+const OVERSCAN: usize = 8;
+/// Viewport height assumed until the scroller has been measured.
+const DEFAULT_VIEWPORT: f64 = 400.0;
+/// Rows read to size the columns.
+const WIDTH_SAMPLE: usize = 300;
+
+/// The table's settings; `rows` stays in the shared JSON and is read in place.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Options {
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    columns: Option<Vec<ColumnSpec>>,
+    #[serde(default)]
+    compact: Option<bool>,
+    #[serde(default)]
+    striped: Option<bool>,
+    #[serde(default)]
+    empty_message: Option<String>,
+}
+
+/// Everything decided once per data: columns, widths, display settings, and the search index
+/// (built on the first filter keystroke).
+struct Model {
+    data: Arc<Value>,
+    title: Option<String>,
+    columns: Vec<Column>,
+    widths: Vec<u16>,
+    row_height: f64,
+    compact: bool,
+    striped: bool,
+    index: OnceLock<SearchIndex>,
+}
+
+impl Model {
+    fn rows(&self) -> &[Value] {
+        self.data
+            .get("rows")
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    fn index(&self) -> &SearchIndex {
+        self.index
+            .get_or_init(|| SearchIndex::new(self.rows(), &self.columns))
+    }
+
+    fn order(&self, sort: Option<&(String, Direction)>) -> Vec<u32> {
+        sort.and_then(|(key, direction)| {
+            let column = self.columns.iter().find(|column| &column.key == key)?;
+            Some(table::sort_order(self.rows(), column, *direction))
+        })
+        .unwrap_or_else(|| table::original_order(self.rows()))
+    }
+}
+
+enum Parsed {
+    Table(Arc<Model>),
+    Empty {
+        title: Option<String>,
+        message: String,
+    },
+    Failed(String),
+}
+
+fn read(data: &Arc<Value>) -> Parsed {
+    let options: Options = match parse(data.as_ref()) {
+        Ok(options) => options,
+        Err(error) => return Parsed::Failed(format!("the table settings are not valid: {error}")),
+    };
+    let empty = |message: &str| Parsed::Empty {
+        title: options.title.clone(),
+        message: options
+            .empty_message
+            .clone()
+            .filter(|m| !m.trim().is_empty())
+            .unwrap_or_else(|| message.to_owned()),
+    };
+    let rows = match data.get("rows") {
+        None | Some(Value::Null) => return empty("No rows to show"),
+        Some(Value::Array(rows)) => rows,
+        Some(other) => {
+            return Parsed::Failed(format!(
+                "`rows` must be a list of objects, not {}",
+                kind_of(other)
+            ));
+        }
+    };
+    if let Some((position, row)) = rows.iter().enumerate().find(|(_, row)| !row.is_object()) {
+        return Parsed::Failed(format!(
+            "row {} is {}, not an object: each row is an object keyed by column (lists of values belong in grid-data)",
+            position + 1,
+            kind_of(row)
+        ));
+    }
+    if rows.is_empty() {
+        return empty("No rows to show");
+    }
+    let columns = table::columns(options.columns.as_deref(), rows);
+    if columns.is_empty() {
+        return empty("The rows have no fields to show");
+    }
+    let widths = columns
+        .iter()
+        .map(|column| table::column_width(rows, column, WIDTH_SAMPLE))
+        .collect();
+    let compact = options.compact.unwrap_or(false);
+    Parsed::Table(Arc::new(Model {
+        data: data.clone(),
+        title: options.title,
+        columns,
+        widths,
+        row_height: if compact {
+            COMPACT_ROW_HEIGHT
+        } else {
+            ROW_HEIGHT
+        },
+        compact,
+        striped: options.striped.unwrap_or(true),
+        index: OnceLock::new(),
+    }))
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[component]
+pub fn DataTable(props: WidgetProps) -> impl IntoView {
+    let WidgetProps { id, data, emit } = props;
+    // Sort and filter outlive data updates: the agent refreshing rows keeps the user's view.
+    let sort = RwSignal::new(None::<(String, Direction)>);
+    let query = RwSignal::new(String::new());
+    let row_prefix = format!("{id}-row");
+    view! {
+        <div class="au-data-table">
+            {move || match data.with(read) {
+                Parsed::Table(model) => {
+                    view! { <Table model sort query emit row_prefix=row_prefix.clone() /> }.into_any()
+                }
+                Parsed::Empty { title, message } => {
+                    view! { <WidgetTitle title /> <EmptyState message /> }.into_any()
+                }
+                Parsed::Failed(message) => view! { <WidgetError message /> }.into_any(),
+            }}
+        </div>
+    }
+}
+
+#[component]
+fn Table(
+    model: Arc<Model>,
+    sort: RwSignal<Option<(String, Direction)>>,
+    query: RwSignal<String>,
+    emit: Callback<(WidgetAction, Value)>,
+    row_prefix: String,
+) -> impl IntoView {
+    let total = model.rows().len();
+    let row_height = model.row_height;
+    let order = Memo::new({
+        let model = model.clone();
+        move |_| sort.with(|sort| model.order(sort.as_ref()))
+    });
+    let shown = Memo::new({
+        let model = model.clone();
+        move |_| {
+            query.with(|query| {
+                if query.trim().is_empty() {
+                    order.get()
+                } else {
+                    order.with(|order| model.index().filter(order, query))
+                }
+            })
+        }
+    });
+    let selected = RwSignal::new(None::<u32>);
+    let scroll_top = RwSignal::new(0.0_f64);
+    let viewport = RwSignal::new(DEFAULT_VIEWPORT);
+    let window = Memo::new(move |_| {
+        table::visible_window(
+            scroll_top.get(),
+            viewport.get(),
+            row_height,
+            shown.with(Vec::len),
+            OVERSCAN,
+        )
+    });
+    let export_error = RwSignal::new(None::<String>);
+    let scroller = NodeRef::<html::Div>::new();
+    let head = NodeRef::<html::Thead>::new();
+    let grid = NodeRef::<html::Table>::new();
+    observe_viewport(scroller, viewport);
+
+    let to_top = move || {
+        if let Some(element) = scroller.get_untracked() {
+            element.set_scroll_top(0);
+        }
+        scroll_top.set(0.0);
+    };
+    let choose = {
+        let model = model.clone();
+        move |row: u32| {
+            selected.set(Some(row));
+            if let Some(value) = model.rows().get(row as usize) {
+                emit.run((WidgetAction::RowClick, value.clone()));
+            }
+        }
+    };
+    // Keeps position `position` between the sticky header and the bottom edge.
+    let reveal = move |position: usize| {
+        let Some(element) = scroller.get_untracked() else {
+            return;
+        };
+        let header = head
+            .get_untracked()
+            .map_or(row_height, |head| f64::from(head.offset_height()));
+        let top = position as f64 * row_height;
+        let view_top = f64::from(element.scroll_top());
+        let view_height = f64::from(element.client_height()) - header;
+        let target = if top < view_top {
+            top
+        } else if top + row_height > view_top + view_height {
+            top + row_height - view_height
+        } else {
+            return;
+        };
+        element.set_scroll_top(target.ceil() as i32);
+        scroll_top.set(f64::from(element.scroll_top()));
+    };
+    let on_key = {
+        let choose = choose.clone();
+        move |event: KeyboardEvent| {
+            // Keys pressed on a header's sort button are that button's.
+            let on_table =
+                event.target().map(JsValue::from) == grid.get_untracked().map(JsValue::from);
+            if !on_table {
+                return;
+            }
+            let page = ((viewport.get_untracked() / row_height).floor() as usize).saturating_sub(2);
+            let movement = match event.key().as_str() {
+                "ArrowDown" => Movement::Next,
+                "ArrowUp" => Movement::Previous,
+                "Home" => Movement::First,
+                "End" => Movement::Last,
+                "PageDown" => Movement::PageDown(page),
+                "PageUp" => Movement::PageUp(page),
+                "Enter" | " " => {
+                    event.prevent_default();
+                    if let Some(row) = selected.get_untracked() {
+                        choose(row);
+                    }
+                    return;
+                }
+                _ => return,
+            };
+            event.prevent_default();
+            let (len, current) = shown.with_untracked(|shown| {
+                let current = selected
+                    .get_untracked()
+                    .and_then(|row| shown.iter().position(|&r| r == row));
+                (shown.len(), current)
+            });
+            if let Some(position) = table::moved(len, current, movement)
+                && let Some(row) = shown.with_untracked(|shown| shown.get(position).copied())
+            {
+                reveal(position);
+                choose(row);
+            }
+        }
+    };
+    let export = {
+        let model = model.clone();
+        move |_| {
+            let csv =
+                shown.with_untracked(|shown| table::to_csv(model.rows(), &model.columns, shown));
+            // The byte-order mark makes spreadsheet apps read the file as UTF-8.
+            let result = export::download(
+                &table::csv_file_name(model.title.as_deref()),
+                "text/csv;charset=utf-8",
+                &format!("\u{feff}{csv}"),
+            );
+            export_error.set(result.err().map(|error| format!("Export failed: {error}")));
+        }
+    };
+
+    let headers = model
+        .columns
+        .iter()
+        .map(|column| {
+            let key = column.key.clone();
+            let state = {
+                let key = key.clone();
+                move || {
+                    sort.with(|sort| {
+                        sort.as_ref()
+                            .filter(|(active, _)| *active == key)
+                            .map(|(_, direction)| *direction)
+                    })
+                }
+            };
+            let aria_sort = {
+                let state = state.clone();
+                move || state().map_or("none", Direction::aria)
+            };
+            let icon = {
+                let state = state.clone();
+                move || match state() {
+                    Some(Direction::Ascending) => "↑",
+                    Some(Direction::Descending) => "↓",
+                    None => "↕",
+                }
+            };
+            let toggle = move |_| {
+                sort.update(|sort| {
+                    *sort = Some(match sort.take() {
+                        Some((active, direction)) if active == key => (active, direction.toggled()),
+                        _ => (key.clone(), Direction::Ascending),
+                    });
+                });
+                to_top();
+            };
+            let class = format!(
+                "au-data-table__th au-data-table__th--{}",
+                column.align.as_str()
+            );
+            view! {
+                <th scope="col" class=class aria-sort=aria_sort>
+                    <button type="button" class="au-data-table__sort" on:click=toggle
+                        class:au-data-table__sort--active=move || state().is_some()>
+                        <span class="au-data-table__label">{column.label.clone()}</span>
+                        <span class="au-data-table__sort-icon" aria-hidden="true">{icon}</span>
+                    </button>
+                </th>
+            }
+        })
+        .collect_view();
+    let cols = model
+        .widths
+        .iter()
+        .map(|width| view! { <col style=format!("width: {width}ch") /> })
+        .collect_view();
+    let min_width = format!(
+        "{}ch",
+        model.widths.iter().map(|&w| u32::from(w)).sum::<u32>()
+    );
+    let column_count = model.columns.len();
+
+    let visible_rows = move || {
+        let range = window.get();
+        shown.with(|shown| {
+            let range = range.start.min(shown.len())..range.end.min(shown.len());
+            shown[range.clone()]
+                .iter()
+                .enumerate()
+                .map(|(offset, &row)| (range.start + offset, row))
+                .collect::<Vec<_>>()
+        })
+    };
+    let row_view = {
+        let model = model.clone();
+        let row_prefix = row_prefix.clone();
+        move |(position, row): (usize, u32)| {
+            let cells = model.rows().get(row as usize).map(|value| {
+                model
+                    .columns
+                    .iter()
+                    .map(|column| cells::cell_view(table::cell(value, column), column.align))
+                    .collect_view()
+            });
+            let choose = choose.clone();
+            let striped = model.striped && position % 2 == 1;
+            view! {
+                <tr id=format!("{row_prefix}-{row}") class="au-data-table__row" class:au-data-table__row--odd=striped
+                    aria-rowindex=position + 2 aria-selected=move || (selected.get() == Some(row)).to_string()
+                    on:click=move |_| choose(row)>
+                    {cells}
+                </tr>
+            }
+        }
+    };
+    let spacer = move |height: Signal<f64>| {
+        view! {
+            <tr class="au-data-table__spacer" aria-hidden="true" style:height=move || format!("{}px", height.get())>
+                <td colspan=column_count></td>
+            </tr>
+        }
+    };
+    let above = Signal::derive(move || window.get().start as f64 * row_height);
+    let below = Signal::derive(move || {
+        shown.with(Vec::len).saturating_sub(window.get().end) as f64 * row_height
+    });
+    let no_match = move || {
+        (shown.with(Vec::is_empty)).then(|| {
+            view! {
+                <tr>
+                    <td colspan=column_count class="au-data-table__no-match">
+                        <span>{move || format!("No rows match “{}”.", query.get().trim())}</span>
+                        <button type="button" class="au-button au-button--ghost" on:click=move |_| query.set(String::new())>
+                            "Clear filter"
+                        </button>
+                    </td>
+                </tr>
+            }
+        })
+    };
+    let active_row = {
+        let row_prefix = row_prefix.clone();
+        move || selected.get().map(|row| format!("{row_prefix}-{row}"))
+    };
+    let label = model
+        .title
+        .clone()
+        .unwrap_or_else(|| "Data table".to_owned());
+
+    view! {
+        <div class="au-data-table__bar">
+            <WidgetTitle title=model.title.clone() />
+            <label class="au-data-table__filter">
+                <span class="au-visually-hidden">"Filter rows"</span>
+                <svg class="au-data-table__filter-icon" viewBox="0 0 16 16" aria-hidden="true">
+                    <circle cx="7" cy="7" r="4.5" />
+                    <path d="M10.5 10.5 14 14" />
+                </svg>
+                <input type="search" class="au-data-table__filter-input" placeholder="Filter rows"
+                    prop:value=move || query.get()
+                    on:input=move |event| { query.set(event_target_value(&event)); to_top(); } />
+            </label>
+        </div>
+        <div class="au-data-table__scroll" class:au-data-table__scroll--compact=model.compact node_ref=scroller
+            style=format!("--au-data-table-row: {row_height}px")
+            on:scroll=move |event| {
+                let element = event_target::<web_sys::HtmlElement>(&event);
+                scroll_top.set(f64::from(element.scroll_top()));
+                viewport.set(f64::from(element.client_height()).max(row_height));
+            }>
+            <table class="au-data-table__table" node_ref=grid role="grid" tabindex="0" aria-label=label
+                aria-rowcount=move || shown.with(Vec::len) + 1 aria-activedescendant=active_row
+                style:min-width=min_width on:keydown=on_key>
+                <colgroup>{cols}</colgroup>
+                <thead node_ref=head>
+                    <tr aria-rowindex="1">{headers}</tr>
+                </thead>
+                <tbody>
+                    {spacer(above)}
+                    <For each=visible_rows key=|pair| *pair children=row_view />
+                    {spacer(below)}
+                    {no_match}
+                </tbody>
+            </table>
+        </div>
+        <div class="au-data-table__footer">
+            <span class="au-data-table__count" aria-live="polite">
+                {move || table::count_text(shown.with(Vec::len), total)}
+            </span>
+            {move || export_error.get().map(|error| view! { <span class="au-data-table__error" role="alert">{error}</span> })}
+            <button type="button" class="au-button au-data-table__export" on:click=export
+                title=move || format!("Download the {} as CSV", table::count_text(shown.with(Vec::len), total))>
+                <svg viewBox="0 0 16 16" aria-hidden="true"><path d="M8 2v8M4.5 6.5 8 10l3.5-3.5M3 13h10" /></svg>
+                "Export CSV"
+            </button>
+        </div>
+    }
+}
+
+/// Keeps `viewport` equal to the scroller's height, also when the widget's frame is resized.
+fn observe_viewport(scroller: NodeRef<html::Div>, viewport: RwSignal<f64>) {
+    Effect::new(move |_| {
+        let Some(element) = scroller.get() else {
+            return;
+        };
+        let measure = {
+            let element = element.clone();
+            move || {
+                let height = f64::from(element.client_height());
+                if height > 0.0 {
+                    viewport.set(height);
+                }
+            }
+        };
+        measure();
+        let callback = Closure::<dyn FnMut()>::new(measure);
+        let Ok(observer) = ResizeObserver::new(callback.as_ref().unchecked_ref()) else {
+            return;
+        };
+        observer.observe(&element);
+        // Local storage keeps the JS handles on this thread; cleanups run before the value is dropped.
+        let handles = StoredValue::new_local(Some((observer, callback)));
+        on_cleanup(move || {
+            handles.try_update_value(|handles| {
+                handles.take().map(|(observer, _)| observer.disconnect())
+            });
+        });
+    });
+}
