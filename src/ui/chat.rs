@@ -3,6 +3,7 @@
 //! that stopped early, and Clear conversation.
 
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
+use autoui_core::markdown;
 use leptos::html;
 use leptos::prelude::*;
 use serde_json::Value;
@@ -84,8 +85,10 @@ fn TranscriptItem(item: ChatItem) -> impl IntoView {
         ChatBody::User(text) => {
             view! { <li class="au-chat__message au-chat__message--user" data-testid="chat-user">{text}</li> }.into_any()
         }
+        // Markdown rendered by a real parser into safe HTML (raw HTML escaped, link schemes filtered).
         ChatBody::Assistant(text) => view! {
-            <li class="au-chat__message au-chat__message--assistant" data-testid="chat-assistant">{move || text.get()}</li>
+            <li class="au-chat__message au-chat__message--assistant au-markdown" data-testid="chat-assistant"
+                inner_html=move || text.with(|t| markdown::to_safe_html(t))></li>
         }
         .into_any(),
         ChatBody::Tool(record) => view! { <li class="au-chat__tool"><ToolLine record /></li> }.into_any(),

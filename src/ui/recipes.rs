@@ -8,6 +8,7 @@ use std::sync::Arc;
 use autoui_core::cancel::CancelToken;
 use autoui_core::canvas::op::Op;
 use autoui_core::ids::BlockId;
+use autoui_core::markdown;
 use autoui_core::recipes::registry;
 use autoui_core::tool::{CallContext, LocalServer, Origin};
 use autoui_core::widget_kind::WidgetKind;
@@ -104,7 +105,7 @@ fn WidgetDetail(kind: WidgetKind) -> impl IntoView {
                 <button class="au-button au-button--primary" data-testid="recipe-insert" on:click=insert>"Add this example to the canvas"</button>
             </header>
             <div class="au-recipe__preview au-widget" data-testid="recipe-preview">{render(kind, props)}</div>
-            <pre class="au-recipe__body">{recipe.body.clone()}</pre>
+            <div class="au-recipe__body au-markdown" inner_html=markdown::to_safe_html(&recipe.body)></div>
             <details class="au-recipe__schema">
                 <summary>"JSON Schema of the params"</summary>
                 <pre>{schema}</pre>
@@ -141,9 +142,9 @@ fn FlowDetail(flow: Flow) -> impl IntoView {
                 <p>{format!("{} \u{b7} from the {} server", flow.description, flow.server)}</p>
                 <button class="au-button au-button--primary" data-testid="recipe-ask" on:click=ask>"Ask the agent to build it"</button>
             </header>
-            <pre class="au-recipe__body">
-                <Suspense fallback=|| "Loading\u{2026}">{move || body.get()}</Suspense>
-            </pre>
+            <Suspense fallback=|| view! { <p>"Loading\u{2026}"</p> }>
+                {move || body.get().map(|text| view! { <div class="au-recipe__body au-markdown" inner_html=markdown::to_safe_html(&text)></div> })}
+            </Suspense>
         </article>
     }
 }

@@ -110,12 +110,15 @@ fn every_recipe_says_when_and_how_to_use_it_and_shows_an_example() {
 fn every_recipe_has_a_rendering_component_in_the_app() {
     let widgets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src/widgets");
     for recipe in registry().all() {
-        let file = widgets.join(format!("{}.rs", recipe.name().replace('-', "_")));
+        let module = recipe.name().replace('-', "_");
+        let file = widgets.join(format!("{module}.rs"));
+        let folder = widgets.join(&module).join("mod.rs");
         assert!(
-            file.is_file(),
-            "{} has no component file {}",
+            file.is_file() || folder.is_file(),
+            "{} has no component file {} (or {})",
             recipe.name(),
-            file.display()
+            file.display(),
+            folder.display()
         );
     }
 }
