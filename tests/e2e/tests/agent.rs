@@ -104,7 +104,7 @@ async fn clicking_an_actions_button_sends_the_click_to_the_model_as_the_next_tur
         page.configure_llm("anthropic", &base).await;
         page.say("Ask me to approve").await;
         page.wait_for_runs(1).await;
-        page.click("[data-widget-type=actions] button").await;
+        page.click("[data-widget-type=actions] .au-frame__body button").await;
         page.wait_for_runs(2).await;
         page.wait_for_text("[data-testid=transcript]", "Approved.").await;
     })
