@@ -4,3 +4,4 @@ pub mod clock;
 pub mod download;
 pub mod http;
 pub mod storage;
+pub mod webmcp;
