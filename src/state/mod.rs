@@ -6,3 +6,4 @@ pub mod canvas;
 pub mod notices;
 pub mod persist;
 pub mod settings;
+pub mod webmcp;

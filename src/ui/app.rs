@@ -18,6 +18,7 @@ use crate::state::canvas::{CanvasCtx, provide_canvas};
 use crate::state::notices::{NoticesCtx, provide_notices};
 use crate::state::persist::{SessionSaver, load_library, restore_session, save_library};
 use crate::state::settings::provide_settings;
+use crate::state::webmcp::provide_webmcp;
 use crate::ui::canvas::CanvasArea;
 use crate::ui::chat::ChatPanel;
 use crate::ui::console::ConsolePanel;
@@ -80,6 +81,7 @@ pub fn App() -> impl IntoView {
     canvas.set_read_only(read_only);
     let events = provide_widget_events(canvas);
     let autoui = provide_autoui(canvas);
+    provide_webmcp(canvas, autoui);
     let agent = provide_agent(settings, canvas, autoui, Vec::new(), Rc::new(NoRemoteServers), session.conversation);
     // Button clicks and chat-input submits become the agent's next turn; a chat-input stop stops it.
     events.set_handler(Callback::new(move |(event, delivery): (autoui_core::canvas::event::WidgetEvent, Delivery)| match delivery {

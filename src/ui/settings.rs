@@ -4,10 +4,12 @@ use autoui_core::settings::ProviderKind;
 use leptos::prelude::*;
 
 use crate::state::settings::use_settings;
+use crate::state::webmcp::use_webmcp;
 
 #[component]
 pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
     let settings = use_settings().0;
+    let webmcp = use_webmcp();
 
     view! {
         <div class="au-drawer" data-testid="settings" role="dialog" aria-modal="false" aria-labelledby="settings-title"
@@ -46,6 +48,14 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
                     on:change=move |event| settings.update(|s| s.api_key = event_target_value(&event)) />
                 <small class="au-field__note">"Stored in this browser only and sent only to the provider above."</small>
             </label>
+            {webmcp.map(|webmcp| view! {
+                <p class="au-field__note" data-testid="settings-webmcp">{format!("WebMCP: {}", webmcp.surface().label())}</p>
+                {move || open.get().then(|| webmcp.problems()).filter(|problems| !problems.is_empty()).map(|problems| view! {
+                    <ul class="au-field__note" data-testid="settings-webmcp-problems">
+                        {problems.into_iter().map(|problem| view! { <li>{problem}</li> }).collect_view()}
+                    </ul>
+                })}
+            })}
         </div>
     }
 }
