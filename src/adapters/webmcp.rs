@@ -184,12 +184,6 @@ pub struct WebMcp {
     problems: Problems,
 }
 
-impl fmt::Debug for WebMcp {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        formatter.debug_struct("WebMcp").field("surface", &self.surface).finish_non_exhaustive()
-    }
-}
-
 impl WebMcp {
     /// Connects to this page's `document` and `navigator`.
     pub fn connect() -> WebMcp {
@@ -279,12 +273,6 @@ pub struct Registration {
     _execute: Closure<dyn Fn(JsValue) -> Promise>,
 }
 
-impl Registration {
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-}
-
 impl fmt::Debug for Registration {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.debug_struct("Registration").field("name", &self.name).finish_non_exhaustive()
@@ -324,7 +312,7 @@ pub fn is_valid_tool_name(name: &str) -> bool {
 }
 
 /// A tool result in the MCP shape: `{content: [{type: "text", text}], structuredContent, isError}`.
-pub fn mcp_result_json(result: &ToolResult) -> String {
+fn mcp_result_json(result: &ToolResult) -> String {
     let content = result
         .content
         .iter()
