@@ -5,3 +5,4 @@ pub mod download;
 pub mod event_source;
 pub mod http;
 pub mod storage;
+pub mod webmcp;

@@ -7,3 +7,4 @@ pub mod notices;
 pub mod persist;
 pub mod servers;
 pub mod settings;
+pub mod webmcp;

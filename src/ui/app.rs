@@ -19,6 +19,7 @@ use crate::state::notices::{NoticesCtx, provide_notices};
 use crate::state::persist::{SessionSaver, load_library, restore_session, save_library};
 use crate::state::servers::provide_servers;
 use crate::state::settings::provide_settings;
+use crate::state::webmcp::provide_webmcp;
 use crate::ui::canvas::CanvasArea;
 use crate::ui::chat::ChatPanel;
 use crate::ui::console::ConsolePanel;
@@ -83,6 +84,7 @@ pub fn App() -> impl IntoView {
     canvas.set_read_only(read_only);
     let events = provide_widget_events(canvas);
     let autoui = provide_autoui(canvas);
+    provide_webmcp(canvas, autoui);
     let servers = provide_servers();
     let data_servers: Vec<Rc<dyn autoui_core::tool::LocalServer>> = vec![Rc::new(autoui_core::samples::Samples)];
     provide_context(DataServersCtx(StoredValue::new_local(data_servers.clone())));

@@ -114,6 +114,12 @@ impl AutoUi {
         view::summary(block)
     }
 
+    /// `{id, type, layout, summary}` (and `style` when set): a block as `canvas list` shows it, for
+    /// the per-widget WebMCP tools to answer in the same shape.
+    pub fn block_json(block: &Block) -> Value {
+        view::block_json(block, false)
+    }
+
     fn block(&self, id: &BlockId) -> Result<Block, AutoUiError> {
         self.canvas
             .get(id)

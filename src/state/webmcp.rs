@@ -1,0 +1,263 @@
+//! The page's tools for other agents: the `autoui` server's six tools, and three tools per widget
+//! (`block_<id>_get`, `block_<id>_update`, `block_<id>_remove`) kept in step with the canvas state,
+//! not with rendering. Every change they make goes through the same store operations as the
+//! agent's and the person's, with the origin "another agent".
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use autoui_core::autoui::AutoUi;
+use autoui_core::autoui::error::AutoUiError;
+use autoui_core::cancel::CancelToken;
+use autoui_core::canvas::model::Block;
+use autoui_core::canvas::op::{CanvasPort, Op};
+use autoui_core::ids::BlockId;
+use autoui_core::recipes::{registry, repair};
+use autoui_core::tool::{CallContext, LocalServer, Origin, ToolResult, ToolSpec};
+use autoui_core::widget_kind::WidgetKind;
+use futures::future::{LocalBoxFuture, ready};
+use leptos::prelude::*;
+use serde_json::{Value, json};
+
+use crate::adapters::webmcp::{Execute, PageTool, Registration, Surface, WebMcp};
+use crate::state::autoui::AutoUiCtx;
+use crate::state::canvas::CanvasCtx;
+
+/// Context handle: which model context is in use, and what could not be registered on it.
+#[derive(Clone, Copy)]
+pub struct WebMcpCtx {
+    tools: StoredValue<PageTools, LocalStorage>,
+}
+
+impl WebMcpCtx {
+    pub fn surface(&self) -> Surface {
+        self.tools.with_value(|tools| tools.bridge.surface())
+    }
+
+    /// Registration problems so far (each logged once to the console too).
+    pub fn problems(&self) -> Vec<String> {
+        self.tools.with_value(|tools| tools.bridge.problems())
+    }
+}
+
+/// Registers the page's tools on the page's model context (installing the built-in registry when
+/// the browser has none).
+pub fn provide_webmcp(canvas: CanvasCtx, autoui: AutoUiCtx) -> WebMcpCtx {
+    provide_webmcp_on(WebMcp::connect(), canvas, autoui)
+}
+
+/// [`provide_webmcp`] on a given connection (tests pass one made on stand-in hosts).
+pub fn provide_webmcp_on(bridge: WebMcp, canvas: CanvasCtx, autoui: AutoUiCtx) -> WebMcpCtx {
+    let server = autoui.server();
+    let page = page_tools(&server).into_iter().filter_map(|tool| bridge.register(tool).ok()).collect();
+    // Disposing the owner drops `tools`, and with them every registration: all tools are unregistered.
+    let tools = StoredValue::new_local(PageTools { bridge, server, _page: page, blocks: HashMap::new() });
+    Effect::new(move |_| {
+        canvas.revision();
+        tools.update_value(|tools| tools.sync(canvas));
+    });
+    let ctx = WebMcpCtx { tools };
+    provide_context(ctx);
+    ctx
+}
+
+pub fn use_webmcp() -> Option<WebMcpCtx> {
+    use_context::<WebMcpCtx>()
+}
+
+/// What is registered: the page-level tools, and each block's three tools under the signature
+/// they were described with.
+struct PageTools {
+    bridge: WebMcp,
+    server: Rc<AutoUi>,
+    // Held for their `Drop`, which unregisters them.
+    _page: Vec<Registration>,
+    blocks: HashMap<BlockId, BlockTools>,
+}
+
+struct BlockTools {
+    signature: Signature,
+    // Held for their `Drop`, which unregisters them.
+    _registrations: Vec<Registration>,
+}
+
+/// What a block's tool descriptions depend on. A block whose signature changes (a new title, or a
+/// different block under the same id after a dashboard was replaced) gets its tools registered anew.
+#[derive(Clone, Debug, PartialEq)]
+struct Signature {
+    kind: WidgetKind,
+    summary: String,
+    created_ms: f64,
+}
+
+impl Signature {
+    fn of(block: &Block) -> Signature {
+        Signature { kind: block.kind, summary: AutoUi::summary(block), created_ms: block.created_ms }
+    }
+}
+
+impl PageTools {
+    /// Unregisters the tools of blocks that are gone or changed, then registers those of new ones.
+    fn sync(&mut self, canvas: CanvasCtx) {
+        let current: Vec<(BlockId, Signature)> = canvas.with_store(|store| {
+            store.canvas().blocks().iter().map(|block| (block.id.clone(), Signature::of(block))).collect()
+        });
+        let wanted: HashMap<&BlockId, &Signature> = current.iter().map(|(id, signature)| (id, signature)).collect();
+        self.blocks.retain(|id, tools| wanted.get(id).is_some_and(|signature| **signature == tools.signature));
+        for (id, signature) in &current {
+            if self.blocks.contains_key(id) {
+                continue;
+            }
+            let Some(block) = CanvasPort::get(&canvas, id) else {
+                continue;
+            };
+            let registrations = block_tools(&block, &self.server, canvas)
+                .into_iter()
+                .filter_map(|tool| self.bridge.register(tool).ok())
+                .collect();
+            self.blocks.insert(id.clone(), BlockTools { signature: signature.clone(), _registrations: registrations });
+        }
+    }
+}
+
+/// The `autoui` server's six tools under their own names. The page's registry is scoped to this
+/// document, and the tools' descriptions and error hints name each other bare (`get_recipe`,
+/// `widget_display`, `canvas`), so an outside agent can follow them as written.
+fn page_tools(server: &Rc<AutoUi>) -> Vec<PageTool> {
+    server
+        .tools()
+        .into_iter()
+        .map(|spec| {
+            let server = server.clone();
+            let name = spec.name.clone();
+            let execute: Execute = Rc::new(move |args: Value| -> LocalBoxFuture<'static, ToolResult> {
+                let server = server.clone();
+                let name = name.clone();
+                Box::pin(async move {
+                    let context = CallContext { origin: Origin::ExternalAgent, cancel: CancelToken::new() };
+                    server.call(&name, args, context).await
+                })
+            });
+            PageTool { spec, execute }
+        })
+        .collect()
+}
+
+/// `block_<id>_get`, `block_<id>_update` and `block_<id>_remove`, described by the widget's type
+/// and title so an outside agent can tell widgets apart.
+fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<PageTool> {
+    let id = block.id.clone();
+    let kind = block.kind;
+    let summary = AutoUi::summary(block);
+    let widget = format!("the {kind} widget \"{summary}\" ({id})");
+
+    let get = {
+        let id = id.clone();
+        PageTool {
+            spec: ToolSpec {
+                name: format!("block_{id}_get"),
+                title: Some(format!("Read {kind} \"{summary}\"")),
+                description: format!(
+                    "Read {widget} on this page's dashboard: its type, current data, and layout (x, y, width, \
+                     height in a 12-column grid)."
+                ),
+                input_schema: no_arguments(),
+                read_only: true,
+            },
+            execute: answer(move |_| read_block(canvas, &id)),
+        }
+    };
+    let update = {
+        let id = id.clone();
+        let server = server.clone();
+        PageTool {
+            spec: ToolSpec {
+                name: format!("block_{id}_update"),
+                title: Some(format!("Change {kind} \"{summary}\"")),
+                description: format!(
+                    "Change the data of {widget}: pass only the fields to change, the others are kept. The \
+                     result is validated against the {kind} schema; if it does not fit, nothing changes and the \
+                     error lists what to fix."
+                ),
+                input_schema: patch_schema(kind),
+                read_only: false,
+            },
+            execute: answer(move |patch| update_block(&server, &id, patch)),
+        }
+    };
+    let remove = PageTool {
+        spec: ToolSpec {
+            name: format!("block_{id}_remove"),
+            title: Some(format!("Remove {kind} \"{summary}\"")),
+            description: format!("Remove {widget} from this page's dashboard (the person can undo it)."),
+            input_schema: no_arguments(),
+            read_only: false,
+        },
+        execute: answer(move |_| remove_block(canvas, &id)),
+    };
+    vec![get, update, remove]
+}
+
+/// A tool that answers at once (the canvas operations are synchronous).
+fn answer(run: impl Fn(Value) -> ToolResult + 'static) -> Execute {
+    Rc::new(move |args| -> LocalBoxFuture<'static, ToolResult> { Box::pin(ready(run(args))) })
+}
+
+fn read_block(canvas: CanvasCtx, id: &BlockId) -> ToolResult {
+    let Some(block) = CanvasPort::get(&canvas, id) else {
+        return unknown_block(canvas, id);
+    };
+    let mut body = AutoUi::block_json(&block);
+    body["provenance"] = json!(block.provenance);
+    body["data"] = Value::clone(&block.data);
+    ToolResult::json(body)
+}
+
+fn update_block(server: &AutoUi, id: &BlockId, patch: Value) -> ToolResult {
+    match server.update_block(id, patch, Origin::ExternalAgent) {
+        Ok(updated) => {
+            let mut body = json!({ "action": "update", "widget": AutoUi::block_json(&updated.block) });
+            if !updated.repairs.is_empty() {
+                body["repairs"] = json!(repair::summarise(&updated.repairs));
+            }
+            if !updated.dropped.is_empty() {
+                body["dropped"] = json!(updated.dropped);
+            }
+            ToolResult::json(body)
+        }
+        Err(error) => error.to_result(),
+    }
+}
+
+fn remove_block(canvas: CanvasCtx, id: &BlockId) -> ToolResult {
+    match canvas.apply(Op::Remove { id: id.clone() }, Origin::ExternalAgent) {
+        Ok(applied) => ToolResult::json(json!({
+            "action": "remove",
+            "removed": applied.removed,
+            "remaining": canvas.with_store(|store| store.canvas().len()),
+        })),
+        Err(error) => AutoUiError::from(error).to_result(),
+    }
+}
+
+fn unknown_block(canvas: CanvasCtx, id: &BlockId) -> ToolResult {
+    let existing = canvas.with_store(|store| store.canvas().ids());
+    AutoUiError::UnknownBlock { id: id.clone(), existing }.to_result()
+}
+
+fn no_arguments() -> Value {
+    json!({ "type": "object", "properties": {}, "additionalProperties": false })
+}
+
+/// The widget's own schema without `required`: an update names only the fields it changes.
+fn patch_schema(kind: WidgetKind) -> Value {
+    let mut patch = json!({ "type": "object", "description": format!("fields of the {kind} data to change") });
+    if let Some(recipe) = registry().get(kind) {
+        for key in ["properties", "additionalProperties"] {
+            if let Some(value) = recipe.schema.get(key) {
+                patch[key] = value.clone();
+            }
+        }
+    }
+    patch
+}
