@@ -12,7 +12,7 @@ use web_sys::{Element, FocusEvent, KeyboardEvent, PointerEvent, SvgElement};
 
 use crate::widgets::chart_rich::model::{Chart, ChartKind};
 use crate::widgets::chart_rich::size::use_element_size;
-use crate::widgets::chart_rich::{format_value, short_label};
+use crate::widgets::chart_rich::{LABEL_CHARS, format_value, short_label};
 
 /// What the tooltip is about: a category, and the series under keyboard focus if any.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,7 +83,7 @@ impl Frame {
         let widest_label = chart
             .categories
             .iter()
-            .map(|c| short_label(c).chars().count())
+            .map(|c| short_label(c, LABEL_CHARS).chars().count())
             .max()
             .unwrap_or(1);
         let slot = (right - left) / count as f64;
@@ -237,7 +237,7 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                     .map(|(index, label)| {
                         view! {
                             <text class="au-chart-rich__label" x=num(f.x.center(index)) y=num(f.bottom + 17.0)
-                                text-anchor="middle">{short_label(label)}</text>
+                                text-anchor="middle">{short_label(label, LABEL_CHARS)}</text>
                         }
                     })
                     .collect_view()
@@ -440,6 +440,8 @@ fn series_marks(
                     <path class="au-chart-rich__area" d=area_path(&coords, frame.baseline()) style:fill=color.clone() />
                 }
             });
+            // Past a few hundred dots the line says it all: dots then only show when active or focused.
+            let dense = chart.categories.len() * chart.series.len() > 240;
             let dots = points
                 .into_iter()
                 .map(|(category, value)| {
@@ -447,6 +449,7 @@ fn series_marks(
                     let is_active = move || active.get().is_some_and(|a| a.category == category);
                     view! {
                         <circle class="au-chart-rich__dot" class:au-chart-rich__dot--active=is_active
+                            class:au-chart-rich__dot--dense=dense
                             cx=num(frame.x.center(category)) cy=num(frame.y.map(value)) r="3.5"
                             style:stroke=color.clone() data-mark=format!("{series}-{category}") tabindex=tabindex
                             role="img" aria-label=label on:focus=on_focus on:blur=move |_| active.set(None)
