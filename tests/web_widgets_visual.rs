@@ -1498,3 +1498,45 @@ async fn js_sandbox_reloads_when_its_code_changes() {
         Some("120px")
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// all six
+
+#[wasm_bindgen_test]
+async fn visual_widgets_survive_odd_json_with_an_empty_or_error_state() {
+    let odd = [
+        json!(null),
+        json!(42),
+        json!("text"),
+        json!([1, 2]),
+        json!({"title": 5}),
+        json!({"data": {"a": 1}, "datasets": "x", "labels": [null, {"a": 1}], "type": 3}),
+        json!({"data": [null, "x", {"values": "nope"}, {"values": [1e308, -1e308, "Infinity"]}]}),
+        json!({"groups": "x", "totalSeats": -4}),
+        json!({"groups": [{"seats": -3}, {"id": null, "seats": 1.6}], "rows": 99}),
+        json!({"images": [null, 5, {"src": 7}]}),
+        json!({"slides": [null, 3], "interval": -1}),
+        json!({"nodes": [{"id": null}], "links": [{"source": "a"}]}),
+        json!({"nodes": [{"id": 1}, {"id": 2}], "links": [{"source": 1, "target": 2, "value": "3"}, {"source": 2, "target": 2, "value": 1}]}),
+        json!({"code": 5, "height": {"px": 3}}),
+    ];
+    let kinds = [
+        WidgetKind::ChartRich,
+        WidgetKind::Sankey,
+        WidgetKind::Hemicycle,
+        WidgetKind::Gallery,
+        WidgetKind::Carousel,
+        WidgetKind::JsSandbox,
+    ];
+    for kind in kinds {
+        for data in &odd {
+            let mounted = mount_widget(kind, data.clone());
+            settle().await;
+            assert!(
+                mounted.container.child_element_count() > 0,
+                "{kind} renders something for {data}"
+            );
+            assert_not_pwned();
+        }
+    }
+}

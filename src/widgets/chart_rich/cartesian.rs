@@ -108,7 +108,7 @@ impl Frame {
 
     /// Where value zero sits (the bars' baseline), kept inside the plot.
     fn baseline(&self) -> f64 {
-        self.y.map(0.0_f64.clamp(self.ticks.min, self.ticks.max))
+        self.y.map(0.0_f64.max(self.ticks.min).min(self.ticks.max))
     }
 
     /// Left edge and width of series `slot` (its position among visible series) in category `category`.
