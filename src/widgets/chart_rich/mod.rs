@@ -84,10 +84,10 @@ fn series_legend(chart: &Chart, hidden: RwSignal<Vec<bool>>) -> AnyView {
                             on:click=move |_| hidden.update(|h| {
                                 // Keep at least one series on screen.
                                 let visible = h.iter().filter(|off| !**off).count();
-                                if let Some(off) = h.get_mut(index) {
-                                    if *off || visible > 1 {
-                                        *off = !*off;
-                                    }
+                                if let Some(off) = h.get_mut(index)
+                                    && (*off || visible > 1)
+                                {
+                                    *off = !*off;
                                 }
                             })>
                             {swatch}
