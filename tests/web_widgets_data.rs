@@ -112,6 +112,15 @@ fn assert_hostile_text_is_inert(mounted: &Mounted, shown: &[&str]) {
     }
 }
 
+/// Waits for the next animation frame, when the browser runs layout and resize observers.
+async fn next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        drop(window().request_animation_frame(&resolve));
+    });
+    drop(JsFuture::from(promise).await);
+    settle().await;
+}
+
 fn now() -> f64 {
     window()
         .performance()
@@ -420,6 +429,33 @@ async fn the_data_table_re_renders_when_its_data_changes() {
 }
 
 #[wasm_bindgen_test]
+async fn the_users_sort_and_filter_survive_a_data_refresh() {
+    let mounted = mount_widget(WidgetKind::DataTable, example(WidgetKind::DataTable));
+    settle().await;
+    mounted.click("th:nth-child(3) button");
+    mounted.click("th:nth-child(3) button");
+    type_into(&mounted, "input[type=search]", "occitanie");
+    settle().await;
+    let mut refreshed = example(WidgetKind::DataTable);
+    refreshed["rows"][6]["population"] = json!(600_000);
+    set_data(&mounted, refreshed);
+    settle().await;
+    assert_eq!(
+        first_cells(&mounted),
+        ["Montpellier", "Toulouse"],
+        "still filtered, still by population descending"
+    );
+    assert_eq!(
+        element(&mounted, "th:nth-child(3)")
+            .get_attribute("aria-sort")
+            .as_deref(),
+        Some("descending")
+    );
+    let filter = element(&mounted, "input[type=search]").unchecked_into::<HtmlInputElement>();
+    assert_eq!(filter.value(), "occitanie");
+}
+
+#[wasm_bindgen_test]
 async fn csv_export_downloads_the_shown_rows_in_their_order() {
     let mounted = mount_widget(WidgetKind::DataTable, example(WidgetKind::DataTable));
     settle().await;
@@ -479,13 +515,55 @@ async fn csv_export_downloads_the_shown_rows_in_their_order() {
 }
 
 #[wasm_bindgen_test]
+async fn columns_scrolled_out_of_view_are_hinted_by_an_edge_shadow() {
+    load_styles();
+    let mounted = mount_widget(WidgetKind::DataTable, example(WidgetKind::DataTable));
+    mounted
+        .container
+        .style()
+        .set_property("width", "360px")
+        .expect("narrow container");
+    next_frame().await;
+    next_frame().await;
+    let frame = element(&mounted, ".au-data-table__frame");
+    assert!(
+        frame.class_name().contains("--more-right"),
+        "more columns to the right: {}",
+        frame.class_name()
+    );
+    assert!(
+        !frame.class_name().contains("--more-left"),
+        "{}",
+        frame.class_name()
+    );
+    let scroller = element(&mounted, ".au-data-table__scroll");
+    scroller.set_scroll_left(scroller.scroll_width());
+    dispatch(&scroller, "scroll");
+    settle().await;
+    assert!(
+        frame.class_name().contains("--more-left"),
+        "scrolled to the end: {}",
+        frame.class_name()
+    );
+    assert!(
+        !frame.class_name().contains("--more-right"),
+        "{}",
+        frame.class_name()
+    );
+}
+
+#[wasm_bindgen_test]
 async fn ten_thousand_rows_render_a_window_and_every_row_stays_reachable() {
     load_styles();
+    // Warm up the code paths, so the figures logged below are not the browser compiling them.
+    let warm_up = mount_widget(WidgetKind::DataTable, json!({"rows": city_rows(50)}));
+    settle().await;
+    warm_up.click("th:nth-child(1) button");
+    type_into(&warm_up, "input[type=search]", "commune");
+    settle().await;
+    let data = json!({"title": "Communes", "rows": city_rows(10_000)});
     let started = now();
-    let mounted = mount_widget(
-        WidgetKind::DataTable,
-        json!({"title": "Communes", "rows": city_rows(10_000)}),
-    );
+    let mounted = mount_widget(WidgetKind::DataTable, data);
     settle().await;
     let displayed = now() - started;
     let rows_in_dom = mounted.query_all(".au-data-table__row").len();

@@ -143,6 +143,18 @@ fn assert_hostile_text_visible(mounted: &Mounted) {
 // ---------------------------------------------------------------------------------------------
 // chart-rich
 
+/// Opens the chart's data table (its rows are built on first open).
+async fn open_table(mounted: &Mounted) {
+    element(mounted, ".au-chart-rich__table summary")
+        .unchecked_ref::<HtmlElement>()
+        .click();
+    let built = frames_until(30, || {
+        mounted.query(".au-chart-rich__table table").is_some()
+    })
+    .await;
+    assert!(built, "the data table opens");
+}
+
 #[wasm_bindgen_test]
 async fn chart_rich_draws_its_example_as_a_two_series_line_chart_with_axes_and_legend() {
     let mounted = mount_widget(WidgetKind::ChartRich, example(WidgetKind::ChartRich));
@@ -178,6 +190,11 @@ async fn chart_rich_draws_its_example_as_a_two_series_line_chart_with_axes_and_l
         ticks.contains(&"20".to_owned()) && ticks.contains(&"30".to_owned()),
         "1-2-5 ticks: {ticks:?}"
     );
+    assert!(
+        mounted.query(".au-chart-rich__table table").is_none(),
+        "the table is built when first opened"
+    );
+    open_table(&mounted).await;
     let table = element(&mounted, ".au-chart-rich__table")
         .text_content()
         .unwrap_or_default();
@@ -185,6 +202,7 @@ async fn chart_rich_draws_its_example_as_a_two_series_line_chart_with_axes_and_l
         table.contains("Data table") && table.contains("31.5 °C") && table.contains("14.8 °C"),
         "{table}"
     );
+    assert_eq!(mounted.query_all(".au-chart-rich__table tbody tr").len(), 7);
 }
 
 #[wasm_bindgen_test]
@@ -398,6 +416,7 @@ async fn chart_rich_reads_numeric_text_and_says_what_it_left_out() {
         .text_content()
         .unwrap_or_default();
     assert_eq!(notes, "1 value in S is not a number and is left blank");
+    open_table(&mounted).await;
     assert!(mounted.text().contains("12.5"));
 }
 
@@ -435,12 +454,59 @@ async fn chart_rich_renders_hostile_strings_as_text() {
         "data": [{"label": HOSTILE[1], "values": [1, 2]}, {"label": HOSTILE[3], "values": [3, 4], "color": "red;background:url(x)"}]});
     let mounted = mount_widget(WidgetKind::ChartRich, data);
     settle().await;
+    open_table(&mounted).await;
     assert_hostile_text_visible(&mounted);
     let style = attr(&element(&mounted, "[data-mark=\"1-0\"]"), "style");
     assert!(
         !style.contains("url("),
         "an unsafe colour is replaced by a palette colour: {style}"
     );
+}
+
+/// The width an SVG plot draws at, from its viewBox.
+fn drawn_width(mounted: &Mounted) -> f64 {
+    let view_box = attr(&element(mounted, "svg"), "viewBox");
+    view_box
+        .split(' ')
+        .nth(2)
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn chart_rich_and_sankey_redraw_at_the_size_of_their_cell() {
+    for (kind, plot) in [
+        (WidgetKind::ChartRich, ".au-chart-rich__plot"),
+        (WidgetKind::Sankey, ".au-sankey__plot"),
+    ] {
+        let mounted = mount_widget(kind, example(kind));
+        let mut widths = Vec::new();
+        for cell in [320, 640] {
+            mounted
+                .container
+                .style()
+                .set_property("width", &format!("{cell}px"))
+                .expect("width");
+            let room = || {
+                element(&mounted, plot)
+                    .get_bounding_client_rect()
+                    .width()
+                    .floor()
+            };
+            let followed = frames_until(60, || (drawn_width(&mounted) - room()).abs() < 1.0).await;
+            assert!(
+                followed,
+                "{kind} in a {cell}px cell draws at {} for {} of room",
+                drawn_width(&mounted),
+                room()
+            );
+            widths.push(drawn_width(&mounted));
+        }
+        assert!(
+            widths[1] > widths[0] + 300.0,
+            "{kind} grew with its cell: {widths:?}"
+        );
+    }
 }
 
 #[wasm_bindgen_test]
@@ -1431,4 +1497,46 @@ async fn js_sandbox_reloads_when_its_code_changes() {
         iframe.style().get_property_value("height").ok().as_deref(),
         Some("120px")
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// all six
+
+#[wasm_bindgen_test]
+async fn visual_widgets_survive_odd_json_with_an_empty_or_error_state() {
+    let odd = [
+        json!(null),
+        json!(42),
+        json!("text"),
+        json!([1, 2]),
+        json!({"title": 5}),
+        json!({"data": {"a": 1}, "datasets": "x", "labels": [null, {"a": 1}], "type": 3}),
+        json!({"data": [null, "x", {"values": "nope"}, {"values": [1e308, -1e308, "Infinity"]}]}),
+        json!({"groups": "x", "totalSeats": -4}),
+        json!({"groups": [{"seats": -3}, {"id": null, "seats": 1.6}], "rows": 99}),
+        json!({"images": [null, 5, {"src": 7}]}),
+        json!({"slides": [null, 3], "interval": -1}),
+        json!({"nodes": [{"id": null}], "links": [{"source": "a"}]}),
+        json!({"nodes": [{"id": 1}, {"id": 2}], "links": [{"source": 1, "target": 2, "value": "3"}, {"source": 2, "target": 2, "value": 1}]}),
+        json!({"code": 5, "height": {"px": 3}}),
+    ];
+    let kinds = [
+        WidgetKind::ChartRich,
+        WidgetKind::Sankey,
+        WidgetKind::Hemicycle,
+        WidgetKind::Gallery,
+        WidgetKind::Carousel,
+        WidgetKind::JsSandbox,
+    ];
+    for kind in kinds {
+        for data in &odd {
+            let mounted = mount_widget(kind, data.clone());
+            settle().await;
+            assert!(
+                mounted.container.child_element_count() > 0,
+                "{kind} renders something for {data}"
+            );
+            assert_not_pwned();
+        }
+    }
 }

@@ -35,7 +35,7 @@ struct CarouselData {
     interval: Option<Value>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 struct Slide {
     #[serde(default)]
     src: Option<String>,

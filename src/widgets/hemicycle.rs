@@ -165,6 +165,9 @@ pub fn Hemicycle(props: WidgetProps) -> impl IntoView {
     }
 }
 
+/// The seat centres of one group (`None`: vacant seats), drawn as one `<g>`.
+type SeatRun = (Option<usize>, Vec<(f64, f64)>);
+
 #[component]
 fn ChamberView(
     parliament: Arc<Parliament>,
@@ -189,7 +192,7 @@ fn ChamberView(
     };
 
     // One <g> per group (its seats are contiguous), so hover touches a dozen nodes, not every seat.
-    let mut runs: Vec<(Option<usize>, Vec<(f64, f64)>)> = Vec::new();
+    let mut runs: Vec<SeatRun> = Vec::new();
     let mut seats = chamber.seats.clone();
     seats.sort_by_key(|seat| seat.group.unwrap_or(usize::MAX));
     for seat in seats {

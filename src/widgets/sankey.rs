@@ -17,7 +17,7 @@ use web_sys::KeyboardEvent;
 
 use crate::widgets::WidgetProps;
 use crate::widgets::chart_rich::size::use_element_size;
-use crate::widgets::chart_rich::tooltip_transform;
+use crate::widgets::chart_rich::{short_label, tooltip_transform};
 use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
 
 /// Longest node label drawn beside its node; the tooltip shows it whole.
@@ -336,7 +336,7 @@ fn SankeyView(
                                 on:keydown=move |event: KeyboardEvent| activate(&event, &click) />
                             <text class="au-sankey__label" x=num(label_x) y=num((placed.y0 + placed.y1) / 2.0)
                                 text-anchor=anchor dominant-baseline="middle" aria-hidden="true">
-                                <tspan class="au-sankey__label-name">{short(&node.label)}</tspan>
+                                <tspan class="au-sankey__label-name">{short_label(&node.label, LABEL_CHARS)}</tspan>
                                 <tspan class="au-sankey__label-value" dx="6">{format_number(value)}</tspan>
                             </text>
                         </g>
@@ -469,13 +469,6 @@ fn activate(event: &KeyboardEvent, click: &impl Fn()) {
     if matches!(event.key().as_str(), "Enter" | " ") {
         event.prevent_default();
         click();
-    }
-}
-
-fn short(label: &str) -> String {
-    match label.char_indices().nth(LABEL_CHARS) {
-        Some((cut, _)) => format!("{}…", label[..cut].trim_end()),
-        None => label.to_owned(),
     }
 }
 

@@ -306,9 +306,11 @@ pub fn num(value: f64) -> String {
 }
 
 fn widen(low: f64, high: f64) -> (f64, f64) {
+    // Beyond ±1e300 the span itself would overflow to infinity.
+    const LIMIT: f64 = 1e300;
     let (low, high) = match (low.is_finite(), high.is_finite()) {
-        (true, true) if low <= high => (low, high),
-        (true, true) => (high, low),
+        (true, true) if low <= high => (low.max(-LIMIT), high.min(LIMIT)),
+        (true, true) => (high.max(-LIMIT), low.min(LIMIT)),
         _ => return (0.0, 1.0),
     };
     if high > low {
@@ -397,6 +399,12 @@ mod tests {
         assert_eq!(ticks(-3.0, -3.0, 3), vec![-3.0, -2.0, -1.0, 0.0]);
         assert_eq!(ticks(0.0, 0.0, 5).first(), Some(&0.0));
         assert_eq!(ticks(f64::NAN, 4.0, 5), ticks(0.0, 1.0, 5));
+        let huge = Ticks::nice(-1e308, 1e308, 5);
+        assert!(
+            huge.min.is_finite() && huge.max.is_finite() && huge.step.is_finite(),
+            "{huge:?}"
+        );
+        assert!(huge.values().len() <= 7);
     }
 
     #[test]

@@ -57,7 +57,8 @@ widget_kinds! {
     Gallery => "gallery", 8 x 5;
     Carousel => "carousel", 6 x 5;
     JsSandbox => "js-sandbox", 6 x 5;
-    ChatInput => "chat-input", 6 x 1;
+    // Two rows: one grid row (56 px) cannot hold the frame header, the question and the field.
+    ChatInput => "chat-input", 6 x 2;
 }
 
 impl WidgetKind {

@@ -12,7 +12,7 @@ use web_sys::{Element, FocusEvent, KeyboardEvent, PointerEvent, SvgElement};
 
 use crate::widgets::chart_rich::model::{Chart, ChartKind};
 use crate::widgets::chart_rich::size::use_element_size;
-use crate::widgets::chart_rich::{format_value, short_label};
+use crate::widgets::chart_rich::{LABEL_CHARS, format_value, short_label};
 
 /// What the tooltip is about: a category, and the series under keyboard focus if any.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,7 +83,7 @@ impl Frame {
         let widest_label = chart
             .categories
             .iter()
-            .map(|c| short_label(c).chars().count())
+            .map(|c| short_label(c, LABEL_CHARS).chars().count())
             .max()
             .unwrap_or(1);
         let slot = (right - left) / count as f64;
@@ -108,7 +108,7 @@ impl Frame {
 
     /// Where value zero sits (the bars' baseline), kept inside the plot.
     fn baseline(&self) -> f64 {
-        self.y.map(0.0_f64.clamp(self.ticks.min, self.ticks.max))
+        self.y.map(0.0_f64.max(self.ticks.min).min(self.ticks.max))
     }
 
     /// Left edge and width of series `slot` (its position among visible series) in category `category`.
@@ -137,25 +137,13 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
         move |_| hidden.with(|hidden| Frame::new(&chart, size.get(), hidden))
     });
     let active = RwSignal::new(None::<Active>);
+    // The plot is one tab stop (roving tabindex): the last focused value, or the first one drawn.
     let tab_stop = RwSignal::new(first_mark(
         &chart,
         &(0..chart.series.len()).collect::<Vec<_>>(),
     ));
-    // The tab stop follows the data: when its series is hidden, the first visible value takes over.
-    let stop = Memo::new({
-        let chart = chart.clone();
-        move |_| {
-            let wanted = tab_stop.get();
-            frame.with(|f| {
-                if f.visible.contains(&wanted.0) {
-                    wanted
-                } else {
-                    first_mark(&chart, &f.visible)
-                }
-            })
-        }
-    });
     let kind = chart.kind;
+    let dimensions = (chart.series.len(), chart.categories.len());
 
     let on_pointer = {
         let chart = chart.clone();
@@ -237,7 +225,7 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                     .map(|(index, label)| {
                         view! {
                             <text class="au-chart-rich__label" x=num(f.x.center(index)) y=num(f.bottom + 17.0)
-                                text-anchor="middle">{short_label(label)}</text>
+                                text-anchor="middle">{short_label(label, LABEL_CHARS)}</text>
                         }
                     })
                     .collect_view()
@@ -245,6 +233,7 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
         }
     };
 
+    let chart_for_spots = chart.clone();
     let highlight = move || {
         let category = active.get()?.category;
         frame.with(|f| {
@@ -258,9 +247,24 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                     .into_any()
                 }
                 _ => {
-                    let x = num(f.x.center(category));
-                    view! { <line class="au-chart-rich__cursor" x1=x.clone() x2=x y1=num(f.top) y2=num(f.bottom) /> }
-                        .into_any()
+                    let x = f.x.center(category);
+                    let spots = f
+                        .visible
+                        .iter()
+                        .filter_map(|&s| {
+                            let series = &chart_for_spots.series[s];
+                            let value = series.values.get(category).copied().flatten()?;
+                            Some(view! {
+                                <circle class="au-chart-rich__spot" cx=num(x) cy=num(f.y.map(value)) r="5"
+                                    style:stroke=series.color.clone() />
+                            })
+                        })
+                        .collect_view();
+                    view! {
+                        <line class="au-chart-rich__cursor" x1=num(x) x2=num(x) y1=num(f.top) y2=num(f.bottom) />
+                        {spots}
+                    }
+                    .into_any()
                 }
             })
         })
@@ -270,22 +274,24 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
         let chart = chart.clone();
         move || {
             frame.with(|f| {
+                let wanted = tab_stop.get_untracked();
+                let drawn = f.visible.contains(&wanted.0)
+                    && chart
+                        .series
+                        .get(wanted.0)
+                        .and_then(|s| s.values.get(wanted.1))
+                        .copied()
+                        .flatten()
+                        .is_some();
+                let stop = if drawn {
+                    wanted
+                } else {
+                    first_mark(&chart, &f.visible)
+                };
                 f.visible
                     .iter()
                     .enumerate()
-                    .map(|(slot, &series)| {
-                        series_marks(
-                            &chart,
-                            f,
-                            slot,
-                            series,
-                            active,
-                            Stops {
-                                wanted: tab_stop,
-                                current: stop,
-                            },
-                        )
-                    })
+                    .map(|(slot, &series)| series_marks(&chart, f, slot, series, stop))
                     .collect_view()
             })
         }
@@ -348,7 +354,19 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
     view! {
         <div class="au-chart-rich__plot" node_ref=node>
             <svg class="au-chart-rich__svg" viewBox=view_box role="group" aria-label=description
-                on:pointerleave=move |_| active.set(None)>
+                on:pointerleave=move |_| active.set(None)
+                on:focusin=move |event: FocusEvent| {
+                    if let Some((series, category)) = mark_of(&event) {
+                        tab_stop.set((series, category));
+                        active.set(Some(Active { category, series: Some(series) }));
+                    }
+                }
+                on:focusout=move |_| active.set(None)
+                on:keydown=move |event: KeyboardEvent| {
+                    if let Some(mark) = mark_of(&event) {
+                        move_focus(mark, dimensions, &event);
+                    }
+                }>
                 {axes}
                 {highlight}
                 {labels}
@@ -363,26 +381,17 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
     }
 }
 
-/// The plot's single tab stop (series, category): the one asked for and the one in effect.
-#[derive(Clone, Copy)]
-struct Stops {
-    wanted: RwSignal<(usize, usize)>,
-    current: Memo<(usize, usize)>,
-}
-
-/// The marks of one series: bars, or an area and a line with a focusable dot per value.
+/// The marks of one series: bars, or an area and a line with a focusable dot per value. Marks are
+/// static (focus and keys are handled once, on the plot), so a long series stays cheap to draw.
 fn series_marks(
-    chart: &Arc<Chart>,
+    chart: &Chart,
     frame: &Frame,
     slot: usize,
     series: usize,
-    active: RwSignal<Option<Active>>,
-    stops: Stops,
+    stop: (usize, usize),
 ) -> AnyView {
     let s = &chart.series[series];
     let color = s.color.clone();
-    let count = chart.categories.len();
-    let series_count = chart.series.len();
     let mark = |category: usize, value: f64| {
         let label = format!(
             "{}, {}: {}",
@@ -390,19 +399,12 @@ fn series_marks(
             chart.categories[category],
             format_value(value, &chart.unit)
         );
-        let me = (series, category);
-        (
-            label,
-            move || if stops.current.get() == me { "0" } else { "-1" },
-            move |_: FocusEvent| {
-                stops.wanted.set(me);
-                active.set(Some(Active {
-                    category,
-                    series: Some(series),
-                }));
-            },
-            move |event: KeyboardEvent| move_focus(me, (series_count, count), &event),
-        )
+        let tabindex = if stop == (series, category) {
+            "0"
+        } else {
+            "-1"
+        };
+        (label, tabindex)
     };
     let points: Vec<(usize, f64)> = s
         .values
@@ -417,13 +419,12 @@ fn series_marks(
             .map(|(category, value)| {
                 let (x, width) = frame.bar(category, slot);
                 let (y0, y1) = (frame.y.map(value), frame.baseline());
-                let (label, tabindex, on_focus, on_key) = mark(category, value);
+                let (label, tabindex) = mark(category, value);
                 view! {
                     <rect class="au-chart-rich__bar" class:au-chart-rich__bar--negative=value < 0.0
                         x=num(x) y=num(y0.min(y1)) width=num(width.max(1.0)) height=num((y1 - y0).abs().max(1.0))
                         rx=num((width / 6.0).min(3.0)) style:fill=color.clone()
-                        data-mark=format!("{series}-{category}") tabindex=tabindex role="img" aria-label=label
-                        on:focus=on_focus on:blur=move |_| active.set(None) on:keydown=on_key />
+                        data-mark=format!("{series}-{category}") tabindex=tabindex role="img" aria-label=label />
                 }
             })
             .collect_view()
@@ -440,17 +441,17 @@ fn series_marks(
                     <path class="au-chart-rich__area" d=area_path(&coords, frame.baseline()) style:fill=color.clone() />
                 }
             });
+            // Past a few hundred dots the line says it all: dots then only show when active or focused.
+            let dense = chart.categories.len() * chart.series.len() > 240;
             let dots = points
                 .into_iter()
                 .map(|(category, value)| {
-                    let (label, tabindex, on_focus, on_key) = mark(category, value);
-                    let is_active = move || active.get().is_some_and(|a| a.category == category);
+                    let (label, tabindex) = mark(category, value);
                     view! {
-                        <circle class="au-chart-rich__dot" class:au-chart-rich__dot--active=is_active
+                        <circle class="au-chart-rich__dot" class:au-chart-rich__dot--dense=dense
                             cx=num(frame.x.center(category)) cy=num(frame.y.map(value)) r="3.5"
                             style:stroke=color.clone() data-mark=format!("{series}-{category}") tabindex=tabindex
-                            role="img" aria-label=label on:focus=on_focus on:blur=move |_| active.set(None)
-                            on:keydown=on_key />
+                            role="img" aria-label=label />
                     }
                 })
                 .collect_view();
@@ -497,11 +498,13 @@ fn move_focus(
         _ => return,
     };
     event.prevent_default();
-    let Some(svg) = event
+    let Some(current) = event
         .target()
         .and_then(|target| target.dyn_into::<Element>().ok())
-        .and_then(|mark| mark.closest("svg").ok().flatten())
     else {
+        return;
+    };
+    let Some(svg) = current.closest("svg").ok().flatten() else {
         return;
     };
     if let Some(mark) = candidates
@@ -513,6 +516,8 @@ fn move_focus(
         })
         .and_then(|mark| mark.dyn_into::<SvgElement>().ok())
     {
+        let _ = current.set_attribute("tabindex", "-1");
+        let _ = mark.set_attribute("tabindex", "0");
         let _ = mark.focus();
     }
 }
@@ -523,4 +528,15 @@ fn capitalised(word: &str) -> String {
         .next()
         .map(|first| first.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
+}
+
+/// The (series, category) of the mark an event happened on, from its `data-mark`.
+fn mark_of(event: &web_sys::Event) -> Option<(usize, usize)> {
+    let mark = event
+        .target()?
+        .dyn_into::<Element>()
+        .ok()?
+        .get_attribute("data-mark")?;
+    let (series, category) = mark.split_once('-')?;
+    Some((series.parse().ok()?, category.parse().ok()?))
 }

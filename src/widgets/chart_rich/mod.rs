@@ -10,6 +10,7 @@ pub(crate) mod size;
 use std::sync::Arc;
 
 use autoui_core::present::format_number;
+use leptos::html::Details;
 use leptos::prelude::*;
 
 use crate::widgets::WidgetProps;
@@ -19,7 +20,7 @@ use crate::widgets::chart_rich::radial::RadialPlot;
 use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle};
 
 /// Longest category label drawn on the x axis; the tooltip and table show it whole.
-const LABEL_CHARS: usize = 14;
+pub(crate) const LABEL_CHARS: usize = 14;
 
 #[component]
 pub fn ChartRich(props: WidgetProps) -> impl IntoView {
@@ -83,10 +84,10 @@ fn series_legend(chart: &Chart, hidden: RwSignal<Vec<bool>>) -> AnyView {
                             on:click=move |_| hidden.update(|h| {
                                 // Keep at least one series on screen.
                                 let visible = h.iter().filter(|off| !**off).count();
-                                if let Some(off) = h.get_mut(index) {
-                                    if *off || visible > 1 {
-                                        *off = !*off;
-                                    }
+                                if let Some(off) = h.get_mut(index)
+                                    && (*off || visible > 1)
+                                {
+                                    *off = !*off;
                                 }
                             })>
                             {swatch}
@@ -103,44 +104,51 @@ fn series_legend(chart: &Chart, hidden: RwSignal<Vec<bool>>) -> AnyView {
     view! { <ul class="au-chart-rich__legend" aria-label="Series">{items}</ul> }.into_any()
 }
 
-/// The chart's numbers as a table, for screen readers and anyone who wants the exact values.
+/// The chart's numbers as a table, for screen readers and anyone who wants the exact values. Its
+/// rows are built when it is first opened, so a long series costs nothing until then.
 #[component]
 fn DataTable(chart: Arc<Chart>) -> impl IntoView {
-    let radial = chart.kind.is_radial();
-    let cell = |value: Option<f64>| {
-        value
-            .map(|v| format_value(v, &chart.unit))
-            .unwrap_or_else(|| "—".to_owned())
-    };
-    let head = chart
-        .series
-        .iter()
-        .map(|series| view! { <th scope="col">{series.label.clone()}</th> })
-        .collect_view();
-    let rows = chart
-        .categories
-        .iter()
-        .enumerate()
-        .map(|(index, category)| {
-            let cells = chart
-                .series
+    let details = NodeRef::<Details>::new();
+    let opened = RwSignal::new(false);
+    let table = move || {
+        opened.get().then(|| {
+            let radial = chart.kind.is_radial();
+            let cell =
+                |value: Option<f64>| value.map(|v| format_value(v, &chart.unit)).unwrap_or_else(|| "—".to_owned());
+            let head =
+                chart.series.iter().map(|series| view! { <th scope="col">{series.label.clone()}</th> }).collect_view();
+            let rows = chart
+                .categories
                 .iter()
-                .map(
-                    |series| view! { <td>{cell(series.values.get(index).copied().flatten())}</td> },
-                )
+                .enumerate()
+                .map(|(index, category)| {
+                    let cells = chart
+                        .series
+                        .iter()
+                        .map(|series| view! { <td>{cell(series.values.get(index).copied().flatten())}</td> })
+                        .collect_view();
+                    view! { <tr><th scope="row">{category.clone()}</th>{cells}</tr> }
+                })
                 .collect_view();
-            view! { <tr><th scope="row">{category.clone()}</th>{cells}</tr> }
+            view! {
+                <div class="au-chart-rich__table-scroll">
+                    <table>
+                        <thead><tr><th scope="col">{if radial { "Slice" } else { "Label" }}</th>{head}</tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            }
         })
-        .collect_view();
+    };
     view! {
-        <details class="au-chart-rich__table">
+        <details class="au-chart-rich__table" node_ref=details
+            on:toggle=move |_| {
+                if details.get_untracked().is_some_and(|d| d.open()) {
+                    opened.set(true);
+                }
+            }>
             <summary>"Data table"</summary>
-            <div class="au-chart-rich__table-scroll">
-                <table>
-                    <thead><tr><th scope="col">{if radial { "Slice" } else { "Label" }}</th>{head}</tr></thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            {table}
         </details>
     }
 }
@@ -162,9 +170,9 @@ pub(crate) fn tooltip_transform(x: f64, y: f64) -> String {
     }
 }
 
-/// A category label short enough for the x axis.
-pub(crate) fn short_label(label: &str) -> String {
-    match label.char_indices().nth(LABEL_CHARS) {
+/// `label` cut to at most `limit` characters, marking the cut; the full text is shown elsewhere.
+pub(crate) fn short_label(label: &str, limit: usize) -> String {
+    match label.char_indices().nth(limit) {
         Some((cut, _)) => format!("{}…", label[..cut].trim_end()),
         None => label.to_owned(),
     }

@@ -74,7 +74,7 @@ pub fn RadialPlot(chart: Arc<Chart>) -> impl IntoView {
 
     let hole = {
         let chart = chart.clone();
-        donut.then(move || {
+        donut.then_some(
             move || {
                 let ((cx, cy), _, inner) = circle();
                 view! {
@@ -86,7 +86,7 @@ pub fn RadialPlot(chart: Arc<Chart>) -> impl IntoView {
                     </g>
                 }
             }
-        })
+        )
     };
 
     // Values already in percent of a whole repeat their share: show the share alone.

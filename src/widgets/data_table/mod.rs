@@ -82,6 +82,53 @@ impl Model {
     }
 }
 
+/// What the scroller shows: its offset and height (for the row window) and whether columns are
+/// hidden on either side (for the edge shadows).
+#[derive(Clone, Copy)]
+struct Viewport {
+    scroll_top: RwSignal<f64>,
+    height: RwSignal<f64>,
+    more_left: RwSignal<bool>,
+    more_right: RwSignal<bool>,
+}
+
+impl Viewport {
+    fn new() -> Viewport {
+        Viewport {
+            scroll_top: RwSignal::new(0.0),
+            height: RwSignal::new(DEFAULT_VIEWPORT),
+            more_left: RwSignal::new(false),
+            more_right: RwSignal::new(false),
+        }
+    }
+
+    /// Reads the scroller after a scroll or a resize; signals only fire when a value changed.
+    fn measure(self, element: &web_sys::Element) {
+        let set = |signal: RwSignal<f64>, value: f64| {
+            if signal.get_untracked() != value {
+                signal.set(value);
+            }
+        };
+        set(self.scroll_top, f64::from(element.scroll_top()));
+        let height = f64::from(element.client_height());
+        if height > 0.0 {
+            set(self.height, height);
+        }
+        let (left, width, full) = (
+            element.scroll_left(),
+            element.client_width(),
+            element.scroll_width(),
+        );
+        let flag = |signal: RwSignal<bool>, value: bool| {
+            if signal.get_untracked() != value {
+                signal.set(value);
+            }
+        };
+        flag(self.more_left, left > 0);
+        flag(self.more_right, left + width < full - 1);
+    }
+}
+
 enum Parsed {
     Table(Arc<Model>),
     Empty {
@@ -209,12 +256,12 @@ fn Table(
         }
     });
     let selected = RwSignal::new(None::<u32>);
-    let scroll_top = RwSignal::new(0.0_f64);
-    let viewport = RwSignal::new(DEFAULT_VIEWPORT);
+    let viewport = Viewport::new();
+    let Viewport { scroll_top, .. } = viewport;
     let window = Memo::new(move |_| {
         table::visible_window(
             scroll_top.get(),
-            viewport.get(),
+            viewport.height.get().max(row_height),
             row_height,
             shown.with(Vec::len),
             OVERSCAN,
@@ -224,7 +271,7 @@ fn Table(
     let scroller = NodeRef::<html::Div>::new();
     let head = NodeRef::<html::Thead>::new();
     let grid = NodeRef::<html::Table>::new();
-    observe_viewport(scroller, viewport);
+    observe(scroller, viewport);
 
     let to_top = move || {
         if let Some(element) = scroller.get_untracked() {
@@ -271,7 +318,8 @@ fn Table(
             if !on_table {
                 return;
             }
-            let page = ((viewport.get_untracked() / row_height).floor() as usize).saturating_sub(2);
+            let page =
+                ((viewport.height.get_untracked() / row_height).floor() as usize).saturating_sub(2);
             let movement = match event.key().as_str() {
                 "ArrowDown" => Movement::Next,
                 "ArrowUp" => Movement::Previous,
@@ -461,13 +509,11 @@ fn Table(
                     on:input=move |event| { query.set(event_target_value(&event)); to_top(); } />
             </label>
         </div>
+        <div class="au-data-table__frame" class:au-data-table__frame--more-left=move || viewport.more_left.get()
+            class:au-data-table__frame--more-right=move || viewport.more_right.get()>
         <div class="au-data-table__scroll" class:au-data-table__scroll--compact=model.compact node_ref=scroller
             style=format!("--au-data-table-row: {row_height}px")
-            on:scroll=move |event| {
-                let element = event_target::<web_sys::HtmlElement>(&event);
-                scroll_top.set(f64::from(element.scroll_top()));
-                viewport.set(f64::from(element.client_height()).max(row_height));
-            }>
+            on:scroll=move |event| viewport.measure(&event_target::<web_sys::Element>(&event))>
             <table class="au-data-table__table" node_ref=grid role="grid" tabindex="0" aria-label=label
                 aria-rowcount=move || shown.with(Vec::len) + 1 aria-activedescendant=active_row
                 style:min-width=min_width on:keydown=on_key>
@@ -483,6 +529,7 @@ fn Table(
                 </tbody>
             </table>
         </div>
+        </div>
         <div class="au-data-table__footer">
             <span class="au-data-table__count" aria-live="polite">
                 {move || table::count_text(shown.with(Vec::len), total)}
@@ -497,27 +544,21 @@ fn Table(
     }
 }
 
-/// Keeps `viewport` equal to the scroller's height, also when the widget's frame is resized.
-fn observe_viewport(scroller: NodeRef<html::Div>, viewport: RwSignal<f64>) {
+/// Measures the scroller once mounted and again whenever it is resized (the widget's frame, the
+/// window), so the row window and the edge shadows follow.
+fn observe(scroller: NodeRef<html::Div>, viewport: Viewport) {
     Effect::new(move |_| {
         let Some(element) = scroller.get() else {
             return;
         };
-        let measure = {
-            let element = element.clone();
-            move || {
-                let height = f64::from(element.client_height());
-                if height > 0.0 {
-                    viewport.set(height);
-                }
-            }
-        };
-        measure();
-        let callback = Closure::<dyn FnMut()>::new(measure);
+        viewport.measure(&element);
+        let callback = Closure::<dyn FnMut()>::new(move || viewport.measure(&element));
         let Ok(observer) = ResizeObserver::new(callback.as_ref().unchecked_ref()) else {
             return;
         };
-        observer.observe(&element);
+        if let Some(element) = scroller.get_untracked() {
+            observer.observe(&element);
+        }
         // Local storage keeps the JS handles on this thread; cleanups run before the value is dropped.
         let handles = StoredValue::new_local(Some((observer, callback)));
         on_cleanup(move || {
