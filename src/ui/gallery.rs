@@ -47,30 +47,30 @@ pub fn Gallery() -> impl IntoView {
                 }),
             };
             view! {
-                <article class="au-gallery__item" data-testid=format!("gallery-item-{kind}")>
-                    <header class="au-gallery__header">
+                <article class="au-gallery-page__item" data-testid=format!("gallery-item-{kind}")>
+                    <header class="au-gallery-page__header">
                         <h3>{kind.as_str()}</h3>
                         <p>{recipe.description.clone()}</p>
-                        <div class="au-gallery__actions">
+                        <div class="au-gallery-page__actions">
                             <button class="au-button" data-testid=format!("gallery-add-{kind}") on:click=insert>"Add to canvas"</button>
                         </div>
                     </header>
-                    <div class="au-gallery__widget au-widget">{render(kind, props)}</div>
+                    <div class="au-gallery-page__widget au-widget">{render(kind, props)}</div>
                 </article>
             }
         })
         .collect_view();
 
     view! {
-        <section class="au-gallery" data-testid="gallery" aria-label="Widget gallery">
-            <div class="au-gallery__intro">
+        <section class="au-gallery-page" data-testid="gallery" aria-label="Widget gallery">
+            <div class="au-gallery-page__intro">
                 <h2>"Widget gallery"</h2>
                 <p>"Every widget the agent can use, rendered from its recipe's example. No API key needed."</p>
-                <p class="au-gallery__event" data-testid="gallery-event" aria-live="polite">
+                <p class="au-gallery-page__event" data-testid="gallery-event" aria-live="polite">
                     {move || last_event.get().map(|text| format!("Last interaction: {text}"))}
                 </p>
             </div>
-            <div class="au-gallery__grid">{items}</div>
+            <div class="au-gallery-page__grid">{items}</div>
         </section>
     }
 }
