@@ -202,3 +202,16 @@ fn a_compressed_conversation_pairs_every_tool_use_with_its_result_for_both_provi
     }
     assert!(last.messages.iter().any(|message| message.role == Role::Assistant));
 }
+
+#[test]
+fn every_request_of_a_ten_iteration_session_with_50_kb_results_stays_within_25_kb() {
+    let mut harness = harness(reads(9), Some(25_000), 10_000);
+    harness.run("read nine pages");
+    let seen = harness.model.seen();
+    assert_eq!(seen.len(), 10);
+    for (position, request) in seen.iter().enumerate() {
+        assert!(bytes(request) <= 25_000, "request {} is {} B", position + 1, bytes(request));
+    }
+    let newest = seen[9].result_of("read9").expect("sent");
+    assert!(newest.chars().count() > 8_000, "the newest page is still mostly shown: {}", newest.chars().count());
+}

@@ -41,6 +41,9 @@ impl Economy<'_> {
 
     /// Cuts the newest turn's data results again, largest first, until `need` bytes are saved.
     fn cut_newest(&self, messages: &mut [Message], turn: usize, need: usize) -> usize {
+        if need == 0 {
+            return 0;
+        }
         let mut candidates: Vec<(usize, usize)> = messages[turn]
             .content
             .iter()

@@ -22,8 +22,6 @@ pub const DEFAULT_PREVIEW_CHARS: usize = 200;
 pub const DEFAULT_KEEP_RECENT: usize = 2;
 
 const COMPRESSED_MARK: &str = "[compressed: ";
-/// Top-level argument fields up to this many characters of JSON survive the compression of a call's input.
-const SMALL_FIELD_CHARS: usize = 100;
 
 /// A result as the model gets it.
 #[derive(Clone, Debug, PartialEq)]
@@ -177,16 +175,19 @@ impl Economy<'_> {
         before.saturating_sub(wire_len(block))
     }
 
-    /// Replaces the large top-level fields of a call's input by a marker naming what holds the data
-    /// now: the widget the call showed, and the full input, stored for `recall('<id>:input')`.
+    /// Replaces the top-level fields of a call's input that are longer than a compressed result
+    /// (their JSON, over 1.5 × `preview` characters) by a marker naming what holds the data now: the
+    /// widget the call showed, and the full input, stored for `recall('<id>:input')`. Small fields
+    /// (a widget name, an action, an id) stay, so the call still reads as what it did.
     fn compress_input(&self, block: &mut ContentBlock, answers: &Message) -> usize {
         let ContentBlock::ToolUse { id, name, input: Value::Object(fields) } = &*block else { return 0 };
+        let threshold = self.preview + self.preview / 2;
         let large: Vec<String> = fields
             .iter()
-            .filter(|(_, value)| !is_marker(value) && json_chars(value) > SMALL_FIELD_CHARS)
+            .filter(|(_, value)| !is_marker(value) && json_chars(value) > threshold)
             .map(|(key, _)| key.clone())
             .collect();
-        if large.is_empty() || json_chars(fields) <= self.preview + self.preview / 2 {
+        if large.is_empty() {
             return 0;
         }
         let stored = format!("{id}:input");

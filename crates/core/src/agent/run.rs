@@ -1,6 +1,6 @@
-//! The agent loop: send the conversation with the offered tools, stream the reply, dispatch its tool
-//! calls in order, append their results, repeat until the model stops calling tools, Stop is pressed,
-//! the iteration cap is reached or the provider fails.
+//! The agent loop: send the conversation (kept within the request budget) with the offered tools,
+//! stream the reply, dispatch its tool calls in order, append their results, repeat until the model
+//! stops calling tools, Stop is pressed, the iteration cap is reached or the provider fails.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
