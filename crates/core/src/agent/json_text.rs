@@ -191,4 +191,12 @@ mod tests {
         assert_eq!(cut.json, r#"{"note":"a, [b]","small":[1,2],"rows":[{"k":"}"},{"k":2}],"after":true}"#);
         assert_eq!((cut.kept, cut.total), (2, 3));
     }
+
+    #[test]
+    fn a_string_ending_in_an_escaped_backslash_does_not_hide_the_next_item() {
+        let json = r#"[ {"k":"a\\"} , {"k":"b"} , {"k":"c"} ]"#;
+        let cut = Items::of(json).and_then(|items| items.cut(json, 26)).expect("cut");
+        assert_eq!(cut.json, r#"[ {"k":"a\\"} , {"k":"b"}]"#);
+        assert_eq!((cut.kept, cut.total), (2, 3));
+    }
 }
