@@ -1,5 +1,7 @@
 //! Context economy: long results are truncated for the model with a recall marker while the buffer
-//! keeps them whole; results older than the last two iterations are compressed; recall reads them back.
+//! keeps them whole; JSON is minified and cut exactly as the server wrote it; results and large call
+//! inputs older than the last two iterations are compressed (an input's marker names its widget);
+//! recall reads them back.
 
 mod common;
 
@@ -226,4 +228,99 @@ fn results_stay_recallable_in_later_turns_of_the_conversation() {
     harness.run("read the logs");
     harness.run("what was at the end?");
     assert_eq!(harness.model.seen()[3].result_of("r1").as_deref(), Some(&full[15_000..]));
+}
+
+#[test]
+fn a_pretty_printed_json_result_is_sent_minified_and_whole_when_that_fits() {
+    let rows: Vec<Value> =
+        (0..60).map(|n| json!({ "id": n, "name": format!("customer {n}"), "city": "Lyon" })).collect();
+    let pretty = serde_json::to_string_pretty(&rows).expect("JSON");
+    let mut harness =
+        Harness::new([tail("t1"), Step::Reply(vec![text("ok")])], logs_server(ToolResult::text(pretty.clone())));
+    // Too long as the server wrote it, short enough minified.
+    harness.settings.result_limit = pretty.chars().count() - 1;
+    harness.run("show logs");
+
+    let shown = harness.model.seen()[1].result_of("t1").expect("sent");
+    assert!(!shown.contains('\n') && !shown.contains("[truncated"), "{shown}");
+    assert_eq!(serde_json::from_str::<Value>(&shown).expect("JSON"), Value::Array(rows));
+    assert_eq!(harness.results.get("t1").as_deref(), Some(pretty.as_str()), "recall returns what the server sent");
+    let truncated = harness.events().into_iter().find_map(|event| match event {
+        AgentEvent::ToolCallFinished { record } => Some(record.truncated),
+        _ => None,
+    });
+    assert_eq!(truncated, Some(false));
+}
+
+#[test]
+fn json_is_cut_exactly_as_the_server_wrote_it_keeping_key_order_and_number_spelling() {
+    let row = r#"{"zone":"Nord","id":123456789012345678901234,"ratio":1.50,"note":"a, \"quoted\" ] word"}"#;
+    let text = format!("[{}]", vec![row; 400].join(","));
+    let shown = truncate(&text, 2_000, "t3").expect("too long");
+    let (json_part, marker) = shown.split_once("\n… [truncated").expect("marker");
+    assert!(json_part.starts_with(&format!("[{row},{row},")), "{json_part}");
+    assert!(json_part.ends_with(&format!("{row}]")));
+    let kept = json_part.matches("\"zone\"").count();
+    assert!(marker.contains(&format!("showing {kept} of 400 items")), "{marker}");
+}
+
+/// Shows a 100-row table, then three small iterations, then recalls the table's input.
+fn table_then_three_reads() -> Vec<Step> {
+    let rows: Vec<Value> = (0..100).map(|n| json!({ "order": n, "customer": format!("Customer {n}") })).collect();
+    let mut steps = vec![Step::Reply(vec![call(
+        "show1",
+        "autoui_webmcp_widget_display",
+        json!({ "name": "data-table", "params": { "columns": ["order", "customer"], "rows": rows } }),
+    )])];
+    steps.extend((2..=4).map(|n| tail(&format!("t{n}"))));
+    steps.push(Step::Reply(vec![call("r1", "autoui_webmcp_recall", json!({ "id": "show1:input" }))]));
+    steps.push(Step::Reply(vec![text("done")]));
+    steps
+}
+
+fn input_of(request: &common::model::SeenRequest, id: &str) -> Option<Value> {
+    request.messages.iter().flat_map(|message| &message.content).find_map(|block| match block {
+        ContentBlock::ToolUse { id: call, input, .. } if call == id => Some(input.clone()),
+        _ => None,
+    })
+}
+
+#[test]
+fn an_old_large_call_input_is_replaced_by_a_marker_naming_its_widget_and_recall_returns_it() {
+    let mut harness = Harness::new(table_then_three_reads(), logs_server(ToolResult::text("12 requests".to_owned())));
+    harness.run("show the orders");
+    let seen = harness.model.seen();
+    let original = input_of(&seen[1], "show1").expect("sent");
+    assert_eq!(original["params"]["rows"].as_array().map(Vec::len), Some(100), "whole while recent");
+
+    let old = input_of(&seen[4], "show1").expect("still sent");
+    assert_eq!(old["name"], "data-table", "small fields stay");
+    let marker = old["params"].as_str().expect("params replaced by a marker");
+    assert!(marker.starts_with("[compressed: "), "{marker}");
+    assert!(marker.contains("widget w_1 holds this data"), "{marker}");
+    assert!(marker.contains("recall('show1:input') returns the full input"), "{marker}");
+    assert!(old.to_string().len() < 400);
+
+    let recalled = seen[5].result_of("r1").expect("recalled");
+    assert_eq!(serde_json::from_str::<Value>(&recalled).expect("JSON"), original);
+    assert_eq!(harness.autoui.canvas.widgets()[0].1["rows"].as_array().map(Vec::len), Some(100));
+    assert_eq!(input_of(&seen[4], "t2"), Some(json!({})), "small inputs are never rewritten");
+}
+
+#[test]
+fn a_failed_display_keeps_no_widget_in_its_compressed_input() {
+    let rows: Vec<Value> = (0..100).map(|n| json!({ "order": n })).collect();
+    let mut steps = vec![Step::Reply(vec![call(
+        "bad",
+        "autoui_webmcp_widget_display",
+        json!({ "name": "data-table", "params": { "columns": rows } }),
+    )])];
+    steps.extend((2..=4).map(|n| tail(&format!("t{n}"))));
+    steps.push(Step::Reply(vec![text("done")]));
+    let mut harness = Harness::new(steps, logs_server(ToolResult::text("12 requests".to_owned())));
+    harness.run("show the orders");
+    let old = input_of(&harness.model.seen()[4], "bad").expect("sent");
+    let marker = old["params"].as_str().expect("compressed");
+    assert!(!marker.contains("widget"), "{marker}");
+    assert!(marker.contains("recall('bad:input')"), "{marker}");
 }

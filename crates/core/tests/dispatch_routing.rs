@@ -86,8 +86,6 @@ fn the_model_first_sees_only_the_discovery_set() {
             "autoui_webmcp_widget_display",
             "autoui_webmcp_canvas",
             "autoui_webmcp_recall",
-            "autoui_webmcp_search_tools",
-            "autoui_webmcp_list_tools",
             "samples_webmcp_search_tools",
             "samples_webmcp_list_tools",
             "my_weather_mcp_search_recipes",
@@ -95,6 +93,15 @@ fn the_model_first_sees_only_the_discovery_set() {
             "my_weather_mcp_list_tools",
         ]
     );
+}
+
+#[test]
+fn a_server_whose_tools_are_all_offered_gets_no_pseudo_tools_yet_they_still_answer() {
+    let mut setup = setup(weather());
+    assert!(!setup.offered().iter().any(|name| name.starts_with("autoui_webmcp_") && name.ends_with("_tools")));
+    let executed = setup.call("p1", "autoui_webmcp_list_tools", json!({}));
+    assert!(!executed.result.is_error);
+    assert!(executed.text.contains("autoui_webmcp_widget_display"), "{}", executed.text);
 }
 
 #[test]

@@ -246,3 +246,26 @@ fn the_retry_policy_can_be_tuned() {
     assert_eq!(setup.transport.requests().len(), 2);
     assert!(setup.clock.slept()[0] <= 100);
 }
+
+#[test]
+fn the_model_measures_exactly_the_body_it_sends_for_each_provider() {
+    let messages = vec![
+        Message::user_text("show the orders"),
+        Message {
+            role: autoui_core::llm::message::Role::Assistant,
+            content: vec![ContentBlock::ToolUse {
+                id: "t1".to_owned(),
+                name: "orders_mcp_fetch".to_owned(),
+                input: serde_json::json!({ "query": "\"quoted\" é" }),
+            }],
+        },
+    ];
+    let request = ChatRequest { system: "sys", messages: &messages, tools: &[], max_output_tokens: 100 };
+    for (settings, stream) in [(anthropic(), "anthropic_text.sse"), (ollama(), "openai_text.sse")] {
+        let setup = setup([Scripted::sse(&fixture(stream), 64)]);
+        let measured = setup.model.request_bytes(&request, &settings);
+        block_on(setup.model.complete(request, &settings, CancelToken::new(), &|_| {})).expect("reply");
+        let sent = setup.transport.requests();
+        assert_eq!(measured, sent[0].body.as_ref().map_or(0, String::len), "{:?}", settings.provider);
+    }
+}

@@ -1,9 +1,11 @@
 //! The agent engine: a session owns the conversation, runs the loop over the dispatcher, keeps the
-//! context small (truncation, compression, the recall buffer) and reports every step as an event.
+//! context small (truncation, compression, the request budget, the recall buffer) and reports every step as an event.
 
+pub mod budget;
 pub mod buffer;
 pub mod context;
 pub mod event;
+pub mod json_text;
 pub mod prompt;
 pub mod run;
 pub mod session;

@@ -33,8 +33,8 @@ pub fn build_system_prompt(catalog: &Catalog, prefix: &str) -> String {
         prompt.push_str(&server_line(server));
     }
     prompt.push_str(
-        "Every server also has {server}_{protocol}_search_tools(query) and _list_tools(). A server's other tools \
-         become callable after your first call to one of its tools.\n\n",
+        "A server with a tool count also has {server}_{protocol}_search_tools(query) and _list_tools(); its other \
+         tools become callable after your first call to one of its tools.\n\n",
     );
     prompt.push_str(&format!(
         "Workflow:\n\
@@ -63,9 +63,9 @@ fn server_line(server: &CatalogServer) -> String {
     }
     let recipes: Vec<&str> =
         RecipeRole::ALL.iter().filter_map(|role| server.recipe_tool(*role)).map(|tool| tool.exposed.as_str()).collect();
-    // autoui's tools are all in the discovery set; other servers' counts tell what search_tools may find.
+    // A server whose tools are all offered (autoui) has nothing to discover; counts tell what search_tools may find.
     let size = match server.tools.len() {
-        _ if server.canvas_tool("widget_display").is_some() => String::new(),
+        _ if !server.has_data_tools() => String::new(),
         1 => ", 1 tool".to_owned(),
         count => format!(", {count} tools"),
     };

@@ -1,16 +1,18 @@
-//! The agent loop: send the conversation with the offered tools, stream the reply, dispatch its tool
-//! calls in order, append their results, repeat until the model stops calling tools, Stop is pressed,
-//! the iteration cap is reached or the provider fails.
+//! The agent loop: send the conversation (kept within the request budget) with the offered tools,
+//! stream the reply, dispatch its tool calls in order, append their results, repeat until the model
+//! stops calling tools, Stop is pressed, the iteration cap is reached or the provider fails.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::agent::context::{compress_history, truncate};
+use crate::agent::budget::effective_budget;
+use crate::agent::buffer::ResultBuffer;
+use crate::agent::context::{Economy, shown};
 use crate::agent::event::{AgentEvent, EventSink};
 use crate::agent::prompt::build_system_prompt;
-use crate::agent::session::{AgentSession, UserTurn};
+use crate::agent::session::{AgentConfig, AgentSession, UserTurn};
 use crate::agent::stop::StopReason;
 use crate::cancel::CancelToken;
 use crate::dispatch::catalog::{Catalog, ToolRole};
@@ -18,7 +20,7 @@ use crate::dispatch::record::CallRecord;
 use crate::ids::CallId;
 use crate::llm::cost::estimate_usd;
 use crate::llm::message::{ContentBlock, Message, Role};
-use crate::llm::model::{ChatRequest, LlmError, MalformedInput, ModelEvent, Usage};
+use crate::llm::model::{ChatRequest, LlmError, MalformedInput, ModelEvent, ToolDef, Usage};
 use crate::llm::partial_json::parse_prefix;
 use crate::settings::Settings;
 use crate::tool::ResultPart;
@@ -89,6 +91,7 @@ impl AgentSession {
         let RunContext { catalog, system, settings, cancel, sink } = *context;
         let iteration = summary.iterations;
         let tools = self.dispatcher.tool_defs(catalog);
+        self.fit_budget(context, &tools);
         sink.emit(AgentEvent::IterationStarted { iteration, max: settings.max_iterations.max(1), tools: tools.len() });
         let streams = Streams::new(sink);
         let forward = |event: ModelEvent| streams.forward(event);
@@ -140,15 +143,23 @@ impl AgentSession {
         let results = self.run_calls(context, calls, &reply.malformed, summary).await;
         self.messages.push(Message { role: Role::User, content: results });
         if self.config.compress_history {
-            compress_history(
-                &mut self.messages,
-                self.config.keep_recent_iterations,
-                self.config.preview_chars,
-                &self.results,
-            );
+            economy(&self.config, &self.results, catalog).compress_history(&mut self.messages);
         }
         finished(sink);
         None
+    }
+
+    /// Compresses the conversation further when the next request would exceed the budget.
+    fn fit_budget(&mut self, context: &RunContext<'_>, tools: &[ToolDef]) {
+        let RunContext { catalog, system, settings, .. } = *context;
+        let Some(configured) = self.config.request_budget.filter(|_| self.config.compress_history) else { return };
+        let budget = effective_budget(configured, settings.result_limit);
+        let request =
+            ChatRequest { system, messages: &self.messages, tools, max_output_tokens: self.config.max_output_tokens };
+        let size = self.model.request_bytes(&request, settings);
+        if size > budget {
+            economy(&self.config, &self.results, catalog).fit(&mut self.messages, size - budget);
+        }
     }
 
     /// Dispatches the calls one after another, in the order the model wrote them, and returns one
@@ -192,10 +203,11 @@ impl AgentSession {
             // `recall` pages results itself; cutting its answer again would hide its page marker.
             let shown = match executed.role {
                 Some(ToolRole::Recall) => None,
-                _ => truncate(&executed.text, settings.result_limit.max(1), &id),
+                _ => Some(shown(&executed.text, settings.result_limit.max(1), &id)),
             };
-            record.truncated = shown.is_some();
-            let mut content = vec![ResultPart::Text { text: shown.unwrap_or_else(|| executed.text.to_string()) }];
+            record.truncated = shown.as_ref().is_some_and(|shown| shown.truncated);
+            let text = shown.and_then(|shown| shown.text).unwrap_or_else(|| executed.text.to_string());
+            let mut content = vec![ResultPart::Text { text }];
             content.extend(executed.result.content.into_iter().filter(|part| matches!(part, ResultPart::Image { .. })));
             results.push(ContentBlock::ToolResult { tool_use_id: id, content, is_error: executed.result.is_error });
             summary.calls.push(record.clone());
@@ -213,6 +225,10 @@ struct RunContext<'a> {
     settings: &'a Settings,
     cancel: &'a CancelToken,
     sink: &'a dyn EventSink,
+}
+
+fn economy<'a>(config: &AgentConfig, results: &'a ResultBuffer, catalog: &'a Catalog) -> Economy<'a> {
+    Economy { keep_recent: config.keep_recent_iterations, preview: config.preview_chars, buffer: results, catalog }
 }
 
 fn reply_text(content: &[ContentBlock]) -> String {

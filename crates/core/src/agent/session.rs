@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::agent::budget::DEFAULT_REQUEST_BUDGET;
 use crate::agent::buffer::{ResultBuffer, StoredResult};
 use crate::agent::context::{DEFAULT_KEEP_RECENT, DEFAULT_PREVIEW_CHARS};
 use crate::agent::prompt::build_system_prompt;
@@ -36,12 +37,16 @@ pub struct AgentDeps {
 pub struct AgentConfig {
     /// How long one tool call may take before it is answered with a timeout error.
     pub tool_timeout_ms: u32,
-    /// Replace old tool results by a preview and a recall marker.
+    /// Replace old tool results and large call inputs by a preview and a recall marker (`false` also
+    /// turns the request budget off: the conversation is then never rewritten).
     pub compress_history: bool,
     /// Tool-result turns (iterations) kept in full when compressing.
     pub keep_recent_iterations: usize,
     /// Characters kept as the preview of a compressed result.
     pub preview_chars: usize,
+    /// Bytes of request body to stay within by compressing further when a request would be larger
+    /// (raised to twice the user's result limit); `None` leaves requests as compression makes them.
+    pub request_budget: Option<usize>,
     /// Output token limit of each LLM call.
     pub max_output_tokens: u32,
 }
@@ -53,6 +58,7 @@ impl Default for AgentConfig {
             compress_history: true,
             keep_recent_iterations: DEFAULT_KEEP_RECENT,
             preview_chars: DEFAULT_PREVIEW_CHARS,
+            request_budget: Some(DEFAULT_REQUEST_BUDGET),
             max_output_tokens: 8_192,
         }
     }

@@ -73,6 +73,11 @@ impl CatalogServer {
         self.availability == Availability::Ready
     }
 
+    /// Whether some of its tools are offered only once it is activated.
+    pub fn has_data_tools(&self) -> bool {
+        self.tools.iter().any(|tool| tool.role == ToolRole::Data)
+    }
+
     pub fn recipe_tool(&self, role: RecipeRole) -> Option<&CatalogTool> {
         self.tools.iter().find(|tool| tool.role == ToolRole::Recipe(role))
     }
@@ -231,15 +236,18 @@ impl Catalog {
 
     /// What the model is offered: the discovery set of every ready server, then the other tools of
     /// each activated server in activation order (the list only grows at its end, which keeps the
-    /// provider's prompt cache valid).
+    /// provider's prompt cache valid). A server with no data tools (autoui) has nothing to search
+    /// for, so its pseudo-tools are not offered (they still answer if called).
     pub fn tool_defs(&self, activated: &[(ServerId, Protocol)]) -> Vec<ToolDef> {
         let mut defs = Vec::new();
         for server in self.servers.iter().filter(|server| server.is_ready()) {
             for tool in server.tools.iter().filter(|tool| tool.role != ToolRole::Data) {
                 defs.push(tool_def(tool));
             }
-            for kind in [PseudoTool::SearchTools, PseudoTool::ListTools] {
-                defs.push(kind.definition(server));
+            if server.has_data_tools() {
+                for kind in [PseudoTool::SearchTools, PseudoTool::ListTools] {
+                    defs.push(kind.definition(server));
+                }
             }
         }
         for (id, protocol) in activated {

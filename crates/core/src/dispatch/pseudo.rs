@@ -24,28 +24,24 @@ impl PseudoTool {
         }
     }
 
+    /// The definition offered to the model. Every character is sent with each request, so it says
+    /// only what the model needs; lenient argument names are accepted anyway (see `query_of`).
     pub fn definition(self, server: &CatalogServer) -> ToolDef {
-        let count = server.tools.len();
+        let name = &server.name;
         let (description, schema) = match self {
             PseudoTool::ListTools => (
                 format!(
-                    "List all {count} tools of the {} server with their input schemas. Use it when search_tools found nothing.",
-                    server.name
+                    "All {} tools of the {name} server with their input schemas, if search_tools finds nothing.",
+                    server.tools.len()
                 ),
-                json!({ "type": "object", "properties": {}, "additionalProperties": false }),
+                json!({ "type": "object", "properties": {} }),
             ),
             PseudoTool::SearchTools => (
                 format!(
-                    "Search the tools of the {} server by keywords in their names and descriptions; returns matching \
-                     tools with their input schemas. Prefer it to list_tools.",
-                    server.name
+                    "Find tools of the {name} server by keywords (e.g. \"sales region\"); returns them with their \
+                     input schemas."
                 ),
-                json!({
-                    "type": "object",
-                    "properties": { "query": { "type": "string", "description": "keywords, e.g. \"sales region\"" } },
-                    "required": ["query"],
-                    "additionalProperties": false
-                }),
+                json!({ "type": "object", "properties": { "query": { "type": "string" } }, "required": ["query"] }),
             ),
         };
         ToolDef { name: server.pseudo_name(self).to_owned(), description, input_schema: Arc::new(schema) }

@@ -142,6 +142,13 @@ impl HttpChatModel {
 }
 
 impl ChatModel for HttpChatModel {
+    fn request_bytes(&self, request: &ChatRequest<'_>, settings: &Settings) -> usize {
+        match Wire::of(settings) {
+            Wire::Anthropic => anthropic::request_body(request, &settings.model).len(),
+            Wire::OpenAi => openai::request_body(request, &settings.model).len(),
+        }
+    }
+
     fn complete<'a>(
         &'a self,
         request: ChatRequest<'a>,

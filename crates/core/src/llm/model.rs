@@ -135,6 +135,9 @@ pub(crate) fn parse_tool_input(json: &str) -> Option<Value> {
 /// An LLM that answers a conversation. The real one speaks HTTP (`llm::http::HttpChatModel`);
 /// tests script one. `events` receives deltas as they arrive; the reply is returned at the end.
 pub trait ChatModel {
+    /// Bytes of the body `complete` sends for `request`: what the agent keeps within its request budget.
+    fn request_bytes(&self, request: &ChatRequest<'_>, settings: &Settings) -> usize;
+
     fn complete<'a>(
         &'a self,
         request: ChatRequest<'a>,

@@ -32,8 +32,8 @@ pub struct SeenRequest {
     pub system: String,
     pub tools: Vec<String>,
     pub messages: Vec<Message>,
-    /// Size of the same request as an Anthropic body.
-    pub anthropic_bytes: usize,
+    /// The same request as an Anthropic body (model `claude-sonnet-4-5`).
+    pub anthropic_body: String,
 }
 
 impl SeenRequest {
@@ -121,6 +121,10 @@ fn pieces(text: &str, size: usize) -> Vec<String> {
 }
 
 impl ChatModel for ScriptedModel {
+    fn request_bytes(&self, request: &ChatRequest<'_>, _settings: &Settings) -> usize {
+        anthropic::request_body(request, "claude-sonnet-4-5").len()
+    }
+
     fn complete<'a>(
         &'a self,
         request: ChatRequest<'a>,
@@ -128,12 +132,13 @@ impl ChatModel for ScriptedModel {
         cancel: CancelToken,
         events: &'a dyn Fn(ModelEvent),
     ) -> LocalBoxFuture<'a, Result<ModelReply, LlmError>> {
-        let anthropic_bytes = anthropic::request_body(&request, "claude-sonnet-4-5").len();
+        let anthropic_body = anthropic::request_body(&request, "claude-sonnet-4-5");
+        let anthropic_bytes = anthropic_body.len();
         let seen = SeenRequest {
             system: request.system.to_owned(),
             tools: request.tools.iter().map(|tool| tool.name.clone()).collect(),
             messages: request.messages.to_vec(),
-            anthropic_bytes,
+            anthropic_body,
         };
         self.seen.borrow_mut().push(seen.clone());
         let step = self.steps.borrow_mut().pop_front();
