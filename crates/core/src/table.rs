@@ -737,7 +737,8 @@ pub fn to_csv(rows: &[Value], columns: &[Column], order: &[u32]) -> String {
     csv
 }
 
-fn push_record<'a>(csv: &mut String, fields: impl Iterator<Item = std::borrow::Cow<'a, str>>) {
+/// Appends one CSV record (RFC 4180 quoting, CRLF).
+pub(crate) fn push_record<'a>(csv: &mut String, fields: impl Iterator<Item = std::borrow::Cow<'a, str>>) {
     for (index, field) in fields.enumerate() {
         if index > 0 {
             csv.push(',');
@@ -753,7 +754,8 @@ fn push_record<'a>(csv: &mut String, fields: impl Iterator<Item = std::borrow::C
     csv.push_str("\r\n");
 }
 
-fn csv_value(value: Option<&Value>) -> std::borrow::Cow<'_, str> {
+/// A JSON value as one CSV field: raw figures, formula-like text defused with an apostrophe.
+pub(crate) fn csv_value(value: Option<&Value>) -> std::borrow::Cow<'_, str> {
     use std::borrow::Cow;
     match value {
         None | Some(Value::Null) => Cow::Borrowed(""),

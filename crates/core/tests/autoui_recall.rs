@@ -9,7 +9,7 @@ use serde_json::json;
 #[test]
 fn a_stored_result_comes_back_whole_and_unchanged() {
     let h = Harness::new();
-    let full = format!("[{}]", vec!["{\"seats\": 577}"; 2_000].join(","));
+    let full = format!("[{}]", vec!["{\"seats\": 577}"; 1_000].join(","));
     h.results.store("toolu_01", &full);
     let result = h.call("recall", json!({"id": "toolu_01"}));
     assert!(!result.is_error);
@@ -26,8 +26,8 @@ fn a_runaway_result_is_paged_even_without_a_length() {
     h.results.store("toolu_big", &"x".repeat(250_000));
     let result = h.call("recall", json!({"id": "toolu_big"}));
     let text = result.text_content();
-    assert!(text.ends_with("[recall: characters 0-100000 of 250000; next page: recall {\"id\": \"toolu_big\", \"offset\": 100000}]"));
-    assert_eq!(text.len(), 100_000 + text.lines().last().unwrap().len() + 1);
+    assert!(text.ends_with("[recall: characters 0-20000 of 250000; next page: recall {\"id\": \"toolu_big\", \"offset\": 20000}]"));
+    assert_eq!(text.len(), 20_000 + text.lines().last().unwrap().len() + 1);
 }
 
 #[test]

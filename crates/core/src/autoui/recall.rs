@@ -7,9 +7,11 @@ use crate::autoui::error::AutoUiError;
 use crate::recipes::validate::preview;
 use crate::tool::{ResultPart, ResultStore, ToolResult};
 
-/// The most characters one call returns (and what it returns without `length`): every result the
-/// agent stores in practice, while a runaway one is still read in pages rather than flooding the context.
+/// The most characters one call returns, when the model asks for that much with `length`.
 pub const MAX_PAGE: usize = 100_000;
+/// What one call returns without `length`: about two truncated results, so a recall fits in the
+/// request budget the next turn is sent with; longer results are read page by page.
+pub const DEFAULT_PAGE: usize = 20_000;
 /// How many of the most recent ids an "unknown id" error lists.
 const KNOWN_SHOWN: usize = 20;
 
@@ -24,7 +26,7 @@ pub fn recall(results: &dyn ResultStore, args: &Value) -> Result<ToolResult, Aut
     };
     let offset = count(args.get("offset"), "offset", 0)?.unwrap_or(0);
     let length = count(args.get("length"), "length", 1)?
-        .unwrap_or(MAX_PAGE)
+        .unwrap_or(DEFAULT_PAGE)
         .min(MAX_PAGE);
     let Some(full) = results.full_result(&id) else {
         let known = results.known_ids();
