@@ -1,5 +1,7 @@
 //! The validator module: `jsonschema` behind one function the app calls with JSON text, kept out
-//! of the app's first load (Trunk builds it as a second wasm-bindgen bundle, see `index.html`).
+//! of the app's first load. Trunk builds it as a second wasm-bindgen bundle from its `data-type="worker"`
+//! link in `index.html`: that type is what makes Trunk build a bundle it neither loads nor hashes, though
+//! the app runs it on the main thread.
 //!
 //! The answer is a [`Verdict`] as JSON, produced by the core's in-process validator, so the
 //! details are the same ones native code gets.
