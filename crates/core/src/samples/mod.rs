@@ -39,6 +39,7 @@ impl Samples {
     /// The server's name; canonical tool names are `samples_webmcp_<tool>`.
     pub const NAME: &'static str = "samples";
 
+    /// A server whose arguments are checked by `validator` (in the app, the page's lazily loaded one).
     pub fn new(validator: Rc<dyn SchemaValidator>) -> Samples {
         Samples { validator }
     }
