@@ -20,6 +20,7 @@ need_apt() { dpkg -s "$1" >/dev/null 2>&1 || apt_missing+=("$1"); }
 have node || need_apt nodejs
 have npm || need_apt npm
 have gcc || need_apt build-essential
+have brotli || need_apt brotli  # scripts/bundle-size.sh reports brotli sizes
 if $with_tests; then
   need_apt chromium
   need_apt chromium-driver

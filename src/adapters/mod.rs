@@ -1,8 +1,9 @@
-//! The only code that calls browser APIs (fetch, EventSource, storage, `modelContext`).
+//! The only code that calls browser APIs (fetch, EventSource, storage, `modelContext`, the validator module).
 
 pub mod clock;
 pub mod download;
 pub mod event_source;
 pub mod http;
 pub mod storage;
+pub mod validator;
 pub mod webmcp;

@@ -1,13 +1,15 @@
 //! The page's one `autoui` tool server, shared by the in-app agent and the WebMCP page tools, with
-//! the result buffer its `recall` tool reads.
+//! the result buffer its `recall` tool reads and the schema validator it checks widget data with.
 
 use std::rc::Rc;
 
 use autoui_core::agent::buffer::ResultBuffer;
 use autoui_core::autoui::AutoUi;
+use autoui_core::recipes::validate::SchemaValidator;
 use leptos::prelude::*;
 
 use crate::adapters::clock::BrowserRandom;
+use crate::adapters::validator::{LazyValidator, VALIDATOR_MODULE};
 use crate::state::canvas::CanvasCtx;
 
 /// Context handle; the server itself is `!Send`, so it lives in local storage of the reactive arena.
@@ -15,6 +17,7 @@ use crate::state::canvas::CanvasCtx;
 pub struct AutoUiCtx {
     server: StoredValue<Rc<AutoUi>, LocalStorage>,
     results: StoredValue<Rc<ResultBuffer>, LocalStorage>,
+    validator: StoredValue<Rc<dyn SchemaValidator>, LocalStorage>,
 }
 
 impl AutoUiCtx {
@@ -26,12 +29,26 @@ impl AutoUiCtx {
     pub fn results(&self) -> Rc<ResultBuffer> {
         self.results.get_value()
     }
+
+    /// The page's schema validator, loaded after first paint, for every local server that validates
+    /// (`samples` takes it in `Samples::new`).
+    pub fn validator(&self) -> Rc<dyn SchemaValidator> {
+        self.validator.get_value()
+    }
 }
 
 pub fn provide_autoui(canvas: CanvasCtx) -> AutoUiCtx {
     let results = Rc::new(ResultBuffer::new());
-    let server = Rc::new(AutoUi::new(Rc::new(canvas), results.clone(), Rc::new(BrowserRandom)));
-    let ctx = AutoUiCtx { server: StoredValue::new_local(server), results: StoredValue::new_local(results) };
+    let validator = LazyValidator::new(VALIDATOR_MODULE);
+    validator.load_after_first_paint();
+    let validator: Rc<dyn SchemaValidator> = Rc::new(validator);
+    let server =
+        Rc::new(AutoUi::with_validator(Rc::new(canvas), results.clone(), Rc::new(BrowserRandom), validator.clone()));
+    let ctx = AutoUiCtx {
+        server: StoredValue::new_local(server),
+        results: StoredValue::new_local(results),
+        validator: StoredValue::new_local(validator),
+    };
     provide_context(ctx);
     ctx
 }

@@ -182,7 +182,12 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
                 input_schema: patch_schema(kind),
                 read_only: false,
             },
-            execute: answer(move |patch| update_block(&server, &id, patch)),
+            execute: Rc::new(move |patch| -> LocalBoxFuture<'static, ToolResult> {
+                let server = server.clone();
+                let id = id.clone();
+                // Waits for the lazily loaded validator the first time, like widget_display.
+                Box::pin(async move { update_block(&server, &id, patch).await })
+            }),
         }
     };
     let remove = PageTool {
@@ -198,7 +203,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
     vec![get, update, remove]
 }
 
-/// A tool that answers at once (the canvas operations are synchronous).
+/// A tool that answers at once (reading and removing are synchronous).
 fn answer(run: impl Fn(Value) -> ToolResult + 'static) -> Execute {
     Rc::new(move |args| -> LocalBoxFuture<'static, ToolResult> { Box::pin(ready(run(args))) })
 }
@@ -213,8 +218,8 @@ fn read_block(canvas: CanvasCtx, id: &BlockId) -> ToolResult {
     ToolResult::json(body)
 }
 
-fn update_block(server: &AutoUi, id: &BlockId, patch: Value) -> ToolResult {
-    match server.update_block(id, patch, Origin::ExternalAgent) {
+async fn update_block(server: &AutoUi, id: &BlockId, patch: Value) -> ToolResult {
+    match server.update_block_when_ready(id, patch, Origin::ExternalAgent).await {
         Ok(updated) => {
             let mut body = json!({ "action": "update", "widget": AutoUi::block_json(&updated.block) });
             if !updated.repairs.is_empty() {

@@ -86,7 +86,7 @@ pub fn App() -> impl IntoView {
     let autoui = provide_autoui(canvas);
     provide_webmcp(canvas, autoui);
     let servers = provide_servers();
-    let data_servers: Vec<Rc<dyn autoui_core::tool::LocalServer>> = vec![Rc::new(autoui_core::samples::Samples)];
+    let data_servers: Vec<Rc<dyn autoui_core::tool::LocalServer>> = vec![Rc::new(autoui_core::samples::Samples::new(autoui.validator()))];
     provide_context(DataServersCtx(StoredValue::new_local(data_servers.clone())));
     let agent = provide_agent(settings, canvas, autoui, data_servers, servers.remote(), session.conversation);
     // Button clicks and chat-input submits become the agent's next turn; a chat-input stop stops it.

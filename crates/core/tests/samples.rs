@@ -43,7 +43,7 @@ const DISCOVERY_BUDGET_BYTES: usize = 2_000;
 
 fn run(tool: &str, args: Value) -> ToolResult {
     let context = CallContext { origin: Origin::User, cancel: CancelToken::new() };
-    block_on(Samples.call(tool, args, context))
+    block_on(Samples::default().call(tool, args, context))
 }
 
 fn ok(tool: &str, args: Value) -> Value {
@@ -74,7 +74,7 @@ fn sum(items: &[Value], field: &str) -> i64 {
 
 #[test]
 fn every_tool_has_a_short_description_and_a_closed_schema_that_compiles() {
-    let tools = Samples.tools();
+    let tools = Samples::default().tools();
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
     assert_eq!(names[..3], ["search_recipes", "list_recipes", "get_recipe"]);
     assert_eq!(names[3..], DATA_TOOLS);
@@ -558,7 +558,7 @@ fn tool_names(text: &str) -> BTreeSet<String> {
 fn catalog_with_samples() -> (Catalog, Rc<RecordingCanvas>) {
     let canvas = Rc::new(RecordingCanvas::default());
     let ui = AutoUi::new(canvas.clone(), Rc::new(ResultBuffer::new()), Rc::new(Counter::default()));
-    let local: Vec<Rc<dyn LocalServer>> = vec![Rc::new(ui), Rc::new(Samples)];
+    let local: Vec<Rc<dyn LocalServer>> = vec![Rc::new(ui), Rc::new(Samples::default())];
     (Catalog::build(&local, &[]), canvas)
 }
 
@@ -717,7 +717,7 @@ fn a_scripted_session_builds_a_sales_dashboard_from_sample_data_on_the_real_auto
     let model = Rc::new(ScriptedModel::new(script()));
     let deps = AgentDeps {
         model: model.clone(),
-        local: vec![Rc::new(ui), Rc::new(Samples)],
+        local: vec![Rc::new(ui), Rc::new(Samples::default())],
         remote: Rc::new(FakeMcp::new()),
         clock: Rc::new(FakeClock::new()),
         results,

@@ -69,7 +69,7 @@ impl Action {
     }
 }
 
-pub fn canvas(ui: &AutoUi, args: Value, origin: Origin) -> Result<Value, AutoUiError> {
+pub async fn canvas(ui: &AutoUi, args: Value, origin: Origin) -> Result<Value, AutoUiError> {
     let Value::Object(mut args) = args else {
         return Err(AutoUiError::BadArguments(format!(
             "canvas takes {{\"action\": \"...\", \"id\": \"w_...\", \"params\": {{...}}}}; got {}",
@@ -109,7 +109,7 @@ pub fn canvas(ui: &AutoUi, args: Value, origin: Origin) -> Result<Value, AutoUiE
             })?;
             let block = ui.block(&id)?;
             match action {
-                Action::Update => update(ui, &block, params, origin),
+                Action::Update => update(ui, &block, params, origin).await,
                 Action::Move => place(ui, &block, &params, origin, Placement::Move),
                 Action::Resize => place(ui, &block, &params, origin, Placement::Resize),
                 Action::Style => style(ui, &block, params, origin),
@@ -129,7 +129,7 @@ pub fn canvas(ui: &AutoUi, args: Value, origin: Origin) -> Result<Value, AutoUiE
     }
 }
 
-fn update(
+async fn update(
     ui: &AutoUi,
     block: &Block,
     mut params: Map<String, Value>,
@@ -172,7 +172,9 @@ fn update(
             "nothing to update: give the fields to change as params.data, e.g. {\"data\": {\"value\": \"42\"}}".to_owned(),
         ));
     }
-    let updated = ui.update_block(&block.id, Value::Object(patch), origin)?;
+    let updated = ui
+        .update_block_when_ready(&block.id, Value::Object(patch), origin)
+        .await?;
     let mut body = json!({ "action": "update", "widget": view::block_json(&updated.block, true) });
     let repairs = [notes, updated.repairs].concat();
     if !repairs.is_empty() {

@@ -12,7 +12,7 @@ use crate::autoui::view;
 use crate::canvas::op::{CanvasError, Op};
 use crate::canvas::style::Style;
 use crate::ids::BlockId;
-use crate::recipes::check::Rejected;
+use crate::recipes::check::{CheckError, Rejected};
 use crate::recipes::repair::{self, Fix, Repair};
 use crate::recipes::validate::preview;
 use crate::tool::Origin;
@@ -30,19 +30,28 @@ struct Call {
     repairs: Vec<Repair>,
 }
 
-pub fn widget_display(ui: &AutoUi, args: Value, origin: Origin) -> Result<Value, AutoUiError> {
+pub async fn widget_display(
+    ui: &AutoUi,
+    args: Value,
+    origin: Origin,
+) -> Result<Value, AutoUiError> {
     let call = envelope(args)?;
     let recipe = discovery::find(ui.registry, &call.name)?;
+    // The first call of a page may come before the validator has loaded.
+    ui.validator.ready().await?;
     let checked = recipe
-        .check(call.params)
-        .map_err(|rejected| AutoUiError::Invalid {
-            widget: recipe.kind,
-            id: None,
-            rejected: Rejected {
-                repairs: [call.repairs.clone(), rejected.repairs].concat(),
-                ..rejected
+        .check_with(call.params, ui.validator.as_ref())
+        .map_err(|error| match error {
+            CheckError::Rejected(rejected) => AutoUiError::Invalid {
+                widget: recipe.kind,
+                id: None,
+                rejected: Rejected {
+                    repairs: [call.repairs.clone(), rejected.repairs].concat(),
+                    ..rejected
+                },
+                schema: recipe.schema.clone(),
             },
-            schema: recipe.schema.clone(),
+            CheckError::Validator(error) => error.into(),
         })?;
     let repairs = [call.repairs, checked.repairs].concat();
     let data = Arc::new(checked.data);

@@ -9,6 +9,7 @@ use crate::canvas::style::StyleError;
 use crate::ids::BlockId;
 use crate::recipes::check::Rejected;
 use crate::recipes::repair;
+use crate::recipes::validate::ValidatorError;
 use crate::tool::ToolResult;
 use crate::widget_kind::WidgetKind;
 
@@ -46,6 +47,9 @@ pub enum AutoUiError {
     Vanished(BlockId),
     #[error(transparent)]
     Canvas(#[from] CanvasError),
+    /// The validator could not run, so no widget data can be accepted.
+    #[error(transparent)]
+    Validator(#[from] ValidatorError),
 }
 
 impl AutoUiError {

@@ -24,9 +24,10 @@ use crate::canvas::model::{Block, merge_data};
 use crate::canvas::op::{CanvasPort, Op};
 use crate::ids::BlockId;
 use crate::ports::Random;
-use crate::recipes::check::Rejected;
+use crate::recipes::check::CheckError;
 use crate::recipes::repair::Repair;
 use crate::recipes::sanitize::Dropped;
+use crate::recipes::validate::SchemaValidator;
 use crate::recipes::{Registry, registry};
 use crate::tool::{CallContext, LocalServer, Origin, ResultStore, ToolResult, ToolSpec};
 
@@ -37,6 +38,7 @@ pub struct AutoUi {
     canvas: Rc<dyn CanvasPort>,
     results: Rc<dyn ResultStore>,
     random: Rc<dyn Random>,
+    validator: Rc<dyn SchemaValidator>,
     registry: &'static Registry,
 }
 
@@ -52,22 +54,49 @@ impl AutoUi {
     /// The server's name; canonical tool names are `autoui_webmcp_<tool>`.
     pub const NAME: &'static str = "autoui";
 
+    /// A server validating in process with `jsonschema`.
+    #[cfg(feature = "jsonschema")]
     pub fn new(
         canvas: Rc<dyn CanvasPort>,
         results: Rc<dyn ResultStore>,
         random: Rc<dyn Random>,
     ) -> AutoUi {
+        let validator =
+            Rc::new(crate::recipes::validate::in_process::JsonSchemaValidator::default());
+        AutoUi::with_validator(canvas, results, random, validator)
+    }
+
+    /// A server whose widget data is validated by `validator`; tools that validate wait until it is ready.
+    pub fn with_validator(
+        canvas: Rc<dyn CanvasPort>,
+        results: Rc<dyn ResultStore>,
+        random: Rc<dyn Random>,
+        validator: Rc<dyn SchemaValidator>,
+    ) -> AutoUi {
         AutoUi {
             canvas,
             results,
             random,
+            validator,
             registry: registry(),
         }
     }
 
+    /// [`AutoUi::update_block`] once the validator is ready; the `canvas` tool's update goes this way.
+    pub async fn update_block_when_ready(
+        &self,
+        id: &BlockId,
+        patch: Value,
+        origin: Origin,
+    ) -> Result<Updated, AutoUiError> {
+        self.validator.ready().await?;
+        self.update_block(id, patch, origin)
+    }
+
     /// Merges `patch` (top-level fields) into a block's data, repairs, sanitises and re-validates the
     /// result, then applies it: an update cannot leave a widget invalid. Errors have the same shape
-    /// as `widget_display`'s.
+    /// as `widget_display`'s. While the validator is still loading it refuses with
+    /// [`AutoUiError::Validator`]; [`AutoUi::update_block_when_ready`] waits instead.
     pub fn update_block(
         &self,
         id: &BlockId,
@@ -87,12 +116,15 @@ impl AutoUi {
             .ok_or(AutoUiError::NoRecipe(block.kind))?;
         let merged = merge_data(&block.data, &patch);
         let checked = recipe
-            .check(merged)
-            .map_err(|rejected: Rejected| AutoUiError::Invalid {
-                widget: block.kind,
-                id: Some(block.id.clone()),
-                rejected,
-                schema: recipe.schema.clone(),
+            .check_with(merged, self.validator.as_ref())
+            .map_err(|error| match error {
+                CheckError::Rejected(rejected) => AutoUiError::Invalid {
+                    widget: block.kind,
+                    id: Some(block.id.clone()),
+                    rejected,
+                    schema: recipe.schema.clone(),
+                },
+                CheckError::Validator(error) => error.into(),
             })?;
         self.canvas.apply(
             Op::Update {
@@ -134,7 +166,7 @@ impl AutoUi {
             })
     }
 
-    fn run(&self, tool: &str, args: Value, origin: Origin) -> ToolResult {
+    async fn run(&self, tool: &str, args: Value, origin: Origin) -> ToolResult {
         let Some(tool) = Tool::from_name(tool) else {
             let names: Vec<&str> = Tool::ALL.iter().map(|tool| tool.as_str()).collect();
             return ToolResult::error(format!(
@@ -146,8 +178,8 @@ impl AutoUi {
             Tool::SearchRecipes => Ok(discovery::search_recipes(self.registry, &args)),
             Tool::ListRecipes => Ok(discovery::list_recipes(self.registry)),
             Tool::GetRecipe => discovery::get_recipe(self.registry, &args),
-            Tool::WidgetDisplay => display::widget_display(self, args, origin),
-            Tool::Canvas => canvas_tool::canvas(self, args, origin),
+            Tool::WidgetDisplay => display::widget_display(self, args, origin).await,
+            Tool::Canvas => canvas_tool::canvas(self, args, origin).await,
             Tool::Recall => {
                 return recall::recall(self.results.as_ref(), &args)
                     .unwrap_or_else(|error| error.to_result());
@@ -176,6 +208,6 @@ impl LocalServer for AutoUi {
         args: Value,
         context: CallContext,
     ) -> LocalBoxFuture<'a, ToolResult> {
-        Box::pin(futures::future::ready(self.run(tool, args, context.origin)))
+        Box::pin(self.run(tool, args, context.origin))
     }
 }

@@ -6,10 +6,10 @@
 
 use serde_json::Value;
 
-use crate::recipes::Recipe;
 use crate::recipes::repair::{self, Repair};
 use crate::recipes::sanitize::{self, Dropped};
-use crate::recipes::validate::{self, Detail};
+use crate::recipes::validate::{Detail, SchemaValidator, ValidatorError};
+use crate::recipes::{Recipe, RecipeError};
 use crate::widget_kind::WidgetKind;
 
 /// Params that passed: the data to render and what was changed on the way.
@@ -28,35 +28,87 @@ pub struct Rejected {
     pub dropped: Vec<Dropped>,
 }
 
+/// Why [`Recipe::check_with`] let params through no further.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum CheckError {
+    #[error("validation failed")]
+    Rejected(Rejected),
+    /// Nothing could validate the params, so nothing was decided about them.
+    #[error(transparent)]
+    Validator(ValidatorError),
+}
+
 impl Recipe {
-    /// Repairs, sanitises and validates `params` against this recipe's schema.
-    pub fn check(&self, mut params: Value) -> Result<Checked, Rejected> {
-        let repairs = repair::repair(&mut params, &self.schema, self.kind);
-        // The JSON viewer shows data verbatim and renders no image, so its data is left whole.
-        let dropped = if self.kind == WidgetKind::JsonViewer {
-            Vec::new()
-        } else {
-            sanitize::sanitize(&mut params)
+    /// Repairs, sanitises and validates `params` against this recipe's schema with `validator`.
+    pub fn check_with(
+        &self,
+        mut params: Value,
+        validator: &dyn SchemaValidator,
+    ) -> Result<Checked, CheckError> {
+        let (repairs, dropped) = self.prepare(&mut params);
+        let details = match validator.validate(&self.schema, &params) {
+            Ok(details) => details,
+            Err(ValidatorError::Schema(reason)) => vec![self.schema_error(reason)],
+            Err(error) => return Err(CheckError::Validator(error)),
         };
+        verdict(params, details, repairs, dropped).map_err(CheckError::Rejected)
+    }
+
+    /// Repairs, sanitises and validates `params` with this recipe's own compiled schema.
+    #[cfg(feature = "jsonschema")]
+    pub fn check(&self, mut params: Value) -> Result<Checked, Rejected> {
+        let (repairs, dropped) = self.prepare(&mut params);
         let details = match self.validator() {
-            Ok(validator) => validate::validate(validator, &self.schema, &params),
+            Ok(validator) => crate::recipes::validate::validate(validator, &self.schema, &params),
             Err(error) => vec![Detail {
                 path: String::new(),
                 message: error.to_string(),
             }],
         };
-        if details.is_empty() {
-            Ok(Checked {
-                data: params,
-                repairs,
-                dropped,
-            })
+        verdict(params, details, repairs, dropped)
+    }
+
+    /// Repairs then sanitises `params` in place.
+    fn prepare(&self, params: &mut Value) -> (Vec<Repair>, Vec<Dropped>) {
+        let repairs = repair::repair(params, &self.schema, self.kind);
+        // The JSON viewer shows data verbatim and renders no image, so its data is left whole.
+        let dropped = if self.kind == WidgetKind::JsonViewer {
+            Vec::new()
         } else {
-            Err(Rejected {
-                details,
-                repairs,
-                dropped,
-            })
+            sanitize::sanitize(params)
+        };
+        (repairs, dropped)
+    }
+
+    fn schema_error(&self, reason: String) -> Detail {
+        Detail {
+            path: String::new(),
+            message: RecipeError::Schema {
+                widget: self.kind,
+                reason,
+            }
+            .to_string(),
         }
+    }
+}
+
+fn verdict(
+    params: Value,
+    details: Vec<Detail>,
+    repairs: Vec<Repair>,
+    dropped: Vec<Dropped>,
+) -> Result<Checked, Rejected> {
+    if details.is_empty() {
+        Ok(Checked {
+            data: params,
+            repairs,
+            dropped,
+        })
+    } else {
+        Err(Rejected {
+            details,
+            repairs,
+            dropped,
+        })
     }
 }

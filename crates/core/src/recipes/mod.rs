@@ -3,7 +3,7 @@
 //! Each recipe gives one widget its description, group, search tags, JSON Schema (draft 2020-12)
 //! and a markdown body with complete example calls. The files are compiled into the binary by
 //! `build.rs`; [`registry()`] loads them once. [`check`] turns a model's raw params into data a
-//! renderer can trust: repair, sanitise, validate.
+//! renderer can trust: repair, sanitise, validate (through the [`validate::SchemaValidator`] port).
 
 pub mod check;
 mod embedded;
@@ -56,6 +56,7 @@ pub struct Recipe {
     pub body: String,
     /// The `params` of each complete example call in the body; the first is what the gallery renders.
     pub examples: Vec<Value>,
+    #[cfg(feature = "jsonschema")]
     validator: OnceLock<Result<jsonschema::Validator, String>>,
 }
 
@@ -77,6 +78,7 @@ impl Recipe {
             schema: Arc::new(schema),
             body,
             examples,
+            #[cfg(feature = "jsonschema")]
             validator: OnceLock::new(),
         }
     }
@@ -87,6 +89,7 @@ impl Recipe {
     }
 
     /// The compiled schema, built on first use.
+    #[cfg(feature = "jsonschema")]
     pub fn validator(&self) -> Result<&jsonschema::Validator, RecipeError> {
         self.validator
             .get_or_init(|| {

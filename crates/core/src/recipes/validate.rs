@@ -1,23 +1,63 @@
-//! Schema validation with `jsonschema` (draft 2020-12), reported as `{path, message}` details a
-//! model can fix in one retry: JSON Pointer paths, expected vs got, the allowed values.
+//! Validation reported as `{path, message}` details a model can fix in one retry (JSON Pointer
+//! paths, expected vs got, the allowed values), and [`SchemaValidator`], the port that produces them.
+//!
+//! The `jsonschema` implementation (draft 2020-12) sits behind the default `jsonschema` feature. Native
+//! code uses it in process; the browser app builds the core without it and reaches the same code in
+//! a second wasm module loaded after first paint, so `jsonschema` stays out of the first load.
 
-use jsonschema::error::ValidationErrorKind;
-use jsonschema::{ValidationError, Validator};
-use serde::Serialize;
+#[cfg(feature = "jsonschema")]
+mod describe;
+#[cfg(feature = "jsonschema")]
+pub mod in_process;
+
+use std::sync::Arc;
+
+use futures::future::LocalBoxFuture;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// At most this many details are reported; the rest are counted in one last detail.
 pub const MAX_DETAILS: usize = 12;
 
 /// One thing wrong with the params: where (JSON Pointer into params, `""` for the root) and what.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Detail {
     pub path: String,
     pub message: String,
 }
 
+/// A validator's answer: the details (empty when valid), or why there is no answer. The validator
+/// wasm module sends it to the app as JSON.
+pub type Verdict = Result<Vec<Detail>, ValidatorError>;
+
+/// Why a validator gave no details. Never read as a pass.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+pub enum ValidatorError {
+    /// The validator is not loaded: not yet (a synchronous call during start-up), or never.
+    #[error("the schema validator is not available: {0}")]
+    Unavailable(String),
+    /// The schema itself does not compile.
+    #[error("the schema does not compile: {0}")]
+    Schema(String),
+}
+
+/// Checks instances against JSON Schemas (draft 2020-12).
+pub trait SchemaValidator {
+    /// Resolves once [`SchemaValidator::validate`] can answer, or with the reason it never will.
+    fn ready(&self) -> LocalBoxFuture<'_, Result<(), ValidatorError>>;
+
+    /// Every violation of `schema` by `instance`, at most [`MAX_DETAILS`] plus one counting the
+    /// rest; empty when it is valid.
+    fn validate(&self, schema: &Arc<Value>, instance: &Value) -> Verdict;
+}
+
 /// Every violation of `schema` by `instance`; empty when it is valid.
-pub fn validate(validator: &Validator, schema: &Value, instance: &Value) -> Vec<Detail> {
+#[cfg(feature = "jsonschema")]
+pub fn validate(
+    validator: &jsonschema::Validator,
+    schema: &Value,
+    instance: &Value,
+) -> Vec<Detail> {
     // The fast boolean check first: collecting errors costs more, and most calls are valid.
     if validator.is_valid(instance) {
         return Vec::new();
@@ -27,7 +67,7 @@ pub fn validate(validator: &Validator, schema: &Value, instance: &Value) -> Vec<
     for error in validator.iter_errors(instance) {
         total += 1;
         if details.len() < MAX_DETAILS {
-            details.extend(describe(&error, schema));
+            details.extend(describe::describe(&error, schema));
         }
     }
     if total > MAX_DETAILS {
@@ -41,109 +81,6 @@ pub fn validate(validator: &Validator, schema: &Value, instance: &Value) -> Vec<
         });
     }
     details
-}
-
-/// The details of one error (several for one `additionalProperties` error naming several keys).
-fn describe(error: &ValidationError<'_>, schema: &Value) -> Vec<Detail> {
-    let path = error.instance_path().as_str().to_owned();
-    let at_schema = |suffix: &str| schema_at(schema, error.schema_path().as_str(), suffix);
-    let one = |message: String| {
-        vec![Detail {
-            path: path.clone(),
-            message,
-        }]
-    };
-    match error.kind() {
-        ValidationErrorKind::Required { property } => {
-            let name = property.as_str().unwrap_or_default();
-            vec![Detail {
-                path: child(&path, name),
-                message: format!("required property \"{name}\" is missing"),
-            }]
-        }
-        ValidationErrorKind::Type { .. } => {
-            let owner = at_schema("type");
-            let expected = owner
-                .map(expected_types)
-                .unwrap_or_else(|| "another type".to_owned());
-            let hint = owner
-                .and_then(|owner| owner.get("description"))
-                .and_then(Value::as_str)
-                .map(|description| format!(" ({description})"))
-                .unwrap_or_default();
-            one(format!(
-                "expected {expected}, got {}{hint}",
-                preview(error.instance())
-            ))
-        }
-        ValidationErrorKind::Enum { options } => one(format!(
-            "{} is not allowed; use one of: {}",
-            preview(error.instance()),
-            list(options)
-        )),
-        ValidationErrorKind::Constant { expected_value } => {
-            one(format!("must be {expected_value}"))
-        }
-        ValidationErrorKind::AdditionalProperties { unexpected } => {
-            let allowed = at_schema("additionalProperties")
-                .and_then(|owner| owner.get("properties"))
-                .and_then(Value::as_object)
-                .map(|properties| {
-                    properties
-                        .keys()
-                        .map(String::as_str)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .unwrap_or_default();
-            unexpected
-                .iter()
-                .map(|key| Detail {
-                    path: child(&path, key),
-                    message: format!("unknown property \"{key}\"; allowed properties: {allowed}"),
-                })
-                .collect()
-        }
-        ValidationErrorKind::MinItems { limit } => one(format!(
-            "needs at least {limit} item(s), got {}",
-            array_len(error.instance())
-        )),
-        ValidationErrorKind::MaxItems { limit } => one(format!(
-            "takes at most {limit} item(s), got {}",
-            array_len(error.instance())
-        )),
-        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
-            let options: Vec<String> = context
-                .iter()
-                .filter_map(|branch| branch.first())
-                .flat_map(|first| describe(first, schema))
-                .map(|detail| format!("{} at \"{}\"", detail.message, detail.path))
-                .collect();
-            one(format!(
-                "matches none of the accepted forms: {}",
-                options.join("; or ")
-            ))
-        }
-        _ => one(error.to_string()),
-    }
-}
-
-/// The schema object that owns the keyword at `schema_path`, when the path ends with `/<keyword>`.
-fn schema_at<'s>(schema: &'s Value, schema_path: &str, keyword: &str) -> Option<&'s Value> {
-    schema.pointer(schema_path.strip_suffix(&format!("/{keyword}"))?)
-}
-
-/// `"number"`, or `"string or number"`, from the owner of a failed `type` keyword.
-fn expected_types(owner: &Value) -> String {
-    match owner.get("type") {
-        Some(Value::String(single)) => single.clone(),
-        Some(Value::Array(many)) => many
-            .iter()
-            .filter_map(Value::as_str)
-            .collect::<Vec<_>>()
-            .join(" or "),
-        _ => "another type".to_owned(),
-    }
 }
 
 /// A short description of a value: its type and, for scalars, the value itself.
@@ -171,21 +108,6 @@ pub(crate) fn quote(text: &str) -> String {
     format!("{}…", Value::String(cut))
 }
 
-fn list(options: &Value) -> String {
-    match options {
-        Value::Array(values) => values
-            .iter()
-            .map(Value::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
-        other => other.to_string(),
-    }
-}
-
-fn array_len(value: &Value) -> usize {
-    value.as_array().map_or(0, Vec::len)
-}
-
 /// `parent` extended by one JSON Pointer segment (RFC 6901 escaping).
 pub(crate) fn child(parent: &str, key: &str) -> String {
     let mut path = parent.to_owned();
@@ -200,83 +122,5 @@ pub(crate) fn push_segment(path: &mut String, segment: &str) {
         path.push_str(&segment.replace('~', "~0").replace('/', "~1"));
     } else {
         path.push_str(segment);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    fn check(schema: Value, instance: Value) -> Vec<Detail> {
-        let validator = jsonschema::draft202012::new(&schema).unwrap();
-        validate(&validator, &schema, &instance)
-    }
-
-    #[test]
-    fn a_missing_required_property_points_at_the_property() {
-        let details = check(json!({"type": "object", "required": ["label"]}), json!({}));
-        assert_eq!(
-            details,
-            vec![Detail {
-                path: "/label".into(),
-                message: "required property \"label\" is missing".into()
-            }]
-        );
-    }
-
-    #[test]
-    fn a_wrong_type_says_what_was_expected_and_what_came() {
-        let schema = json!({"type": "object", "properties": {"bars": {"type": "array", "items": {
-            "type": "array", "description": "a [label, value] pair"}}}});
-        let details = check(schema, json!({"bars": [{"label": "Jan"}]}));
-        assert_eq!(details[0].path, "/bars/0");
-        assert_eq!(
-            details[0].message,
-            "expected array, got object {label} (a [label, value] pair)"
-        );
-    }
-
-    #[test]
-    fn a_value_outside_an_enum_lists_the_allowed_values() {
-        let schema = json!({"properties": {"level": {"enum": ["info", "warn", "error"]}}});
-        let details = check(schema, json!({"level": "fatal"}));
-        assert_eq!(
-            details[0].message,
-            "string \"fatal\" is not allowed; use one of: \"info\", \"warn\", \"error\""
-        );
-    }
-
-    #[test]
-    fn unknown_properties_are_named_with_the_allowed_ones() {
-        let schema = json!({"type": "object", "properties": {"label": {}, "value": {}}, "additionalProperties": false});
-        let details = check(schema, json!({"label": "a", "value": "b", "valeur": "c"}));
-        assert_eq!(
-            details,
-            vec![Detail {
-                path: "/valeur".into(),
-                message: "unknown property \"valeur\"; allowed properties: label, value".into()
-            }]
-        );
-    }
-
-    #[test]
-    fn any_of_failures_explain_each_accepted_form() {
-        let schema = json!({"anyOf": [{"required": ["data"]}, {"required": ["datasets"]}]});
-        let details = check(schema, json!({}));
-        assert_eq!(
-            details[0].message,
-            "matches none of the accepted forms: required property \"data\" is missing at \"/data\"; \
-             or required property \"datasets\" is missing at \"/datasets\""
-        );
-    }
-
-    #[test]
-    fn many_errors_are_capped_with_a_count() {
-        let schema = json!({"type": "array", "items": {"type": "number"}});
-        let details = check(schema, json!(vec!["x"; 30]));
-        assert_eq!(details.len(), MAX_DETAILS + 1);
-        assert!(details[MAX_DETAILS].message.starts_with("18 more errors"));
     }
 }

@@ -16,22 +16,41 @@ mod project;
 mod sales;
 mod seed;
 
+use std::rc::Rc;
+use std::sync::Arc;
+
 use futures::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::recipes::validate::{self, Detail};
+use crate::recipes::validate::{Detail, SchemaValidator, ValidatorError};
 use crate::tool::{CallContext, LocalServer, ToolResult, ToolSpec};
 
 const DESCRIPTION: &str = "Built-in demo data: sales, web service logs, parliament, people, project plan";
 
-/// The server; it has no state, every answer is computed from the embedded tables.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Samples;
+/// The server; it holds no data, every answer is computed from the embedded tables.
+#[derive(Clone)]
+pub struct Samples {
+    /// Checks each call's arguments against the tool's schema.
+    validator: Rc<dyn SchemaValidator>,
+}
 
 impl Samples {
     /// The server's name; canonical tool names are `samples_webmcp_<tool>`.
     pub const NAME: &'static str = "samples";
+
+    /// A server whose arguments are checked by `validator` (in the app, the page's lazily loaded one).
+    pub fn new(validator: Rc<dyn SchemaValidator>) -> Samples {
+        Samples { validator }
+    }
+}
+
+/// A server validating in process with `jsonschema`.
+#[cfg(feature = "jsonschema")]
+impl Default for Samples {
+    fn default() -> Samples {
+        Samples::new(Rc::new(crate::recipes::validate::in_process::JsonSchemaValidator::default()))
+    }
 }
 
 /// Why a samples tool gave no data. Shown to the model as a JSON error result.
@@ -47,6 +66,9 @@ pub enum SamplesError {
     OutOfRange(String),
     #[error("no samples recipe named \"{name}\"")]
     UnknownRecipe { name: String, closest: Vec<&'static str> },
+    /// The arguments could not be checked, so the tool did not run.
+    #[error(transparent)]
+    Validator(#[from] ValidatorError),
 }
 
 impl SamplesError {
@@ -64,7 +86,9 @@ impl SamplesError {
                 "closest": closest,
                 "hint": "call list_recipes to see every samples recipe",
             }),
-            SamplesError::UnknownTool { .. } | SamplesError::OutOfRange(_) => json!({ "error": error }),
+            SamplesError::UnknownTool { .. } | SamplesError::OutOfRange(_) | SamplesError::Validator(_) => {
+                json!({ "error": error })
+            }
         }
     }
 }
@@ -160,16 +184,17 @@ impl Tool {
         }
     }
 
-    fn run(self, args: Value) -> Result<Value, SamplesError> {
+    fn run(self, args: Value, validator: &dyn SchemaValidator) -> Result<Value, SamplesError> {
+        let checked = ArgsCheck { tool: self, validator };
         match self {
-            Tool::SearchRecipes => parse(self, args).map(|query: flows::Search| flows::search(&query.query)),
-            Tool::ListRecipes => check(self, &args).map(|()| flows::list()),
-            Tool::GetRecipe => parse(self, args).and_then(|query: flows::Get| flows::get(&query.name)),
-            Tool::MonthlySales => parse(self, args).and_then(|query| sales::answer(&query)),
-            Tool::RequestLogs => parse(self, args).and_then(|query| logs::answer(&query)),
-            Tool::Parliament => parse(self, args).map(|query| parliament::answer(&query)),
-            Tool::People => parse(self, args).map(|query| people::answer(&query)),
-            Tool::ProjectPlan => parse(self, args).map(|query| project::answer(&query)),
+            Tool::SearchRecipes => checked.parse(args).map(|query: flows::Search| flows::search(&query.query)),
+            Tool::ListRecipes => checked.check(&args).map(|()| flows::list()),
+            Tool::GetRecipe => checked.parse(args).and_then(|query: flows::Get| flows::get(&query.name)),
+            Tool::MonthlySales => checked.parse(args).and_then(|query| sales::answer(&query)),
+            Tool::RequestLogs => checked.parse(args).and_then(|query| logs::answer(&query)),
+            Tool::Parliament => checked.parse(args).map(|query| parliament::answer(&query)),
+            Tool::People => checked.parse(args).map(|query| people::answer(&query)),
+            Tool::ProjectPlan => checked.parse(args).map(|query| project::answer(&query)),
         }
     }
 }
@@ -180,23 +205,35 @@ fn object(properties: Value, required: &[&str]) -> Value {
     json!({ "type": "object", "properties": properties, "required": required, "additionalProperties": false })
 }
 
-/// Checks `args` against the tool's schema, for errors the model can fix in one retry.
-fn check(tool: Tool, args: &Value) -> Result<(), SamplesError> {
-    let schema = tool.schema();
-    let details = match jsonschema::draft202012::new(&schema) {
-        Ok(validator) => validate::validate(&validator, &schema, args),
-        Err(error) => vec![Detail { path: String::new(), message: error.to_string() }],
-    };
-    if details.is_empty() { Ok(()) } else { Err(SamplesError::InvalidArguments { tool: tool.as_str(), details }) }
+/// A tool with the validator that checks its arguments.
+struct ArgsCheck<'v> {
+    tool: Tool,
+    validator: &'v dyn SchemaValidator,
 }
 
-/// Checks `args`, then reads them into the tool's query.
-fn parse<Q: DeserializeOwned>(tool: Tool, args: Value) -> Result<Q, SamplesError> {
-    check(tool, &args)?;
-    serde_json::from_value(args).map_err(|error| SamplesError::InvalidArguments {
-        tool: tool.as_str(),
-        details: vec![Detail { path: String::new(), message: error.to_string() }],
-    })
+impl ArgsCheck<'_> {
+    /// Checks `args` against the tool's schema, for errors the model can fix in one retry.
+    fn check(&self, args: &Value) -> Result<(), SamplesError> {
+        let details = match self.validator.validate(&Arc::new(self.tool.schema()), args) {
+            Ok(details) => details,
+            Err(ValidatorError::Schema(reason)) => vec![Detail { path: String::new(), message: reason }],
+            Err(error) => return Err(error.into()),
+        };
+        if details.is_empty() {
+            Ok(())
+        } else {
+            Err(SamplesError::InvalidArguments { tool: self.tool.as_str(), details })
+        }
+    }
+
+    /// Checks `args`, then reads them into the tool's query.
+    fn parse<Q: DeserializeOwned>(&self, args: Value) -> Result<Q, SamplesError> {
+        self.check(&args)?;
+        serde_json::from_value(args).map_err(|error| SamplesError::InvalidArguments {
+            tool: self.tool.as_str(),
+            details: vec![Detail { path: String::new(), message: error.to_string() }],
+        })
+    }
 }
 
 impl LocalServer for Samples {
@@ -213,11 +250,16 @@ impl LocalServer for Samples {
     }
 
     fn call<'a>(&'a self, tool: &'a str, args: Value, _context: CallContext) -> LocalBoxFuture<'a, ToolResult> {
-        let outcome = match Tool::from_name(tool) {
-            Some(known) => known.run(args),
-            None => Err(SamplesError::UnknownTool { tool: tool.to_owned() }),
-        };
-        let result = outcome.map_or_else(|error| ToolResult::error_json(error.to_json()), ToolResult::json);
-        Box::pin(futures::future::ready(result))
+        Box::pin(async move {
+            let outcome = match Tool::from_name(tool) {
+                // Every tool checks its arguments, so every tool waits for the validator.
+                Some(known) => match self.validator.ready().await {
+                    Ok(()) => known.run(args, self.validator.as_ref()),
+                    Err(error) => Err(error.into()),
+                },
+                None => Err(SamplesError::UnknownTool { tool: tool.to_owned() }),
+            };
+            outcome.map_or_else(|error| ToolResult::error_json(error.to_json()), ToolResult::json)
+        })
     }
 }
