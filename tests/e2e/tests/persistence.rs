@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::llm::{Reply, ScriptedLlm, calls_to};
 use autoui_e2e::mcp_server::{McpServer, Transport};
+use autoui_e2e::numbers::grouped;
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
 use serde_json::{Value, json};
@@ -29,18 +30,6 @@ fn rows(request: &Value) -> Vec<Value> {
 
 fn population(row: &Value) -> i64 {
     row["population"].as_i64().unwrap_or_default()
-}
-
-fn grouped(value: i64) -> String {
-    let digits = value.to_string();
-    let mut text = String::new();
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
-            text.push(',');
-        }
-        text.push(digit);
-    }
-    text
 }
 
 fn script(request: &Value, index: usize) -> Reply {

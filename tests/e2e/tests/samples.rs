@@ -5,6 +5,7 @@
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::llm::{Reply, ScriptedLlm, calls_to, tool_names};
+use autoui_e2e::numbers::grouped;
 use autoui_e2e::with_app;
 use serde_json::{Value, json};
 
@@ -28,19 +29,6 @@ fn sales(request: &Value) -> Value {
             .unwrap_or_default(),
         None => Value::Null,
     }
-}
-
-/// `29638524` -> `29,638,524`, as the app shows numbers.
-fn grouped(value: i64) -> String {
-    let digits = value.abs().to_string();
-    let mut text = String::new();
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
-            text.push(',');
-        }
-        text.push(digit);
-    }
-    if value < 0 { format!("-{text}") } else { text }
 }
 
 fn figure(value: &Value) -> String {
