@@ -188,6 +188,7 @@ async fn a_dashboard_is_built_from_a_real_mcp_server_added_in_the_servers_panel(
     let base = llm.base_url();
     let url = server.url();
     let llm_ref = &llm;
+    let listed = &std::cell::Cell::new(0);
     with_app(BrowserOptions::default(), |page| async move {
         page.open("/").await;
         page.configure_llm("anthropic", &base).await;
@@ -204,6 +205,7 @@ async fn a_dashboard_is_built_from_a_real_mcp_server_added_in_the_servers_panel(
             .find_map(|word| word.parse().ok())
             .unwrap_or(0);
         assert!(tools >= 10, "the panel counts the server's tools: {status}");
+        listed.set(tools);
 
         page.say("Build me a weather dashboard from the everything server")
             .await;
@@ -330,6 +332,16 @@ async fn a_dashboard_is_built_from_a_real_mcp_server_added_in_the_servers_panel(
             has_tool,
             index >= 4,
             "request {index} offers {tool}: {has_tool} ({offered:?})"
+        );
+        // Before the first call only the two pseudo-tools; after it, every tool the panel listed.
+        let from_server = offered
+            .iter()
+            .filter(|name| name.starts_with("everything_mcp_"))
+            .count();
+        let expected = if index >= 4 { listed.get() + 2 } else { 2 };
+        assert_eq!(
+            from_server, expected,
+            "everything's tools offered in request {index}: {offered:?}"
         );
     }
 
