@@ -72,6 +72,9 @@ pub struct Pending {
 #[derive(Clone, Copy)]
 pub struct AgentCtx {
     session: StoredValue<Rc<RefCell<AgentSession>>, LocalStorage>,
+    /// The conversation as it was when the current run started: a run holds the session for its
+    /// whole length, and a save can come in the middle of it (a widget was added).
+    settled: StoredValue<Vec<Message>, LocalStorage>,
     settings: SettingsCtx,
     canvas: CanvasCtx,
     transcript: RwSignal<Vec<(u64, ChatItem)>>,
@@ -118,9 +121,13 @@ impl AgentCtx {
         self.last_stop.get()
     }
 
-    /// The conversation as stored (for persistence).
+    /// The conversation as stored (for persistence). During a run, the conversation before it: the
+    /// run's end bumps the revision, which saves again with the whole run.
     pub fn conversation(&self) -> Vec<Message> {
-        self.session.with_value(|session| session.borrow().messages().to_vec())
+        self.session.with_value(|session| match session.try_borrow() {
+            Ok(session) => session.messages().to_vec(),
+            Err(_) => self.settled.get_value(),
+        })
     }
 
     /// The system prompt the next run would send (for the settings panel).
@@ -184,6 +191,7 @@ impl AgentCtx {
         ctx.last_stop.set(None);
         let settings = ctx.settings.0.get_untracked();
         let session = ctx.session.get_value();
+        ctx.settled.set_value(session.borrow().messages().to_vec());
         leptos::task::spawn_local(async move {
             let sink = UiSink::new(ctx);
             {
@@ -391,6 +399,7 @@ pub fn provide_agent(
     let session = AgentSession::restore(deps, AgentConfig::default(), snapshot);
     let ctx = AgentCtx {
         session: StoredValue::new_local(Rc::new(RefCell::new(session))),
+        settled: StoredValue::new_local(Vec::new()),
         settings,
         canvas,
         transcript: RwSignal::new(transcript),

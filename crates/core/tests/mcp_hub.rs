@@ -338,6 +338,35 @@ fn calls_to_servers_that_cannot_take_them_say_why() {
 }
 
 #[test]
+fn a_server_whose_connection_dropped_is_unavailable_with_the_reason_while_it_reconnects() {
+    let world = world();
+    let id = world.hub.add_server(named(LEGACY, "weather")).unwrap();
+    let net = world.net.clone();
+    let (views, call) = world.run(async move |hub, clock| {
+        until(&clock, || settled(&hub)).await;
+        // The server is gone: its stream ends and every new one fails.
+        net.on_open(|_, _| false);
+        net.drop_sources();
+        until(&clock, || {
+            hub.snapshots()
+                .iter()
+                .any(|snapshot| matches!(snapshot.status, ServerStatus::Reconnecting { .. }))
+        })
+        .await;
+        let call = hub
+            .call_tool(&id, "forecast", json!({}), CancelToken::new())
+            .await;
+        (hub.servers(), call)
+    });
+    let expected = "it is reconnecting (the server's event stream dropped: it ended)";
+    assert_eq!(views[0].status, RemoteStatus::Failed(expected.to_owned()));
+    assert!(
+        matches!(call, Err(RemoteCallError::NotConnected { ref reason, .. }) if reason == expected),
+        "{call:?}"
+    );
+}
+
+#[test]
 fn a_stopped_call_is_reported_as_cancelled() {
     let world = world();
     let id = world.hub.add_server(ServerConfig::new(STREAMABLE)).unwrap();

@@ -41,8 +41,13 @@ impl AppServer {
                 HeaderName::from_static("origin-agent-cluster"),
                 HeaderValue::from_static("?1"),
             ))
-            .layer(SetResponseHeaderLayer::overriding(CACHE_CONTROL, HeaderValue::from_static("no-store")));
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a loopback port for the app");
+            .layer(SetResponseHeaderLayer::overriding(
+                CACHE_CONTROL,
+                HeaderValue::from_static("no-store"),
+            ));
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind a loopback port for the app");
         let address = listener.local_addr().expect("bound address");
         let (shutdown, stop) = oneshot::channel();
         let task = tokio::spawn(async move {
@@ -52,7 +57,11 @@ impl AppServer {
                 })
                 .await;
         });
-        AppServer { address, shutdown, task }
+        AppServer {
+            address,
+            shutdown,
+            task,
+        }
     }
 
     pub fn base_url(&self) -> String {

@@ -25,14 +25,20 @@ pub struct Browser {
 impl Browser {
     pub async fn launch(options: &BrowserOptions) -> Browser {
         let port = free_port();
-        let driver_path = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".to_owned());
+        let driver_path =
+            std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".to_owned());
         let driver = Command::new(&driver_path)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap_or_else(|error| panic!("cannot start {driver_path}: {error} (the test script installs chromium-driver)"));
-        let profile = std::env::temp_dir().join(format!("autoui-e2e-profile-{}-{port}", std::process::id()));
+            .unwrap_or_else(|error| {
+                panic!(
+                    "cannot start {driver_path}: {error} (the test script installs chromium-driver)"
+                )
+            });
+        let profile =
+            std::env::temp_dir().join(format!("autoui-e2e-profile-{}-{port}", std::process::id()));
         let mut args = vec![
             "--headless=new".to_owned(),
             "--no-sandbox".to_owned(),
@@ -47,7 +53,10 @@ impl Browser {
             format!("--user-data-dir={}", profile.display()),
         ];
         if !options.enable_features.is_empty() {
-            args.push(format!("--enable-features={}", options.enable_features.join(",")));
+            args.push(format!(
+                "--enable-features={}",
+                options.enable_features.join(",")
+            ));
         }
         let mut capabilities = Map::new();
         capabilities.insert(
@@ -59,7 +68,10 @@ impl Browser {
         let url = format!("http://127.0.0.1:{port}");
         let deadline = Instant::now() + Duration::from_secs(20);
         let client = loop {
-            let attempt = ClientBuilder::new(HttpConnector::new()).capabilities(capabilities.clone()).connect(&url).await;
+            let attempt = ClientBuilder::new(HttpConnector::new())
+                .capabilities(capabilities.clone())
+                .connect(&url)
+                .await;
             match attempt {
                 Ok(client) => break client,
                 Err(error) if Instant::now() < deadline => {
@@ -69,7 +81,11 @@ impl Browser {
                 Err(error) => panic!("chromedriver did not start a session within 20 s: {error}"),
             }
         };
-        Browser { client, driver, profile }
+        Browser {
+            client,
+            driver,
+            profile,
+        }
     }
 
     pub fn client(&self) -> Client {
@@ -119,11 +135,21 @@ pub async fn console_errors(client: &Client) -> Vec<String> {
 struct BrowserLog;
 
 impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
-    fn endpoint(&self, base_url: &url::Url, session_id: Option<&str>) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!("session/{}/se/log", session_id.unwrap_or_default()))
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/se/log",
+            session_id.unwrap_or_default()
+        ))
     }
 
     fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
-        (http::Method::POST, Some(json!({ "type": "browser" }).to_string()))
+        (
+            http::Method::POST,
+            Some(json!({ "type": "browser" }).to_string()),
+        )
     }
 }

@@ -6,6 +6,8 @@
 pub mod app_server;
 pub mod browser;
 pub mod llm;
+pub mod mcp_server;
+pub mod numbers;
 pub mod page;
 
 use std::future::Future;

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
+use tokio::sync::{Notify, oneshot};
 use tokio::task::JoinHandle;
 use tower_http::cors::CorsLayer;
 
@@ -23,7 +23,16 @@ pub enum Reply {
     /// A streamed assistant message made of these parts, in order.
     Message(Vec<Part>),
     /// An HTTP error, e.g. 429 with `retry-after`.
-    Error { status: u16, retry_after_s: Option<u32>, message: String },
+    Error {
+        status: u16,
+        retry_after_s: Option<u32>,
+        message: String,
+    },
+    /// `reply`, sent only once the test calls `gate.notify_one()`: a slow provider, on cue.
+    Held {
+        gate: Arc<Notify>,
+        reply: Box<Reply>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -38,12 +47,58 @@ impl Reply {
     }
 
     pub fn tool(name: &str, input: Value) -> Reply {
-        Reply::Message(vec![Part::Tool { name: name.to_owned(), input }])
+        Reply::Message(vec![Part::Tool {
+            name: name.to_owned(),
+            input,
+        }])
     }
 
     pub fn tools(calls: Vec<(&str, Value)>) -> Reply {
-        Reply::Message(calls.into_iter().map(|(name, input)| Part::Tool { name: name.to_owned(), input }).collect())
+        Reply::Message(
+            calls
+                .into_iter()
+                .map(|(name, input)| Part::Tool {
+                    name: name.to_owned(),
+                    input,
+                })
+                .collect(),
+        )
     }
+
+    /// Waits for the gate of a held reply, then gives what to send.
+    async fn ready(self) -> Ready {
+        let mut reply = self;
+        loop {
+            match reply {
+                Reply::Message(parts) => return Ready::Message(parts),
+                Reply::Error {
+                    status,
+                    retry_after_s,
+                    message,
+                } => {
+                    return Ready::Error {
+                        status,
+                        retry_after_s,
+                        message,
+                    };
+                }
+                Reply::Held { gate, reply: inner } => {
+                    gate.notified().await;
+                    reply = *inner;
+                }
+            }
+        }
+    }
+}
+
+/// A reply whose gates, if any, have opened.
+enum Ready {
+    Message(Vec<Part>),
+    Error {
+        status: u16,
+        retry_after_s: Option<u32>,
+        message: String,
+    },
 }
 
 /// Decides the reply to request number `index` (from 0), given its JSON body.
@@ -63,15 +118,22 @@ pub struct ScriptedLlm {
 }
 
 impl ScriptedLlm {
-    pub async fn start(script: impl Fn(&Value, usize) -> Reply + Send + Sync + 'static) -> ScriptedLlm {
+    pub async fn start(
+        script: impl Fn(&Value, usize) -> Reply + Send + Sync + 'static,
+    ) -> ScriptedLlm {
         let requests = Arc::new(Mutex::new(Vec::new()));
-        let shared = Shared { script: Arc::new(script), requests: requests.clone() };
+        let shared = Shared {
+            script: Arc::new(script),
+            requests: requests.clone(),
+        };
         let router = Router::new()
             .route("/v1/messages", post(anthropic))
             .route("/v1/chat/completions", post(openai))
             .layer(CorsLayer::very_permissive())
             .with_state(shared);
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind the scripted LLM");
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind the scripted LLM");
         let address = listener.local_addr().expect("address");
         let (shutdown, stop) = oneshot::channel();
         let task = tokio::spawn(async move {
@@ -81,7 +143,12 @@ impl ScriptedLlm {
                 })
                 .await;
         });
-        ScriptedLlm { address, requests, shutdown: Some(shutdown), task }
+        ScriptedLlm {
+            address,
+            requests,
+            shutdown: Some(shutdown),
+            task,
+        }
     }
 
     /// The base URL to put in the app's settings.
@@ -95,6 +162,12 @@ impl ScriptedLlm {
     }
 
     pub async fn stop(mut self) {
+        if let Ok(path) = std::env::var("AUTOUI_E2E_DUMP") {
+            let _ = std::fs::write(
+                path,
+                serde_json::to_string_pretty(&self.requests()).unwrap_or_default(),
+            );
+        }
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }
@@ -102,25 +175,35 @@ impl ScriptedLlm {
     }
 }
 
-fn record(shared: &Shared, body: &Value) -> (Reply, usize) {
-    let mut requests = shared.requests.lock().expect("requests");
-    let index = requests.len();
-    requests.push(body.clone());
-    drop(requests);
-    ((shared.script)(body, index), index)
+async fn record(shared: &Shared, body: &Value) -> (Ready, usize) {
+    let index = {
+        let mut requests = shared.requests.lock().expect("requests");
+        requests.push(body.clone());
+        requests.len() - 1
+    };
+    ((shared.script)(body, index).ready().await, index)
 }
 
 fn error_response(status: u16, retry_after_s: Option<u32>, body: Value) -> Response {
-    let mut response = (StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), axum::Json(body)).into_response();
+    let mut response = (
+        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+        axum::Json(body),
+    )
+        .into_response();
     if let Some(seconds) = retry_after_s {
-        response.headers_mut().insert("retry-after", HeaderValue::from(seconds));
+        response
+            .headers_mut()
+            .insert("retry-after", HeaderValue::from(seconds));
     }
     response
 }
 
 fn sse(events: Vec<String>) -> Response {
     let mut response = Response::new(Body::from(events.concat()));
-    response.headers_mut().insert("content-type", HeaderValue::from_static("text/event-stream"));
+    response.headers_mut().insert(
+        "content-type",
+        HeaderValue::from_static("text/event-stream"),
+    );
     response
 }
 
@@ -132,13 +215,25 @@ fn pieces(text: &str) -> Vec<String> {
 
 async fn anthropic(State(shared): State<Shared>, body: String) -> Response {
     let request: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    let (reply, index) = record(&shared, &request);
+    let (reply, index) = record(&shared, &request).await;
     let parts = match reply {
-        Reply::Error { status, retry_after_s, message } => {
-            let kind = if status == 429 { "rate_limit_error" } else { "api_error" };
-            return error_response(status, retry_after_s, json!({"type": "error", "error": {"type": kind, "message": message}}));
+        Ready::Error {
+            status,
+            retry_after_s,
+            message,
+        } => {
+            let kind = if status == 429 {
+                "rate_limit_error"
+            } else {
+                "api_error"
+            };
+            return error_response(
+                status,
+                retry_after_s,
+                json!({"type": "error", "error": {"type": kind, "message": message}}),
+            );
         }
-        Reply::Message(parts) => parts,
+        Ready::Message(parts) => parts,
     };
     let event = |name: &str, data: Value| format!("event: {name}\ndata: {data}\n\n");
     let input_tokens = body.len() / 4;
@@ -160,15 +255,24 @@ async fn anthropic(State(shared): State<Shared>, body: String) -> Response {
             Part::Tool { name, input } => {
                 used_tools = true;
                 let id = format!("toolu_{index}_{block}");
-                events.push(event("content_block_start", json!({"type": "content_block_start", "index": block,
-                    "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}})));
+                events.push(event(
+                    "content_block_start",
+                    json!({"type": "content_block_start", "index": block,
+                    "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}),
+                ));
                 for piece in pieces(&input.to_string()) {
-                    events.push(event("content_block_delta", json!({"type": "content_block_delta", "index": block,
-                        "delta": {"type": "input_json_delta", "partial_json": piece}})));
+                    events.push(event(
+                        "content_block_delta",
+                        json!({"type": "content_block_delta", "index": block,
+                        "delta": {"type": "input_json_delta", "partial_json": piece}}),
+                    ));
                 }
             }
         }
-        events.push(event("content_block_stop", json!({"type": "content_block_stop", "index": block})));
+        events.push(event(
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": block}),
+        ));
     }
     let stop = if used_tools { "tool_use" } else { "end_turn" };
     events.push(event("message_delta", json!({"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": 42}})));
@@ -178,18 +282,32 @@ async fn anthropic(State(shared): State<Shared>, body: String) -> Response {
 
 async fn openai(State(shared): State<Shared>, body: String) -> Response {
     let request: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    let (reply, index) = record(&shared, &request);
+    let (reply, index) = record(&shared, &request).await;
     let parts = match reply {
-        Reply::Error { status, retry_after_s, message } => {
-            return error_response(status, retry_after_s, json!({"error": {"message": message, "type": "scripted"}}));
+        Ready::Error {
+            status,
+            retry_after_s,
+            message,
+        } => {
+            return error_response(
+                status,
+                retry_after_s,
+                json!({"error": {"message": message, "type": "scripted"}}),
+            );
         }
-        Reply::Message(parts) => parts,
+        Ready::Message(parts) => parts,
     };
     let chunk = |delta: Value, finish: Value| {
-        format!("data: {}\n\n", json!({"id": format!("chatcmpl-{index}"), "object": "chat.completion.chunk", "model": "scripted",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}))
+        format!(
+            "data: {}\n\n",
+            json!({"id": format!("chatcmpl-{index}"), "object": "chat.completion.chunk", "model": "scripted",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+        )
     };
-    let mut events = vec![chunk(json!({"role": "assistant", "content": ""}), Value::Null)];
+    let mut events = vec![chunk(
+        json!({"role": "assistant", "content": ""}),
+        Value::Null,
+    )];
     let mut tool_index = 0;
     for part in &parts {
         match part {
@@ -200,8 +318,11 @@ async fn openai(State(shared): State<Shared>, body: String) -> Response {
             }
             Part::Tool { name, input } => {
                 let id = format!("call_{index}_{tool_index}");
-                events.push(chunk(json!({"tool_calls": [{"index": tool_index, "id": id, "type": "function",
-                    "function": {"name": name, "arguments": ""}}]}), Value::Null));
+                events.push(chunk(
+                    json!({"tool_calls": [{"index": tool_index, "id": id, "type": "function",
+                    "function": {"name": name, "arguments": ""}}]}),
+                    Value::Null,
+                ));
                 for piece in pieces(&input.to_string()) {
                     events.push(chunk(json!({"tool_calls": [{"index": tool_index, "function": {"arguments": piece}}]}), Value::Null));
                 }
@@ -217,19 +338,85 @@ async fn openai(State(shared): State<Shared>, body: String) -> Response {
     sse(events)
 }
 
-/// The text of every `tool_result` in an Anthropic request body, in order.
-pub fn tool_results(request: &Value) -> Vec<String> {
+fn content_blocks(request: &Value) -> impl Iterator<Item = &Value> {
     request["messages"]
         .as_array()
         .into_iter()
         .flatten()
         .flat_map(|message| message["content"].as_array().into_iter().flatten())
+}
+
+fn result_text(block: &Value) -> String {
+    match &block["content"] {
+        Value::String(text) => text.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        other => other.to_string(),
+    }
+}
+
+/// The text of every `tool_result` in an Anthropic request body, in order.
+pub fn tool_results(request: &Value) -> Vec<String> {
+    content_blocks(request)
         .filter(|block| block["type"] == "tool_result")
-        .map(|block| match &block["content"] {
-            Value::String(text) => text.clone(),
-            Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect::<Vec<_>>().join("\n"),
-            other => other.to_string(),
-        })
+        .map(result_text)
+        .collect()
+}
+
+/// One tool call in the conversation an Anthropic request carries, with its answer once there is one.
+#[derive(Clone, Debug)]
+pub struct Exchange {
+    pub id: String,
+    pub name: String,
+    pub input: Value,
+    /// The result text as the model reads it (possibly truncated or compressed by the app).
+    pub result: Option<String>,
+    pub is_error: bool,
+}
+
+impl Exchange {
+    /// The result parsed as JSON (`Null` when there is none or it is not JSON).
+    pub fn json(&self) -> Value {
+        self.result
+            .as_deref()
+            .and_then(|text| serde_json::from_str(text).ok())
+            .unwrap_or(Value::Null)
+    }
+}
+
+/// Every tool call of the conversation in `request`, in order, each with its result.
+pub fn exchanges(request: &Value) -> Vec<Exchange> {
+    let mut calls: Vec<Exchange> = Vec::new();
+    for block in content_blocks(request) {
+        match block["type"].as_str() {
+            Some("tool_use") => calls.push(Exchange {
+                id: block["id"].as_str().unwrap_or_default().to_owned(),
+                name: block["name"].as_str().unwrap_or_default().to_owned(),
+                input: block["input"].clone(),
+                result: None,
+                is_error: false,
+            }),
+            Some("tool_result") => {
+                let id = block["tool_use_id"].as_str().unwrap_or_default();
+                if let Some(call) = calls.iter_mut().find(|call| call.id == id) {
+                    call.result = Some(result_text(block));
+                    call.is_error = block["is_error"] == true;
+                }
+            }
+            _ => {}
+        }
+    }
+    calls
+}
+
+/// The calls in `request` to the tool named `name`, in order.
+pub fn calls_to(request: &Value, name: &str) -> Vec<Exchange> {
+    exchanges(request)
+        .into_iter()
+        .filter(|call| call.name == name)
         .collect()
 }
 
@@ -239,6 +426,11 @@ pub fn tool_names(request: &Value) -> Vec<String> {
         .as_array()
         .into_iter()
         .flatten()
-        .filter_map(|tool| tool["name"].as_str().or_else(|| tool["function"]["name"].as_str()).map(str::to_owned))
+        .filter_map(|tool| {
+            tool["name"]
+                .as_str()
+                .or_else(|| tool["function"]["name"].as_str())
+                .map(str::to_owned)
+        })
         .collect()
 }

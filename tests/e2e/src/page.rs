@@ -30,7 +30,10 @@ impl Page {
     }
 
     pub async fn open(&self, path: &str) {
-        self.client.goto(&self.url(path)).await.unwrap_or_else(|e| panic!("cannot open {path}: {e}"));
+        self.client
+            .goto(&self.url(path))
+            .await
+            .unwrap_or_else(|e| panic!("cannot open {path}: {e}"));
     }
 
     /// Waits until an element matching `css` exists and returns it.
@@ -40,7 +43,10 @@ impl Page {
             if let Ok(element) = self.client.find(Locator::Css(css)).await {
                 return element;
             }
-            assert!(Instant::now() < deadline, "no element matches `{css}` after {WAIT:?}");
+            assert!(
+                Instant::now() < deadline,
+                "no element matches `{css}` after {WAIT:?}"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
@@ -53,7 +59,10 @@ impl Page {
             if text.contains(expected) {
                 return text;
             }
-            assert!(Instant::now() < deadline, "`{css}` shows {text:?}, never {expected:?}");
+            assert!(
+                Instant::now() < deadline,
+                "`{css}` shows {text:?}, never {expected:?}"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
@@ -66,6 +75,75 @@ impl Page {
         }
     }
 
+    /// Waits until `script` (a function body) returns `true` in the page; `what` names the state in
+    /// the failure message.
+    pub async fn wait_until(&self, what: &str, script: &str) {
+        let deadline = Instant::now() + WAIT;
+        while self.eval(script, vec![]).await != Value::Bool(true) {
+            assert!(
+                Instant::now() < deadline,
+                "never happened within {WAIT:?}: {what}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// The whole text of the first element matching `css`, hidden parts included (a closed drawer,
+    /// a tool line's result in a closed `<details>`); empty when there is none.
+    pub async fn text_content(&self, css: &str) -> String {
+        let value = self
+            .eval(
+                "return document.querySelector(arguments[0])?.textContent ?? '';",
+                vec![Value::from(css)],
+            )
+            .await;
+        value.as_str().unwrap_or_default().to_owned()
+    }
+
+    /// The visible text of every element matching `css`, in document order.
+    pub async fn texts(&self, css: &str) -> Vec<String> {
+        let elements = self
+            .client
+            .find_all(Locator::Css(css))
+            .await
+            .unwrap_or_default();
+        let mut texts = Vec::with_capacity(elements.len());
+        for element in elements {
+            texts.push(element.text().await.unwrap_or_default());
+        }
+        texts
+    }
+
+    /// How many elements match `css` right now.
+    pub async fn count(&self, css: &str) -> usize {
+        self.client
+            .find_all(Locator::Css(css))
+            .await
+            .map(|found| found.len())
+            .unwrap_or(0)
+    }
+
+    /// Waits until exactly `expected` elements match `css`.
+    pub async fn wait_for_count(&self, css: &str, expected: usize) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let count = self.count(css).await;
+            if count == expected {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{count} elements match `{css}`, never {expected}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits until no element matches `css`.
+    pub async fn wait_until_gone(&self, css: &str) {
+        self.wait_for_count(css, 0).await;
+    }
+
     pub async fn is_displayed(&self, css: &str) -> bool {
         match self.client.find(Locator::Css(css)).await {
             Ok(element) => element.is_displayed().await.unwrap_or(false),
@@ -74,16 +152,27 @@ impl Page {
     }
 
     pub async fn click(&self, css: &str) {
-        self.find(css).await.click().await.unwrap_or_else(|e| panic!("cannot click `{css}`: {e}"));
+        self.find(css)
+            .await
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("cannot click `{css}`: {e}"));
     }
 
     pub async fn type_into(&self, css: &str, text: &str) {
-        self.find(css).await.send_keys(text).await.unwrap_or_else(|e| panic!("cannot type into `{css}`: {e}"));
+        self.find(css)
+            .await
+            .send_keys(text)
+            .await
+            .unwrap_or_else(|e| panic!("cannot type into `{css}`: {e}"));
     }
 
     /// Runs `script` (a function body; `arguments` holds `args`) in the page and returns its value.
     pub async fn eval(&self, script: &str, args: Vec<Value>) -> Value {
-        self.client.execute(script, args).await.unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+        self.client
+            .execute(script, args)
+            .await
+            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
     }
 
     pub async fn reload(&self) {
@@ -115,10 +204,54 @@ impl Page {
         let selector = format!("[data-testid=chat][data-finished-runs='{runs}']");
         let deadline = Instant::now() + WAIT * 3;
         while self.client.find(Locator::Css(&selector)).await.is_err() {
-            let seen = self.find("[data-testid=chat]").await.attr("data-finished-runs").await.ok().flatten();
-            assert!(Instant::now() < deadline, "the agent did not finish run {runs} in time (finished: {seen:?})");
+            let seen = self
+                .find("[data-testid=chat]")
+                .await
+                .attr("data-finished-runs")
+                .await
+                .ok()
+                .flatten();
+            assert!(
+                Instant::now() < deadline,
+                "the agent did not finish run {runs} in time (finished: {seen:?})"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// Adds an MCP server through the servers panel (URL and name typed in, transport auto-detected),
+    /// waits until it is connected, closes the panel and returns the status line it showed.
+    pub async fn add_server(&self, url: &str, name: &str) -> String {
+        self.click("[data-testid=open-servers]").await;
+        self.type_into("[data-testid=server-url]", url).await;
+        self.type_into("[data-testid=server-name]", name).await;
+        self.click("[data-testid=server-add]").await;
+        let status = self.wait_for_server(name, "connected with").await;
+        self.close_servers().await;
+        status
+    }
+
+    /// Waits until the status line of the server named `name` (its id: a sanitised name) contains `expected`.
+    pub async fn wait_for_server(&self, name: &str, expected: &str) -> String {
+        let status =
+            format!("[data-testid=server][data-server-id='{name}'] [data-testid=server-status]");
+        let deadline = Instant::now() + WAIT * 2;
+        loop {
+            let text = self.text(&status).await;
+            if text.contains(expected) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "server {name} shows {text:?}, never {expected:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    pub async fn close_servers(&self) {
+        self.click("[data-testid=servers] [aria-label='Close servers']")
+            .await;
     }
 
     /// Console errors so far; scenarios assert this is empty at the end.

@@ -544,8 +544,11 @@ impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
                 name: snapshot.name,
                 status: match snapshot.status {
                     ServerStatus::Connected { .. } => RemoteStatus::Connected,
-                    ServerStatus::Connecting | ServerStatus::Reconnecting { .. } => {
-                        RemoteStatus::Connecting
+                    ServerStatus::Connecting => RemoteStatus::Connecting,
+                    // Unavailable until the retries succeed; the model and the person are told
+                    // why (the connection was lost), not that it is "still connecting".
+                    ServerStatus::Reconnecting { reason } => {
+                        RemoteStatus::Failed(format!("it is reconnecting ({reason})"))
                     }
                     ServerStatus::Failed { reason } => RemoteStatus::Failed(reason),
                 },

@@ -1,0 +1,204 @@
+//! Real MCP servers for scenarios, one process per scenario on a free loopback port: npm's
+//! server-everything (node, bound to 127.0.0.1 by `loopback.mjs`) and the Python test servers (PyPI
+//! `mcp`, from `tests/servers/.venv`). A server is killed when dropped, so also when a scenario
+//! panics, and can be killed and restarted on the same port mid-scenario.
+
+use std::fs::File;
+use std::net::TcpListener as StdListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long a server may take to listen (node and Python both start in about a second).
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Which MCP transport the server speaks; the URL path follows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transport {
+    /// Streamable HTTP at `/mcp`.
+    Streamable,
+    /// Legacy HTTP+SSE: the event stream at `/sse`.
+    Sse,
+}
+
+impl Transport {
+    fn path(self) -> &'static str {
+        match self {
+            Transport::Streamable => "/mcp",
+            Transport::Sse => "/sse",
+        }
+    }
+}
+
+/// The program behind a server.
+#[derive(Clone, Debug)]
+enum Program {
+    Everything,
+    /// A script in `tests/servers/` taking `--transport streamable|sse --port PORT`.
+    Python(&'static str),
+}
+
+pub struct McpServer {
+    program: Program,
+    transport: Transport,
+    port: u16,
+    child: Option<Child>,
+    log: PathBuf,
+}
+
+impl McpServer {
+    /// `@modelcontextprotocol/server-everything` from `tests/servers/node_modules`.
+    pub async fn everything(transport: Transport) -> McpServer {
+        McpServer::start(Program::Everything, transport).await
+    }
+
+    /// A Python server from `tests/servers/`, e.g. `table_server.py`.
+    pub async fn python(script: &'static str, transport: Transport) -> McpServer {
+        McpServer::start(Program::Python(script), transport).await
+    }
+
+    async fn start(program: Program, transport: Transport) -> McpServer {
+        let port = free_port();
+        let log =
+            std::env::temp_dir().join(format!("autoui-e2e-mcp-{}-{port}.log", std::process::id()));
+        let mut server = McpServer {
+            program,
+            transport,
+            port,
+            child: None,
+            log,
+        };
+        server.launch().await;
+        server
+    }
+
+    /// The URL a person types into the servers panel.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}{}", self.port, self.transport.path())
+    }
+
+    /// Kills the process outright (SIGKILL, as a crash would), and waits until it is gone.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts the server again on the same port (after [`McpServer::kill`]); it has no memory of
+    /// earlier sessions, like a real restart.
+    pub async fn restart(&mut self) {
+        self.kill();
+        self.launch().await;
+    }
+
+    async fn launch(&mut self) {
+        let servers = servers_dir();
+        let mut command = match &self.program {
+            Program::Everything => {
+                let entry = servers
+                    .join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+                assert!(
+                    entry.is_file(),
+                    "missing {}: run scripts/setup.sh --test",
+                    entry.display()
+                );
+                let mut command = Command::new("node");
+                command
+                    .arg("--import")
+                    .arg(servers.join("loopback.mjs"))
+                    .arg(entry)
+                    .arg(match self.transport {
+                        Transport::Streamable => "streamableHttp",
+                        Transport::Sse => "sse",
+                    });
+                command.env("PORT", self.port.to_string());
+                command
+            }
+            Program::Python(script) => {
+                let python = servers.join(".venv/bin/python");
+                assert!(
+                    python.is_file(),
+                    "missing {}: run scripts/setup.sh --test",
+                    python.display()
+                );
+                let mut command = Command::new(python);
+                command
+                    .arg(servers.join(script))
+                    .arg("--port")
+                    .arg(self.port.to_string())
+                    .arg("--transport")
+                    .arg(match self.transport {
+                        Transport::Streamable => "streamable",
+                        Transport::Sse => "sse",
+                    });
+                command
+            }
+        };
+        let log = File::create(&self.log)
+            .unwrap_or_else(|e| panic!("cannot create {}: {e}", self.log.display()));
+        let log_err = log.try_clone().expect("clone the log file handle");
+        let child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(log))
+            .stderr(Stdio::from(log_err))
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start the {:?} MCP server: {e}", self.program));
+        self.child = Some(child);
+        self.wait_until_listening().await;
+    }
+
+    async fn wait_until_listening(&mut self) {
+        let deadline = Instant::now() + START_TIMEOUT;
+        loop {
+            if tokio::net::TcpStream::connect(("127.0.0.1", self.port))
+                .await
+                .is_ok()
+            {
+                return;
+            }
+            let exited = self
+                .child
+                .as_mut()
+                .and_then(|child| child.try_wait().ok().flatten());
+            if let Some(status) = exited {
+                panic!(
+                    "the {:?} MCP server exited ({status}) before listening; its log:\n{}",
+                    self.program,
+                    self.log_text()
+                );
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the {:?} MCP server did not listen on port {} within {START_TIMEOUT:?}; its log:\n{}",
+                self.program,
+                self.port,
+                self.log_text()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// What the server printed so far, for failure messages.
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for McpServer {
+    fn drop(&mut self) {
+        self.kill();
+        let _ = std::fs::remove_file(&self.log);
+    }
+}
+
+fn servers_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../servers")
+}
+
+fn free_port() -> u16 {
+    StdListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|address| address.port())
+        .expect("a free loopback port")
+}
