@@ -130,11 +130,6 @@ impl AgentCtx {
         })
     }
 
-    /// The system prompt the next run would send (for the settings panel).
-    pub fn system_prompt(&self) -> String {
-        let settings = self.settings.0.get_untracked();
-        self.session.with_value(|session| session.borrow().system_prompt(&settings))
-    }
 
     /// Sends `text` as the user's next turn (shown as `shown`), with the canvas changes made by the
     /// user or other agents since the agent's last turn as context.
