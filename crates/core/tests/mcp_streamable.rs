@@ -867,3 +867,17 @@ fn closing_deletes_the_session_on_the_server() {
     assert_eq!(delete.url, URL);
     assert_eq!(delete.header("Mcp-Session-Id"), Some("session-1"));
 }
+
+#[test]
+fn a_server_that_stops_answering_after_connecting_is_reported_as_down_not_as_cors() {
+    let setup = setup_with(
+        streamable_config(),
+        McpOptions::default(),
+        server_with(FakeServer::default(), |_, _| Reply::Network("TypeError: Failed to fetch".into())),
+    );
+    let error = call(&setup, "echo", json!({"message": "hi"})).unwrap_err();
+    let message = error.to_string();
+    assert!(matches!(error, McpError::Lost { .. }), "{error:?}");
+    assert!(message.contains("stopped answering") && message.contains("Reconnect"), "{message}");
+    assert!(!message.contains("Access-Control"), "no CORS advice for a server that worked: {message}");
+}

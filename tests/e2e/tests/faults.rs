@@ -106,9 +106,9 @@ async fn a_killed_server_fails_clearly_and_works_again_after_reconnecting(transp
         let reason = page
             .text_content(&format!("{failed} [data-testid=chat-tool-result]"))
             .await;
-        // It names the server and says what is wrong: a Streamable HTTP call finds nothing listening;
-        // a legacy server's stream has dropped and the client is reconnecting (or gave up: unreachable).
-        let what = ["unreachable", "reconnecting"];
+        // It names the server and says what is wrong: a Streamable HTTP call finds the server stopped
+        // answering; a legacy server's stream has dropped and the client is reconnecting.
+        let what = ["stopped answering", "reconnecting"];
         assert!(
             reason.contains("everything") && what.iter().any(|word| reason.contains(word)),
             "the error names the server and the fault: {reason}"

@@ -18,6 +18,13 @@ pub enum McpError {
     /// No HTTP status at all: from a page, "down" and "refused by CORS" look the same.
     #[error("{url} is unreachable or missing CORS headers ({detail}); {CORS_HELP}")]
     Unreachable { url: String, detail: String },
+    /// No HTTP status from a server that answered earlier in this session: it went down or is
+    /// restarting (CORS cannot be the cause, since it worked).
+    #[error(
+        "{url} stopped answering ({detail}); it worked earlier in this session, so it is probably down or \
+         restarting: check it, then press Reconnect in Servers"
+    )]
+    Lost { url: String, detail: String },
     #[error("HTTP {status} from {url}: {message}")]
     Http {
         status: u16,
@@ -76,6 +83,14 @@ impl McpError {
             HttpError::Body(detail) => {
                 McpError::Protocol(format!("the response body could not be read: {detail}"))
             }
+        }
+    }
+
+    /// The same error seen on a session that had connected: "unreachable" becomes [`McpError::Lost`].
+    pub fn after_connected(self) -> McpError {
+        match self {
+            McpError::Unreachable { url, detail } => McpError::Lost { url, detail },
+            other => other,
         }
     }
 

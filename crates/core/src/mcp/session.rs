@@ -175,9 +175,10 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             .exchange_renewing(&request, self.options.call_timeout_ms, cancel)
             .await;
         self.inbound.call_ended(&id);
-        let result: CallToolResult = serde_json::from_value(outcome?).map_err(|error| {
-            McpError::Protocol(format!("the tools/call result is malformed: {error}"))
-        })?;
+        let result: CallToolResult =
+            serde_json::from_value(outcome.map_err(McpError::after_connected)?).map_err(
+                |error| McpError::Protocol(format!("the tools/call result is malformed: {error}")),
+            )?;
         Ok(to_tool_result(result))
     }
 
