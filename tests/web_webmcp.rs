@@ -11,13 +11,14 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use autoui::adapters::webmcp::{PageTool, RegisterError, Surface, WebMcp, is_valid_tool_name};
-use autoui::state::autoui::provide_autoui;
+use autoui::state::autoui::provide_autoui_with;
 use autoui::state::canvas::{CanvasCtx, provide_canvas};
 use autoui::state::webmcp::provide_webmcp_on;
 use autoui_core::canvas::model::Canvas;
 use autoui_core::canvas::op::{CanvasPort, Op};
 use autoui_core::canvas::style::Style;
 use autoui_core::ids::BlockId;
+use autoui_core::recipes::validate::in_process::JsonSchemaValidator;
 use autoui_core::tool::{Origin, ToolResult, ToolSpec};
 use autoui_core::widget_kind::WidgetKind;
 use futures::future::{LocalBoxFuture, ready};
@@ -443,7 +444,8 @@ fn page() -> Page {
     let container = web_sys::window().unwrap().document().unwrap().create_element("div").unwrap();
     let mounted = leptos::mount::mount_to(container.unchecked_into(), move || {
         let canvas = provide_canvas(Canvas::new());
-        let autoui = provide_autoui(canvas);
+        // Validation in-process: the test server has no validator module to fetch.
+        let autoui = provide_autoui_with(canvas, Rc::new(JsonSchemaValidator::default()));
         provide_webmcp_on(WebMcp::connect_on(&host, &empty_host()), canvas, autoui);
         provided.set(Some(canvas));
     });

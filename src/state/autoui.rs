@@ -37,11 +37,16 @@ impl AutoUiCtx {
     }
 }
 
+/// The page's autoui server, validating with the validator module loaded after first paint.
 pub fn provide_autoui(canvas: CanvasCtx) -> AutoUiCtx {
-    let results = Rc::new(ResultBuffer::new());
     let validator = LazyValidator::new(VALIDATOR_MODULE);
     validator.load_after_first_paint();
-    let validator: Rc<dyn SchemaValidator> = Rc::new(validator);
+    provide_autoui_with(canvas, Rc::new(validator))
+}
+
+/// The autoui server with a given validator (browser tests validate in-process).
+pub fn provide_autoui_with(canvas: CanvasCtx, validator: Rc<dyn SchemaValidator>) -> AutoUiCtx {
+    let results = Rc::new(ResultBuffer::new());
     let server =
         Rc::new(AutoUi::with_validator(Rc::new(canvas), results.clone(), Rc::new(BrowserRandom), validator.clone()));
     let ctx = AutoUiCtx {

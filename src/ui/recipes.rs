@@ -1,5 +1,5 @@
 //! The recipes browser: every widget recipe and every flow recipe the page's data servers offer,
-//! searchable; a widget recipe shows its example rendered live (and can be put on the canvas), its
+//! and every recipe connected MCP servers list, searchable; a widget recipe shows its example rendered live (and can be put on the canvas), its
 //! guidance and its JSON Schema; a flow recipe can be handed to the agent.
 
 use std::rc::Rc;
@@ -9,7 +9,13 @@ use autoui_core::cancel::CancelToken;
 use autoui_core::canvas::op::Op;
 use autoui_core::ids::BlockId;
 use autoui_core::markdown;
+use autoui_core::dispatch::alias::RecipeRole;
+use autoui_core::dispatch::catalog::Catalog;
+use autoui_core::ids::ServerId;
+use autoui_core::mcp::hub::ServerStatus;
+use autoui_core::recipes::listing::{parse_recipe_list, recipe_body};
 use autoui_core::recipes::registry;
+use autoui_core::remote::RemoteServers;
 use autoui_core::tool::{CallContext, LocalServer, Origin};
 use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
@@ -19,18 +25,27 @@ use crate::adapters::clock::BrowserRandom;
 use crate::state::agent::use_agent;
 use crate::state::canvas::use_canvas;
 use crate::state::notices::use_notices;
+use crate::state::servers::use_servers;
 use crate::widgets::{WidgetProps, render};
 
 /// The page's tool servers other than `autoui` (whose recipes are the widget registry).
 #[derive(Clone, Copy)]
 pub struct DataServersCtx(pub StoredValue<Vec<Rc<dyn LocalServer>>, LocalStorage>);
 
-/// A flow recipe from a data server.
+/// A flow recipe from a data server of this page or from a remote MCP server.
 #[derive(Clone, Debug, PartialEq)]
 struct Flow {
     server: String,
     name: String,
     description: String,
+    source: FlowSource,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum FlowSource {
+    Local,
+    /// A connected MCP server, and the real name of its tool that reads one recipe (if it has one).
+    Remote { server: ServerId, get_tool: Option<String> },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -45,28 +60,50 @@ fn context() -> CallContext {
 
 async fn list_flows(server: Rc<dyn LocalServer>) -> Vec<Flow> {
     let result = server.call("list_recipes", json!({}), context()).await;
-    let Some(Value::Array(entries)) = result.structured else { return Vec::new() };
-    entries
-        .iter()
-        .filter_map(|entry| {
-            Some(Flow {
-                server: server.name().to_owned(),
-                name: entry.get("name")?.as_str()?.to_owned(),
-                description: entry.get("description").and_then(Value::as_str).unwrap_or_default().to_owned(),
-            })
+    parse_recipe_list(&result)
+        .into_iter()
+        .map(|recipe| Flow {
+            server: server.name().to_owned(),
+            name: recipe.name,
+            description: recipe.description,
+            source: FlowSource::Local,
         })
         .collect()
 }
 
-async fn flow_body(server: Rc<dyn LocalServer>, name: String) -> String {
-    let result = server.call("get_recipe", json!({ "name": name }), context()).await;
-    result
-        .structured
-        .as_ref()
-        .and_then(|value| value.get("body").or_else(|| value.get("recipe")))
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .unwrap_or_else(|| result.text_content())
+/// The recipes of every connected MCP server that has a recipe-listing tool.
+async fn remote_flows(remote: Rc<dyn RemoteServers>) -> Vec<Flow> {
+    let catalog = Catalog::build(&[], &remote.servers());
+    let mut flows = Vec::new();
+    for server in catalog.servers().iter().filter(|server| server.is_ready()) {
+        let Some(list) = server.recipe_tool(RecipeRole::List) else { continue };
+        let Ok(result) = remote.call_tool(&server.id, &list.real, json!({}), CancelToken::new()).await else { continue };
+        let get_tool = server.recipe_tool(RecipeRole::Get).map(|tool| tool.real.clone());
+        flows.extend(parse_recipe_list(&result).into_iter().map(|recipe| Flow {
+            server: server.name.clone(),
+            name: recipe.name,
+            description: recipe.description,
+            source: FlowSource::Remote { server: server.id.clone(), get_tool: get_tool.clone() },
+        }));
+    }
+    flows
+}
+
+async fn flow_body(flow: Flow, local: Option<Rc<dyn LocalServer>>, remote: Rc<dyn RemoteServers>) -> String {
+    let args = json!({ "name": flow.name });
+    match (&flow.source, local) {
+        (FlowSource::Local, Some(server)) => recipe_body(&server.call("get_recipe", args, context()).await),
+        (FlowSource::Local, None) => "This server is no longer available.".to_owned(),
+        (FlowSource::Remote { get_tool: None, .. }, _) => {
+            "This server lists its recipes but has no tool to read one; ask the agent to use it.".to_owned()
+        }
+        (FlowSource::Remote { server, get_tool: Some(tool) }, _) => {
+            match remote.call_tool(server, tool, args, CancelToken::new()).await {
+                Ok(result) => recipe_body(&result),
+                Err(error) => format!("The recipe could not be read: {error}"),
+            }
+        }
+    }
 }
 
 fn matches(query: &str, fields: &[&str]) -> bool {
@@ -118,19 +155,11 @@ fn WidgetDetail(kind: WidgetKind) -> impl IntoView {
 #[component]
 fn FlowDetail(flow: Flow) -> impl IntoView {
     let servers = expect_context::<DataServersCtx>();
+    let remote = use_servers().remote();
     let agent = use_agent();
-    let server = servers.0.with_value(|list| list.iter().find(|s| s.name() == flow.server).cloned());
-    let name = flow.name.clone();
-    let body = LocalResource::new(move || {
-        let server = server.clone();
-        let name = name.clone();
-        async move {
-            match server {
-                Some(server) => flow_body(server, name).await,
-                None => "This server is no longer available.".to_owned(),
-            }
-        }
-    });
+    let local = servers.0.with_value(|list| list.iter().find(|s| s.name() == flow.server).cloned());
+    let fetched = flow.clone();
+    let body = LocalResource::new(move || flow_body(fetched.clone(), local.clone(), remote.clone()));
     let ask = {
         let flow = flow.clone();
         move |_| agent.send(format!("Follow the {} recipe \u{201c}{}\u{201d} to build this dashboard.", flow.server, flow.name))
@@ -152,15 +181,28 @@ fn FlowDetail(flow: Flow) -> impl IntoView {
 #[component]
 pub fn RecipesBrowser() -> impl IntoView {
     let servers = expect_context::<DataServersCtx>();
+    let remote_servers = use_servers();
     let query = RwSignal::new(String::new());
     let selected = RwSignal::new(Selected::Widget(WidgetKind::StatCard));
+    // The connected servers and their tool lists: recipes are listed again only when these change.
+    let connected = Memo::new(move |_| {
+        remote_servers
+            .ids()
+            .into_iter()
+            .filter_map(|id| remote_servers.with_row(&id, |row| (matches!(row.snapshot.status, ServerStatus::Connected { .. }), row.tools_revision)).map(|state| (id, state)))
+            .filter(|(_, (connected, _))| *connected)
+            .collect::<Vec<_>>()
+    });
     let flows = LocalResource::new(move || {
         let list = servers.0.get_value();
+        let remote = remote_servers.remote();
+        connected.track();
         async move {
             let mut all = Vec::new();
             for server in list {
                 all.extend(list_flows(server).await);
             }
+            all.extend(remote_flows(remote).await);
             all
         }
     });

@@ -6,6 +6,7 @@
 //! renderer can trust: repair, sanitise, validate (through the [`validate::SchemaValidator`] port).
 
 pub mod check;
+pub mod listing;
 mod embedded;
 pub mod repair;
 pub mod sanitize;
