@@ -134,8 +134,8 @@ pub fn App() -> impl IntoView {
                 <SettingsDrawer open=settings_open />
                 <ServersDrawer open=servers_open />
                 <ConsolePanel open=console_open />
+                <Notices />
             </main>
-            <Notices />
         </div>
     }
 }

@@ -13,6 +13,14 @@ use crate::state::agent::{ChatBody, ChatItem, NoteKind, use_agent};
 use crate::state::settings::use_settings;
 use crate::ui::icons::{Icon, IconSvg};
 
+/// Requests an empty chat offers, one per demo dataset of the built-in `samples` server.
+const SUGGESTIONS: [&str; 4] = [
+    "Build me a sales dashboard from the sample data",
+    "How healthy is the API? Use the sample request logs",
+    "Show the sample parliament: seats and recent votes",
+    "Who is on the sample team, and what is the project status?",
+];
+
 /// Longest result text shown inline in an expanded tool line.
 const RESULT_PREVIEW_CHARS: usize = 4_000;
 
@@ -170,6 +178,19 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
                 <button class="au-icon-button" aria-label="Hide the chat" title="Hide the chat" data-testid="close-chat"
                     on:click=move |_| open.set(false)><IconSvg icon=Icon::Close /></button>
             </div>
+            <Show when=move || agent.transcript().is_empty()>
+                <div class="au-chat__empty" data-testid="chat-empty">
+                    <p>"Describe the dashboard you want in your own words, or start from the demo data:"</p>
+                    <ul class="au-chat__suggestions">
+                        {SUGGESTIONS.iter().map(|prompt| view! {
+                            <li>
+                                <button type="button" class="au-chat__suggestion" data-testid="chat-suggestion"
+                                    on:click=move |_| { draft.set((*prompt).to_owned()); send(); }>{*prompt}</button>
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                </div>
+            </Show>
             <ol class="au-chat__transcript" data-testid="transcript" node_ref=transcript_ref aria-live="polite">
                 <For each=move || agent.transcript() key=|(id, _)| *id let((_, item))>
                     <TranscriptItem item />

@@ -123,6 +123,18 @@ impl Shots {
         println!("{}", path.display());
     }
 
+    /// The chat panel over the canvas in a narrow window (it closes when the window narrows).
+    async fn narrow_chat(&self, page: &Page, name: &str) {
+        page.client()
+            .set_window_size(NARROW.0, NARROW.1)
+            .await
+            .expect("resize the window");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        show_chat(page).await;
+        self.take(page, name, NARROW).await;
+        self.take(page, "wide", WIDE).await;
+    }
+
     /// The same state at both widths, ending wide (where the rest of the script acts).
     async fn both(&self, page: &Page, name: &str) {
         self.take(page, name, NARROW).await;
@@ -153,6 +165,7 @@ async fn review(page: Page, base: String, shots: Shots) {
     page.open("/").await;
     page.find("[data-testid=canvas-empty]").await;
     shots.both(&page, "first-run-nokey").await;
+    shots.narrow_chat(&page, "first-run-nokey-chat").await;
 
     set_theme(&page, &base, "light").await;
     shots.both(&page, "first-run-key").await;
@@ -167,6 +180,7 @@ async fn review(page: Page, base: String, shots: Shots) {
     )
     .await;
     shots.both(&page, "after-run").await;
+    shots.narrow_chat(&page, "after-run-chat").await;
 
     page.open("/#/gallery").await;
     for kind in GALLERY_KINDS {
@@ -229,12 +243,14 @@ async fn review(page: Page, base: String, shots: Shots) {
     show_chat(&page).await;
     page.say("Refresh it").await;
     page.find("[data-testid=stop]").await;
-    shots.both(&page, "running").await;
+    shots.take(&page, "running", WIDE).await;
+    shots.narrow_chat(&page, "running-chat").await;
     page.wait_for_runs(2).await;
     page.say("And again").await;
     page.wait_for_runs(3).await;
     page.find("[data-testid=retry]").await;
-    shots.both(&page, "stopped-retry").await;
+    shots.take(&page, "stopped-retry", WIDE).await;
+    shots.narrow_chat(&page, "stopped-retry-chat").await;
 
     page.open("/#/recipes").await;
     shots.both(&page, "recipes").await;
