@@ -56,7 +56,7 @@ pub fn install_dismiss(drawers: [RwSignal<bool>; 3]) {
 }
 
 /// Focuses the drawer's close button when it opens; when it closes with focus inside it (or lost),
-/// focuses the header button with `data-testid=opener`.
+/// focuses the header button with `data-testid=opener` in the same app.
 pub fn follow_focus(open: RwSignal<bool>, close: NodeRef<html::Button>, opener: &'static str) {
     Effect::new(move |was_open: Option<bool>| {
         let is_open = open.get();
@@ -74,14 +74,16 @@ pub fn follow_focus(open: RwSignal<bool>, close: NodeRef<html::Button>, opener: 
                 let inside = active
                     .zip(drawer)
                     .is_some_and(|(a, d)| d.contains(Some(&a)));
-                if lost || inside {
-                    if let Ok(Some(header_button)) =
-                        document().query_selector(&format!("[data-testid={opener}]"))
-                    {
-                        let _ = header_button
-                            .unchecked_into::<web_sys::HtmlElement>()
-                            .focus();
-                    }
+                // The opener in this app (a test page can mount several apps).
+                let header_button = button.closest(".au-app").ok().flatten().and_then(|app| {
+                    app.query_selector(&format!("[data-testid={opener}]"))
+                        .ok()
+                        .flatten()
+                });
+                if let Some(header_button) = header_button.filter(|_| lost || inside) {
+                    let _ = header_button
+                        .unchecked_into::<web_sys::HtmlElement>()
+                        .focus();
                 }
             }
             _ => {}
