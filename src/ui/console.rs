@@ -147,7 +147,9 @@ pub fn ConsolePanel(open: RwSignal<bool>) -> impl IntoView {
                     <IconSvg icon=Icon::Close />
                 </button>
             </div>
-            <p class="au-console__totals" data-testid="console-totals">{totals}</p>
+            <Show when=move || !agent.console().is_empty()>
+                <p class="au-console__totals" data-testid="console-totals">{totals}</p>
+            </Show>
             <input class="au-console__filter" type="search" placeholder="Filter by tool, argument or result" aria-label="Filter the console"
                 prop:value=move || filter.get() on:input=move |e| filter.set(event_target_value(&e)) />
             <Show when=move || agent.console().is_empty()>
