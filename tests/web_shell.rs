@@ -51,3 +51,61 @@ async fn sending_without_an_api_key_opens_settings_and_keeps_the_draft() {
     assert_eq!(input.value(), "show me <b>sales</b>", "nothing typed is lost");
     assert!(find(&app, "transcript").query_selector("b").unwrap().is_none());
 }
+
+fn press_escape() {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Escape");
+    init.set_bubbles(true);
+    let event = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    document().body().unwrap().dispatch_event(&event).unwrap();
+}
+
+fn focused_test_id() -> Option<String> {
+    document().active_element().and_then(|element| element.get_attribute("data-testid").or_else(|| element.get_attribute("aria-label")))
+}
+
+#[wasm_bindgen_test]
+async fn the_chat_button_hides_and_shows_the_chat_panel() {
+    let app = mount_app();
+    leptos::task::tick().await;
+    let chat = find(&app, "chat");
+    let toggle = find(&app, "open-chat");
+    let was_hidden = chat.hidden();
+    toggle.click();
+    leptos::task::tick().await;
+    assert_eq!(chat.hidden(), !was_hidden, "one click flips the panel");
+    assert_eq!(toggle.get_attribute("aria-expanded").as_deref(), Some(if was_hidden { "true" } else { "false" }));
+    toggle.click();
+    leptos::task::tick().await;
+    assert_eq!(chat.hidden(), was_hidden, "a second click puts it back");
+}
+
+#[wasm_bindgen_test]
+async fn escape_closes_the_open_drawer_and_focus_goes_back_to_its_header_button() {
+    let app = mount_app();
+    leptos::task::tick().await;
+    find(&app, "open-settings").click();
+    leptos::task::tick().await;
+    leptos::task::tick().await;
+    assert!(!find(&app, "settings").hidden(), "settings open");
+    assert_eq!(focused_test_id().as_deref(), Some("Close settings"), "focus moves into the drawer");
+    press_escape();
+    leptos::task::tick().await;
+    leptos::task::tick().await;
+    assert!(find(&app, "settings").hidden(), "Escape closes the drawer");
+    assert_eq!(focused_test_id().as_deref(), Some("open-settings"), "focus returns to the button that opened it");
+}
+
+#[wasm_bindgen_test]
+async fn a_suggested_request_without_a_key_opens_settings_and_waits_in_the_message_box() {
+    let app = mount_app();
+    leptos::task::tick().await;
+    let suggestion = find(&app, "chat-suggestion");
+    let request = suggestion.text_content().unwrap_or_default();
+    assert!(!request.is_empty(), "the empty chat offers requests");
+    suggestion.click();
+    leptos::task::tick().await;
+    assert!(!find(&app, "settings").hidden(), "settings open so the key can be added");
+    let input: web_sys::HtmlTextAreaElement = find(&app, "chat-input").unchecked_into();
+    assert_eq!(input.value(), request, "the request is kept, ready to send");
+}

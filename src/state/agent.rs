@@ -283,12 +283,15 @@ impl EventSink for UiSink {
                     }
                 }
             }
-            AgentEvent::ServerActivated { server, tools, .. } => {
+            // A server whose tools were all offered from the start brings nothing new worth a line.
+            AgentEvent::ServerActivated { server, tools, .. } if !tools.is_empty() => {
+                let count = if tools.len() == 1 { "its tool is".to_owned() } else { format!("its {} tools are", tools.len()) };
                 ctx.push_item(ChatBody::Note {
                     kind: NoteKind::Activated,
-                    text: format!("Server \u{201c}{server}\u{201d} activated: its {} tools are now offered to the model.", tools.len()),
+                    text: format!("Server \u{201c}{server}\u{201d} activated: {count} now offered to the model."),
                 });
             }
+            AgentEvent::ServerActivated { .. } => {}
             AgentEvent::RetryScheduled { attempt, delay_ms, reason } => {
                 ctx.push_item(ChatBody::Note {
                     kind: NoteKind::Retry,

@@ -1,17 +1,18 @@
 //! The app shell: contexts (notices, settings, canvas restored from the last session or opened from a
 //! share link, MCP servers reconnected), then header, the main view (canvas, gallery or recipes) beside
-//! the chat, and the drawers (settings, servers, console).
+//! the chat (over it on narrow screens), and the drawers (settings, servers, console).
 
+use std::rc::Rc;
+
+use autoui_core::canvas::event::Delivery;
 use autoui_core::canvas::model::Canvas;
 use autoui_core::canvas::persist::DashboardLibrary;
 use autoui_core::canvas::share;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 
 use crate::adapters::clock::BrowserRandom;
-use std::rc::Rc;
-
-use autoui_core::canvas::event::Delivery;
-
 use crate::state::agent::provide_agent;
 use crate::state::autoui::provide_autoui;
 use crate::state::canvas::{CanvasCtx, provide_canvas};
@@ -111,24 +112,46 @@ pub fn App() -> impl IntoView {
     let settings_open = RwSignal::new(false);
     let console_open = RwSignal::new(false);
     let servers_open = RwSignal::new(false);
+    // Beside the canvas on wide screens; on narrow ones a panel over it, opened from the header.
+    let chat_open = RwSignal::new(!narrow_screen());
+    follow_layout(chat_open);
+    let on_prompt = move |text: String| {
+        chat_open.set(true);
+        agent.send(text);
+    };
     view! {
-        <div class="au-app">
-            <Header settings_open=settings_open servers_open=servers_open console_open=console_open view=view />
+        <div class="au-app" class:au-app--chat-closed=move || !chat_open.get()>
+            <Header settings_open servers_open console_open chat_open view />
             <main class="au-app__main">
                 {move || match view.get() {
                     View::Canvas => view! {
-                        <CanvasArea on_make_copy on_open_settings=move |()| settings_open.set(true)
-                            on_prompt=move |text: String| agent.send(text) />
+                        <CanvasArea on_make_copy on_open_settings=move |()| settings_open.set(true) on_prompt />
                     }.into_any(),
                     View::Gallery => view! { <Gallery /> }.into_any(),
                     View::Recipes => view! { <RecipesBrowser /> }.into_any(),
                 }}
-                <ChatPanel on_open_settings=move |()| settings_open.set(true) />
+                <ChatPanel open=chat_open on_open_settings=move |()| settings_open.set(true) />
+                <SettingsDrawer open=settings_open />
+                <ServersDrawer open=servers_open />
+                <ConsolePanel open=console_open />
+                <Notices />
             </main>
-            <SettingsDrawer open=settings_open />
-            <ServersDrawer open=servers_open />
-            <ConsolePanel open=console_open />
-            <Notices />
         </div>
     }
+}
+
+/// The layout that puts the chat over the canvas instead of beside it.
+const NARROW: &str = "(max-width: 760px)";
+
+fn narrow_screen() -> bool {
+    window().match_media(NARROW).ok().flatten().is_some_and(|query| query.matches())
+}
+
+/// Crossing into the narrow layout closes the chat (it would cover the canvas); crossing back opens it.
+fn follow_layout(chat_open: RwSignal<bool>) {
+    let Some(query) = window().match_media(NARROW).ok().flatten() else { return };
+    let on_change = Closure::<dyn Fn()>::new(move || chat_open.set(!narrow_screen()));
+    let _ = query.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
+    // The listener lives as long as the page: the app is mounted once.
+    on_change.forget();
 }

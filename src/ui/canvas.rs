@@ -36,7 +36,13 @@ fn FirstRun(on_open_settings: Callback<()>, on_prompt: Callback<String>) -> impl
                 </Show>
                 <a class="au-button" href="#/gallery" data-testid="first-run-gallery">"Browse the widget gallery (no key needed)"</a>
             </div>
-            <p class="au-first-run__note">"Without a key you can also import a dashboard file (Import, above) or open a share link."</p>
+            <p class="au-first-run__note">
+                {move || if settings.with(|s| s.missing_key()) {
+                    "Without a key you can also import a dashboard file (Import, above) or open a share link."
+                } else {
+                    "Or describe the dashboard you want in the chat, in your own words."
+                }}
+            </p>
         </div>
     }
 }

@@ -17,6 +17,7 @@ use crate::adapters::download::{download_text, timestamped_name};
 use crate::state::canvas::{CanvasCtx, use_canvas};
 use crate::state::notices::{NoticesCtx, use_notices};
 use crate::state::persist::{load_library, save_library};
+use crate::ui::icons::{Icon, IconSvg};
 
 /// Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes, unless the person is typing in a field.
 fn install_shortcuts(canvas: CanvasCtx) {
@@ -175,10 +176,12 @@ pub fn CanvasToolbar() -> impl IntoView {
                                         <button class="au-menu__open" data-testid="dashboard-open"
                                             on:click=move |_| open_dashboard(open_name.clone())>
                                             <span>{dashboard.name.clone()}</span>
-                                            <small>{format!("{} widgets", dashboard.widgets)}</small>
+                                            <small>{if dashboard.widgets == 1 { "1 widget".to_owned() } else { format!("{} widgets", dashboard.widgets) }}</small>
                                         </button>
                                         <button class="au-icon-button" aria-label=format!("Delete {}", dashboard.name)
-                                            data-testid="dashboard-delete" on:click=move |_| delete_dashboard(delete_name.clone())>"\u{2715}"</button>
+                                            title="Delete" data-testid="dashboard-delete" on:click=move |_| delete_dashboard(delete_name.clone())>
+                                            <IconSvg icon=Icon::Close />
+                                        </button>
                                     </li>
                                 }
                             }

@@ -4,12 +4,22 @@
 
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
 use autoui_core::markdown;
+use autoui_core::tool_name::ToolName;
 use leptos::html;
 use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::state::agent::{ChatBody, ChatItem, NoteKind, use_agent};
 use crate::state::settings::use_settings;
+use crate::ui::icons::{Icon, IconSvg};
+
+/// Requests an empty chat offers, one per demo dataset of the built-in `samples` server.
+const SUGGESTIONS: [&str; 4] = [
+    "Build me a sales dashboard from the sample data",
+    "How healthy is the API? Use the sample request logs",
+    "Show the sample parliament: seats and recent votes",
+    "Who is on the sample team, and what is the project status?",
+];
 
 /// Longest result text shown inline in an expanded tool line.
 const RESULT_PREVIEW_CHARS: usize = 4_000;
@@ -23,7 +33,13 @@ fn preview(text: &str, limit: usize) -> String {
 
 /// The short label of a tool call: its tool name, and the widget for `widget_display`.
 pub fn call_label(record: &CallRecord) -> String {
-    let tool = record.target.as_ref().map(|t| t.tool.clone()).unwrap_or_else(|| record.name.clone());
+    // A call restored from a saved conversation has no routing target; its name still says the tool.
+    let tool = record
+        .target
+        .as_ref()
+        .map(|t| t.tool.clone())
+        .or_else(|| ToolName::parse(&record.name).ok().map(|name| name.tool))
+        .unwrap_or_else(|| record.name.clone());
     let widget = record.args.get("name").and_then(Value::as_str).filter(|_| record.name.ends_with("widget_display"));
     match widget {
         Some(widget) => format!("{tool} \u{b7} {widget}"),
@@ -105,17 +121,34 @@ fn TranscriptItem(item: ChatItem) -> impl IntoView {
 }
 
 #[component]
-pub fn ChatPanel(#[prop(into)] on_open_settings: Callback<()>) -> impl IntoView {
+pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<()>) -> impl IntoView {
     let agent = use_agent();
     let settings = use_settings().0;
     let draft = RwSignal::new(String::new());
     let transcript_ref = NodeRef::<html::Ol>::new();
+    let input_ref = NodeRef::<html::Textarea>::new();
 
-    // Keep the newest message in view as the transcript grows or streams.
+    // Opening the panel from the header puts the cursor in the message box.
+    Effect::new(move |was_open: Option<bool>| {
+        let is_open = open.get();
+        if was_open == Some(false) && is_open {
+            if let Some(input) = input_ref.get_untracked() {
+                let _ = input.focus();
+            }
+        }
+        is_open
+    });
+
+    // Keep the newest message in view as the transcript grows or streams, when the status lines below
+    // it come and go (they shorten it), and when a hidden panel is shown again.
     Effect::new(move |_| {
         agent.transcript();
+        agent.is_running();
+        agent.last_stop();
+        open.get();
         if let Some(list) = transcript_ref.get() {
-            list.set_scroll_top(list.scroll_height());
+            // After the frame's layout, when the lines just added or removed have their height.
+            request_animation_frame(move || list.set_scroll_top(list.scroll_height()));
         }
     });
 
@@ -135,14 +168,29 @@ pub fn ChatPanel(#[prop(into)] on_open_settings: Callback<()>) -> impl IntoView 
     let can_retry = move || !agent.is_running() && agent.last_stop().is_some_and(|s| s != autoui_core::agent::stop::StopReason::Completed);
 
     view! {
-        <aside class="au-chat" data-testid="chat" aria-label="Chat with the agent"
+        <aside class="au-chat" id="chat-panel" data-testid="chat" aria-label="Chat with the agent" hidden=move || !open.get()
             data-running=move || agent.is_running().to_string() data-finished-runs=move || agent.finished_runs().to_string()>
             <div class="au-chat__header">
                 <h2 class="au-chat__title">"Agent"</h2>
                 <button class="au-button au-button--ghost" data-testid="clear-conversation" title="Start a new conversation (the canvas stays)"
                     disabled=move || agent.is_running() || agent.transcript().is_empty()
                     on:click=move |_| agent.clear()>"New chat"</button>
+                <button class="au-icon-button" aria-label="Hide the chat" title="Hide the chat" data-testid="close-chat"
+                    on:click=move |_| open.set(false)><IconSvg icon=Icon::Close /></button>
             </div>
+            <Show when=move || agent.transcript().is_empty()>
+                <div class="au-chat__empty" data-testid="chat-empty">
+                    <p>"Describe the dashboard you want in your own words, or start from the demo data:"</p>
+                    <ul class="au-chat__suggestions">
+                        {SUGGESTIONS.iter().map(|prompt| view! {
+                            <li>
+                                <button type="button" class="au-chat__suggestion" data-testid="chat-suggestion"
+                                    on:click=move |_| { draft.set((*prompt).to_owned()); send(); }>{*prompt}</button>
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                </div>
+            </Show>
             <ol class="au-chat__transcript" data-testid="transcript" node_ref=transcript_ref aria-live="polite">
                 <For each=move || agent.transcript() key=|(id, _)| *id let((_, item))>
                     <TranscriptItem item />
@@ -169,6 +217,7 @@ pub fn ChatPanel(#[prop(into)] on_open_settings: Callback<()>) -> impl IntoView 
                 <label class="au-visually-hidden" for="chat-input">"Message"</label>
                 <textarea
                     id="chat-input"
+                    node_ref=input_ref
                     class="au-chat__input"
                     data-testid="chat-input"
                     rows="2"

@@ -10,6 +10,8 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::state::agent::{ConsoleRow, use_agent};
 use crate::ui::chat::call_label;
+use crate::ui::dismiss::follow_focus;
+use crate::ui::icons::{Icon, IconSvg};
 
 fn tokens(usage: &Usage) -> String {
     let cached = usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
@@ -104,6 +106,8 @@ fn CallRow(record: ArcRwSignal<CallRecord>) -> impl IntoView {
 
 #[component]
 pub fn ConsolePanel(open: RwSignal<bool>) -> impl IntoView {
+    let close = NodeRef::<leptos::html::Button>::new();
+    follow_focus(open, close, "open-console");
     let agent = use_agent();
     let filter = RwSignal::new(String::new());
     let rows = move || {
@@ -139,11 +143,20 @@ pub fn ConsolePanel(open: RwSignal<bool>) -> impl IntoView {
             hidden=move || !open.get()>
             <div class="au-drawer__header">
                 <h2 id="console-title">"Agent console"</h2>
-                <button class="au-button au-button--ghost" aria-label="Close console" on:click=move |_| open.set(false)>"\u{2715}"</button>
+                <button class="au-icon-button" aria-label="Close console" title="Close console (Esc)" node_ref=close on:click=move |_| open.set(false)>
+                    <IconSvg icon=Icon::Close />
+                </button>
             </div>
-            <p class="au-console__totals" data-testid="console-totals">{totals}</p>
+            <Show when=move || !agent.console().is_empty()>
+                <p class="au-console__totals" data-testid="console-totals">{totals}</p>
+            </Show>
             <input class="au-console__filter" type="search" placeholder="Filter by tool, argument or result" aria-label="Filter the console"
                 prop:value=move || filter.get() on:input=move |e| filter.set(event_target_value(&e)) />
+            <Show when=move || agent.console().is_empty()>
+                <p class="au-console__empty" data-testid="console-empty">
+                    "Nothing yet. Each tool call, with its arguments, result and timing, and each request's tokens and cost appear here as the agent works."
+                </p>
+            </Show>
             <ol class="au-console__rows">
                 <For each=rows key=|(id, _)| *id let((_, row))>
                     <li>{match row {

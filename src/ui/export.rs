@@ -11,6 +11,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlCanvasElement, HtmlImageElement, MouseEvent};
 
 use crate::adapters::download::{download_text, timestamped_name};
+use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::widget_frame::is_chart;
 
 #[component]
@@ -37,7 +38,7 @@ pub fn ExportMenu(kind: WidgetKind, data: Signal<Arc<Value>>) -> impl IntoView {
     };
     view! {
         <details class="au-export" data-testid="widget-export">
-            <summary class="au-icon-button" title="Export" aria-label="Export widget">"\u{2913}"</summary>
+            <summary class="au-icon-button" title="Export" aria-label="Export widget"><IconSvg icon=Icon::Download /></summary>
             <div class="au-export__menu" role="menu">
                 <button role="menuitem" data-testid="export-json" on:click=json>"JSON"</button>
                 {export::has_csv(kind).then(|| view! { <button role="menuitem" data-testid="export-csv" on:click=csv>"CSV"</button> })}

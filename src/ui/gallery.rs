@@ -35,8 +35,8 @@ pub fn Gallery() -> impl IntoView {
                     style: Default::default(),
                 };
                 match canvas.apply(op, Origin::User) {
-                    Ok(_) => notices.info(format!("Added a {kind} to the canvas.")),
-                    Err(error) => notices.error(format!("The {kind} could not be added: {error}")),
+                    Ok(_) => notices.info(format!("Added the {kind} example to the canvas.")),
+                    Err(error) => notices.error(format!("The {kind} example could not be added: {error}")),
                 }
             };
             let props = WidgetProps {

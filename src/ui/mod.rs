@@ -1,14 +1,16 @@
-//! The app's panels: header, canvas, chat, settings and servers.
+//! The app's panels: header, canvas, chat, console, settings and servers, and what they share.
 
 pub mod app;
 pub mod canvas;
 pub mod canvas_toolbar;
 pub mod chat;
 pub mod console;
+pub mod dismiss;
 pub mod events;
 pub mod export;
 pub mod gallery;
 pub mod header;
+pub mod icons;
 pub mod notices;
 pub mod recipes;
 pub mod route;

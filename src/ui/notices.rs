@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use crate::state::notices::{NoticeLevel, use_notices};
+use crate::ui::icons::{Icon, IconSvg};
 
 #[component]
 pub fn Notices() -> impl IntoView {
@@ -13,7 +14,9 @@ pub fn Notices() -> impl IntoView {
                 <div class="au-notice" class:au-notice--error=notice.level == NoticeLevel::Error
                     role=if notice.level == NoticeLevel::Error { "alert" } else { "status" } data-testid="notice">
                     <span>{notice.text.clone()}</span>
-                    <button class="au-icon-button" aria-label="Dismiss" on:click=move |_| notices.dismiss(notice.id)>"\u{2715}"</button>
+                    <button class="au-icon-button" aria-label="Dismiss this notice" title="Dismiss" on:click=move |_| notices.dismiss(notice.id)>
+                        <IconSvg icon=Icon::Close />
+                    </button>
                 </div>
             </For>
         </div>

@@ -123,8 +123,8 @@ fn WidgetDetail(kind: WidgetKind) -> impl IntoView {
     let insert = move |_| {
         let op = Op::Add { id: BlockId::generate(&BrowserRandom), kind, data: inserted.clone(), layout: None, style: Default::default() };
         match canvas.apply(op, Origin::User) {
-            Ok(_) => notices.info(format!("Added a {kind} to the canvas.")),
-            Err(error) => notices.error(format!("The {kind} could not be added: {error}")),
+            Ok(_) => notices.info(format!("Added the {kind} example to the canvas.")),
+            Err(error) => notices.error(format!("The {kind} example could not be added: {error}")),
         }
     };
     let props = WidgetProps {

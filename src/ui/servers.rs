@@ -7,9 +7,13 @@ use autoui_core::mcp::hub::{CallOutcome, ServerStatus};
 use leptos::prelude::*;
 
 use crate::state::servers::{CallProgress, LastCall, ServersCtx, use_servers};
+use crate::ui::dismiss::follow_focus;
+use crate::ui::icons::{Icon, IconSvg};
 
 #[component]
 pub fn ServersDrawer(open: RwSignal<bool>) -> impl IntoView {
+    let close = NodeRef::<leptos::html::Button>::new();
+    follow_focus(open, close, "open-servers");
     let servers = use_servers();
 
     view! {
@@ -17,7 +21,9 @@ pub fn ServersDrawer(open: RwSignal<bool>) -> impl IntoView {
             class:au-drawer--open=move || open.get() hidden=move || !open.get()>
             <div class="au-drawer__header">
                 <h2 id="servers-title">"MCP servers"</h2>
-                <button class="au-button au-button--ghost" aria-label="Close servers" on:click=move |_| open.set(false)>"\u{2715}"</button>
+                <button class="au-icon-button" aria-label="Close servers" title="Close servers (Esc)" node_ref=close on:click=move |_| open.set(false)>
+                    <IconSvg icon=Icon::Close />
+                </button>
             </div>
             <AddServerForm servers=servers />
             <ul class="au-servers__list" data-testid="server-list">

@@ -7,6 +7,8 @@ use leptos::prelude::*;
 
 use crate::state::settings::use_settings;
 use crate::state::webmcp::use_webmcp;
+use crate::ui::dismiss::follow_focus;
+use crate::ui::icons::{Icon, IconSvg};
 
 fn parse_bounded(text: &str, min: u64, max: u64) -> Option<u64> {
     text.trim().parse::<u64>().ok().map(|value| value.clamp(min, max))
@@ -14,6 +16,8 @@ fn parse_bounded(text: &str, min: u64, max: u64) -> Option<u64> {
 
 #[component]
 pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
+    let close = NodeRef::<leptos::html::Button>::new();
+    follow_focus(open, close, "open-settings");
     let settings = use_settings().0;
     let webmcp = use_webmcp();
     let key_visible = RwSignal::new(false);
@@ -25,7 +29,9 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
             hidden=move || !open.get()>
             <div class="au-drawer__header">
                 <h2 id="settings-title">"Settings"</h2>
-                <button class="au-button au-button--ghost" aria-label="Close settings" on:click=move |_| open.set(false)>"\u{2715}"</button>
+                <button class="au-icon-button" aria-label="Close settings" title="Close settings (Esc)" node_ref=close on:click=move |_| open.set(false)>
+                    <IconSvg icon=Icon::Close />
+                </button>
             </div>
 
             <section class="au-settings__section" aria-labelledby="settings-llm">

@@ -17,6 +17,7 @@ use web_sys::{KeyboardEvent, PointerEvent};
 use crate::adapters::clock::BrowserRandom;
 use crate::state::canvas::{BlockCell, CanvasCtx, use_canvas};
 use crate::ui::export::ExportMenu;
+use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::events::use_widget_events;
 use crate::widgets::{WidgetProps, render};
 
@@ -251,6 +252,11 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
         }
     };
     let export_data: Signal<Arc<Value>> = data.clone().into();
+    let title_tip = title.clone();
+    let provenance_tip = {
+        let provenance = provenance.clone();
+        move || format!("Made by {}", provenance())
+    };
 
     view! {
         <article class="au-frame au-widget" class:au-frame--dragging=move || preview.get().is_some()
@@ -260,16 +266,17 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
             <header class="au-frame__header"
                 on:pointerdown={let begin = begin.clone(); move |e| begin(e, false)}
                 on:pointermove=track on:pointerup=finish.clone() on:pointercancel=cancel>
-                <span class="au-frame__title">{move || title().unwrap_or_else(|| kind.as_str().to_owned())}</span>
+                <span class="au-frame__grip" aria-hidden="true"><IconSvg icon=Icon::Grip /></span>
+                <span class="au-frame__title" title=title_tip>{move || title().unwrap_or_else(|| kind.as_str().to_owned())}</span>
                 <span class="au-frame__kind">{kind.as_str()}</span>
-                <span class="au-frame__badge" data-testid="provenance" title="Who made this widget">{provenance}</span>
+                <span class="au-frame__badge" data-testid="provenance" title=provenance_tip>{provenance}</span>
                 <Show when=move || !read_only.get()>
                     <div class="au-frame__tools" on:pointerdown=|e: PointerEvent| e.stop_propagation()>
                         <button class="au-icon-button" title="Duplicate" aria-label="Duplicate widget" data-testid="widget-duplicate"
-                            on:click=duplicate.clone()>"\u{29c9}"</button>
+                            on:click=duplicate.clone()><IconSvg icon=Icon::Duplicate /></button>
                         <ExportMenu kind=kind data=export_data />
                         <button class="au-icon-button" title="Remove" aria-label="Remove widget" data-testid="widget-remove"
-                            on:click=remove.clone()>"\u{2715}"</button>
+                            on:click=remove.clone()><IconSvg icon=Icon::Close /></button>
                     </div>
                 </Show>
             </header>
