@@ -95,14 +95,23 @@ impl Load {
 /// Opens `path` in a cold browser and waits until time to interactive is known.
 pub async fn measure(base_url: &str, path: &str) -> Result<(Session, Load), BenchError> {
     let session = Session::open(base_url, path).await?;
+    match wait_until_interactive(&session, path).await {
+        Ok(load) => Ok((session, load)),
+        Err(error) => {
+            session.close().await;
+            Err(error)
+        }
+    }
+}
+
+async fn wait_until_interactive(session: &Session, path: &str) -> Result<Load, BenchError> {
     let deadline = Instant::now() + GIVE_UP;
     loop {
-        let timeline = timeline(&session).await?;
+        let timeline = timeline(session).await?;
         if let Some(load) = settle(&timeline) {
-            return Ok((session, load));
+            return Ok(load);
         }
         if Instant::now() > deadline {
-            session.close().await;
             return Err(BenchError::Missing(format!(
                 "{path} never became interactive within {GIVE_UP:?} (first paint {:?}, shell {:?}, {} long tasks)",
                 timeline.fcp,

@@ -197,15 +197,13 @@ async fn measure(base_url: &str, runs: usize) -> Result<BrowserFigures, BenchErr
     for run in 1..=runs {
         println!("run {run} of {runs}: first load");
         let (session, load) = load::measure(base_url, "/").await?;
-        if run == 1 {
-            let version = session.cdp("Browser.getVersion", json!({})).await?;
-            figures.browser = version["product"]
-                .as_str()
-                .unwrap_or("unknown browser")
-                .to_owned();
-        }
+        let version = session.cdp("Browser.getVersion", json!({})).await;
         let first_request = prompt::measure(&session).await;
         session.close().await;
+        figures.browser = version?["product"]
+            .as_str()
+            .unwrap_or("unknown browser")
+            .to_owned();
         figures.first_requests.push(first_request?);
         let first_load = record_load(&mut figures, &load, base_url, &dist, &mut sizes)?;
 
