@@ -5,6 +5,7 @@
 
 pub mod app_server;
 pub mod browser;
+pub mod cdp;
 pub mod llm;
 pub mod mcp_server;
 pub mod numbers;

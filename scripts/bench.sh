@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs the benchmark suite and writes BENCHMARKS.md: every budget of issue 9 next to its figure.
+#   1. sets up what is missing, as scripts/test.sh does (plus the gzip and brotli tools)
+#   2. builds the release site (trunk build --release)
+#   3. runs the native benches (divan: widget_display, table; and the context bench), output kept in target/bench/
+#   4. runs the browser bench driver (tests/e2e, bin `bench`): the release build served on 127.0.0.1,
+#      headless Chromium with a fresh profile per page load, 5 runs; it writes BENCHMARKS.md only when
+#      every measurement succeeded
+# Usage: scripts/bench.sh [--runs N]   (N >= 5 for figures that count)
+set -euo pipefail
+started=$(date +%s)
+source "$(dirname "$0")/env.sh"
+"$ROOT/scripts/setup.sh" --test
+cd "$ROOT"
+
+say() { printf '\n\033[1;35m== %s\033[0m\n' "$*"; }
+sudo_if_needed() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+
+missing=()
+for tool in gzip brotli; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+if ((${#missing[@]})); then
+  say "installing Debian packages: ${missing[*]}"
+  sudo_if_needed apt-get update -qq
+  sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+fi
+
+AUTOUI_BENCH_DATE="$(date -u '+%Y-%m-%d %H:%M UTC')"
+AUTOUI_BENCH_COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if ! git diff --quiet HEAD -- . ':(exclude)BENCHMARKS.md' 2>/dev/null; then
+  AUTOUI_BENCH_COMMIT="$AUTOUI_BENCH_COMMIT (with uncommitted changes)"
+fi
+export AUTOUI_BENCH_DATE AUTOUI_BENCH_COMMIT
+
+say "release build"
+trunk build --release
+
+say "native benches"
+native="$ROOT/target/bench"
+mkdir -p "$native"
+for bench in widget_display table context; do
+  echo "cargo bench -p autoui-core --bench $bench"
+  cargo bench --locked -p autoui-core --bench "$bench" >"$native/$bench.txt"
+done
+
+say "browser benches"
+cargo run --locked -p autoui-e2e --bin bench -- --native "$native" --out "$ROOT/BENCHMARKS.md" --started "$started" "$@"
+say "BENCHMARKS.md written in $(($(date +%s) - started)) s"

@@ -1,0 +1,113 @@
+//! The gallery in a cold browser: how long from navigation until every widget is in the DOM, and the
+//! page's memory once it has loaded (JS heap after a full garbage collection, plus every
+//! WebAssembly linear memory the page instantiated).
+
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::BenchError;
+use crate::session::Session;
+
+/// Widgets the gallery must show: one per widget kind.
+pub const WIDGETS: usize = 25;
+const GIVE_UP: Duration = Duration::from_secs(30);
+/// Time left for work the gallery starts after mounting (chart sizing, sandbox frames) before memory is read.
+const SETTLE_MS: u64 = 1_500;
+
+#[derive(Clone, Debug)]
+pub struct GalleryLoad {
+    /// From navigation start until all widgets are in the DOM.
+    pub in_dom: f64,
+    /// Until the animation frame after that.
+    pub frame: f64,
+    pub js_heap: f64,
+    pub wasm_memory: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Marks {
+    gallery: Option<f64>,
+    gallery_frame: Option<f64>,
+    widgets: usize,
+    errors: usize,
+}
+
+const MARKS: &str = r#"
+return {
+  gallery: __bench.marks.gallery ?? null,
+  galleryFrame: __bench.marks.galleryFrame ?? null,
+  widgets: document.querySelectorAll('.au-gallery-page__widget').length,
+  errors: document.querySelectorAll('.au-gallery-page__widget [data-testid=widget-error]').length,
+};"#;
+
+pub async fn measure(base_url: &str) -> Result<GalleryLoad, BenchError> {
+    let session = Session::open(base_url, "/#/gallery").await?;
+    let outcome = read(&session).await;
+    session.close().await;
+    outcome
+}
+
+async fn read(session: &Session) -> Result<GalleryLoad, BenchError> {
+    let deadline = Instant::now() + GIVE_UP;
+    let (in_dom, frame) = loop {
+        let marks: Marks = session
+            .eval("reading the gallery marks", MARKS, vec![])
+            .await?;
+        if let (Some(in_dom), Some(frame)) = (marks.gallery, marks.gallery_frame) {
+            if marks.widgets != WIDGETS {
+                return Err(BenchError::Missing(format!(
+                    "the gallery shows {} widgets, not {WIDGETS}",
+                    marks.widgets
+                )));
+            }
+            if marks.errors > 0 {
+                return Err(BenchError::Missing(format!(
+                    "{} gallery widgets show an error state",
+                    marks.errors
+                )));
+            }
+            break (in_dom, frame);
+        }
+        if Instant::now() > deadline {
+            return Err(BenchError::Missing(format!(
+                "the gallery did not show its widgets within {GIVE_UP:?}"
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    session.idle(SETTLE_MS).await?;
+    let (js_heap, wasm_memory) = memory(session).await?;
+    Ok(GalleryLoad {
+        in_dom,
+        frame,
+        js_heap,
+        wasm_memory,
+    })
+}
+
+/// JS heap in use after a full collection, and the bytes of every WebAssembly memory.
+pub async fn memory(session: &Session) -> Result<(f64, f64), BenchError> {
+    session
+        .cdp("HeapProfiler.collectGarbage", json!({}))
+        .await?;
+    let heap = session.cdp("Runtime.getHeapUsage", json!({})).await?;
+    let js_heap = heap["usedSize"].as_f64().ok_or_else(|| {
+        BenchError::Missing(format!("Runtime.getHeapUsage gave no usedSize: {heap}"))
+    })?;
+    let wasm: f64 = session
+        .eval(
+            "reading the WebAssembly memories",
+            "return __bench.memories.reduce((sum, memory) => sum + memory.buffer.byteLength, 0);",
+            vec![],
+        )
+        .await?;
+    if wasm == 0.0 {
+        return Err(BenchError::Missing(
+            "the probe saw no WebAssembly memory: did the app start?".to_owned(),
+        ));
+    }
+    Ok((js_heap, wasm))
+}

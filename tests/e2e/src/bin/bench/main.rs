@@ -1,0 +1,381 @@
+//! The benchmark driver behind `scripts/bench.sh`: serves the release build on 127.0.0.1, measures it
+//! in headless Chromium with a fresh profile per browser (`--runs` times), reads the native benches'
+//! outputs, and writes `BENCHMARKS.md` with every budget of issue 9 next to its figure.
+//!
+//! `cargo run -p autoui-e2e --bin bench -- --native DIR --out FILE [--runs N] [--started UNIX_SECONDS]`
+
+mod canvas;
+mod display;
+mod gallery;
+mod load;
+mod machine;
+mod native;
+mod prompt;
+mod report;
+mod session;
+mod stats;
+mod table;
+mod transfer;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use autoui_e2e::app_server::{AppServer, dist_dir};
+use serde_json::json;
+
+use crate::canvas::CanvasFigures;
+use crate::display::DisplayFigures;
+use crate::load::Load;
+use crate::prompt::FirstRequest;
+use crate::session::Session;
+use crate::stats::Samples;
+use crate::table::TableFigures;
+use crate::transfer::{FileSize, Sizes, dist_path};
+
+/// Why a benchmark run cannot produce figures.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error("browser: {0}")]
+    Browser(String),
+    #[error("script failed while {what}: {error}")]
+    Script { what: String, error: String },
+    #[error("{0}")]
+    Missing(String),
+    #[error("file: {0}")]
+    Io(String),
+    #[error("native bench output: {0}")]
+    Native(String),
+    #[error("usage: {0}")]
+    Usage(String),
+}
+
+/// Command-line options.
+struct Options {
+    runs: usize,
+    native: PathBuf,
+    out: PathBuf,
+    started: Option<u64>,
+}
+
+impl Options {
+    fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, BenchError> {
+        let mut options = Options {
+            runs: 5,
+            native: PathBuf::from("target/bench"),
+            out: PathBuf::from("BENCHMARKS.md"),
+            started: None,
+        };
+        while let Some(flag) = args.next() {
+            let mut value = || {
+                args.next()
+                    .ok_or_else(|| BenchError::Usage(format!("{flag} needs a value")))
+            };
+            match flag.as_str() {
+                "--runs" => {
+                    let runs = value()?;
+                    options.runs = runs.parse().map_err(|_| {
+                        BenchError::Usage(format!("--runs takes a number, not {runs:?}"))
+                    })?;
+                }
+                "--native" => options.native = PathBuf::from(value()?),
+                "--out" => options.out = PathBuf::from(value()?),
+                "--started" => {
+                    let started = value()?;
+                    options.started = Some(started.parse().map_err(|_| {
+                        BenchError::Usage(format!("--started takes Unix seconds, not {started:?}"))
+                    })?);
+                }
+                other => return Err(BenchError::Usage(format!("unknown option {other:?}"))),
+            }
+        }
+        if options.runs == 0 {
+            return Err(BenchError::Usage(
+                "--runs must be at least 1 (the report needs 5)".to_owned(),
+            ));
+        }
+        Ok(options)
+    }
+}
+
+/// A file the page fetched, across runs.
+#[derive(Clone, Debug)]
+pub struct Fetched {
+    pub size: FileSize,
+    /// When its request started, in ms from navigation (one sample per run that fetched it).
+    pub start: Samples,
+    /// In how many runs it was fetched before the page was interactive.
+    pub before_interactive: usize,
+    /// Where it was first fetched when not in the first load.
+    pub later_in: Option<String>,
+}
+
+/// Everything measured in the browser.
+#[derive(Debug, Default)]
+pub struct BrowserFigures {
+    pub runs: usize,
+    pub browser: String,
+    pub fcp: Samples,
+    pub interactive: Samples,
+    pub started: Samples,
+    pub shell: Samples,
+    pub long_tasks: Samples,
+    pub first_load_raw: Samples,
+    pub first_load_gzip: Samples,
+    pub first_load_brotli: Samples,
+    pub files: BTreeMap<String, Fetched>,
+    pub other_origins: Vec<String>,
+    pub gallery_dom: Samples,
+    pub gallery_frame: Samples,
+    pub js_heap: Samples,
+    pub wasm_memory: Samples,
+    pub memory: Samples,
+    pub display: DisplayFigures,
+    pub table: TableFigures,
+    pub canvas: CanvasFigures,
+    pub first_requests: Vec<FirstRequest>,
+    pub load_average: Vec<String>,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let options = match Options::parse(std::env::args().skip(1)) {
+        Ok(options) => options,
+        Err(error) => {
+            eprintln!("{error}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&options).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!(
+                "benchmark failed, {} not written: {error}",
+                options.out.display()
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(options: &Options) -> Result<(), BenchError> {
+    let native = report::Native::read(&options.native)?;
+    let app = AppServer::start().await;
+    let outcome = measure(&app.base_url(), options.runs).await;
+    app.stop().await;
+    let figures = outcome?;
+    let elapsed = options.started.map(|started| {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |now| now.as_secs());
+        Duration::from_secs(now.saturating_sub(started))
+    });
+    let markdown = report::render(&report::Report {
+        machine: machine::Machine::describe(),
+        figures: &figures,
+        native: &native,
+        elapsed,
+        commit: std::env::var("AUTOUI_BENCH_COMMIT")
+            .unwrap_or_else(|_| "unknown commit".to_owned()),
+        date: std::env::var("AUTOUI_BENCH_DATE").unwrap_or_else(|_| "unknown date".to_owned()),
+    });
+    std::fs::write(&options.out, markdown)
+        .map_err(|error| BenchError::Io(format!("{}: {error}", options.out.display())))?;
+    println!("wrote {}", options.out.display());
+    Ok(())
+}
+
+async fn measure(base_url: &str, runs: usize) -> Result<BrowserFigures, BenchError> {
+    let dist = dist_dir();
+    let mut sizes = Sizes::default();
+    let mut figures = BrowserFigures {
+        runs,
+        ..BrowserFigures::default()
+    };
+    figures.load_average.push(machine::load_average());
+    for run in 1..=runs {
+        println!("run {run} of {runs}: first load");
+        let (session, load) = load::measure(base_url, "/").await?;
+        let version = session.cdp("Browser.getVersion", json!({})).await;
+        let first_request = prompt::measure(&session).await;
+        session.close().await;
+        figures.browser = version?["product"]
+            .as_str()
+            .unwrap_or("unknown browser")
+            .to_owned();
+        figures.first_requests.push(first_request?);
+        let first_load = record_load(&mut figures, &load, base_url, &dist, &mut sizes)?;
+
+        println!("run {run} of {runs}: gallery");
+        let gallery = gallery::measure(base_url).await?;
+        figures.gallery_dom.push(gallery.in_dom);
+        figures.gallery_frame.push(gallery.frame);
+        figures.js_heap.push(gallery.js_heap);
+        figures.wasm_memory.push(gallery.wasm_memory);
+        figures.memory.push(gallery.js_heap + gallery.wasm_memory);
+
+        println!("run {run} of {runs}: widget_display, 10,000-row table, 100-widget canvas");
+        let session = Session::open(base_url, "/").await?;
+        let outcome = interact(&session, &mut figures).await;
+        let fetched = load::timeline(&session).await;
+        session.close().await;
+        outcome?;
+        for request in fetched?.requests {
+            record_later(
+                &mut figures,
+                &request.url,
+                "the tool-call session",
+                base_url,
+                &dist,
+                &mut sizes,
+                &first_load,
+            )?;
+        }
+    }
+    figures.load_average.push(machine::load_average());
+    Ok(figures)
+}
+
+async fn interact(session: &Session, figures: &mut BrowserFigures) -> Result<(), BenchError> {
+    session.wait_for_tools().await?;
+    // The app may load modules once it has painted: the first call is still "first in the page".
+    session.idle(1_000).await?;
+    display::measure(session, 11, 6, &mut figures.display).await?;
+    table::measure(session, 2, &mut figures.table).await?;
+    canvas::measure(session, 10, 20, &mut figures.canvas).await
+}
+
+/// Adds one cold load's figures; returns the paths it fetched before it was interactive.
+fn record_load(
+    figures: &mut BrowserFigures,
+    load: &Load,
+    origin: &str,
+    dist: &std::path::Path,
+    sizes: &mut Sizes,
+) -> Result<Vec<String>, BenchError> {
+    figures.fcp.push(load.fcp);
+    figures.interactive.push(load.interactive);
+    if let Some(started) = load.started {
+        figures.started.push(started);
+    }
+    figures.shell.push(load.shell);
+    figures.long_tasks.push(load.long_tasks as f64);
+    let (mut raw, mut gzip, mut brotli) = (0, 0, 0);
+    let mut first_load = Vec::new();
+    for request in load.first_load() {
+        let Some(path) = dist_path(&request.url, origin) else {
+            note_other_origin(figures, &request.url);
+            continue;
+        };
+        let size = sizes.of(dist, &path)?;
+        raw += size.raw;
+        gzip += size.gzip;
+        brotli += size.brotli;
+        let entry = figures
+            .files
+            .entry(path.clone())
+            .or_insert_with(|| Fetched {
+                size,
+                start: Samples::default(),
+                before_interactive: 0,
+                later_in: None,
+            });
+        entry.start.push(request.start);
+        entry.before_interactive += 1;
+        first_load.push(path);
+    }
+    figures.first_load_raw.push(raw as f64);
+    figures.first_load_gzip.push(gzip as f64);
+    figures.first_load_brotli.push(brotli as f64);
+    for request in load.after_interactive() {
+        record_later(
+            figures,
+            &request.url,
+            "the first load, after it was interactive",
+            origin,
+            dist,
+            sizes,
+            &first_load,
+        )?;
+    }
+    Ok(first_load)
+}
+
+/// Notes a file fetched outside the first load (a deferred module, or something a widget fetched).
+fn record_later(
+    figures: &mut BrowserFigures,
+    url: &str,
+    place: &str,
+    origin: &str,
+    dist: &std::path::Path,
+    sizes: &mut Sizes,
+    first_load: &[String],
+) -> Result<(), BenchError> {
+    let Some(path) = dist_path(url, origin) else {
+        note_other_origin(figures, url);
+        return Ok(());
+    };
+    if first_load.contains(&path) {
+        return Ok(());
+    }
+    let size = sizes.of(dist, &path)?;
+    let entry = figures.files.entry(path).or_insert_with(|| Fetched {
+        size,
+        start: Samples::default(),
+        before_interactive: 0,
+        later_in: None,
+    });
+    entry.later_in.get_or_insert_with(|| place.to_owned());
+    Ok(())
+}
+
+fn note_other_origin(figures: &mut BrowserFigures, url: &str) {
+    let shown: String = url.chars().take(120).collect();
+    if !figures.other_origins.contains(&shown) {
+        figures.other_origins.push(shown);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> impl Iterator<Item = String> {
+        list.iter()
+            .map(|arg| (*arg).to_owned())
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+
+    #[test]
+    fn options_default_to_five_runs_and_read_every_flag() {
+        let options = Options::parse(args(&[
+            "--runs",
+            "7",
+            "--native",
+            "out/native",
+            "--out",
+            "B.md",
+            "--started",
+            "1700000000",
+        ]))
+        .expect("valid options");
+        assert_eq!((options.runs, options.started), (7, Some(1_700_000_000)));
+        assert_eq!(
+            (options.native, options.out),
+            (PathBuf::from("out/native"), PathBuf::from("B.md"))
+        );
+        assert_eq!(Options::parse(args(&[])).expect("defaults").runs, 5);
+    }
+
+    #[test]
+    fn zero_runs_and_unknown_flags_are_refused() {
+        let error = Options::parse(args(&["--runs", "0"]))
+            .err()
+            .expect("refused");
+        assert!(error.to_string().contains("at least 1"), "{error}");
+        let error = Options::parse(args(&["--fast"])).err().expect("refused");
+        assert!(error.to_string().contains("--fast"), "{error}");
+    }
+}
