@@ -68,11 +68,27 @@ impl LazyValidator {
     }
 
     /// Starts loading once the page has painted: a timeout queued from an animation frame runs after
-    /// that frame is painted. A validation asked for earlier starts the load itself.
-    pub fn load_after_first_paint(&self) {
+    /// that frame is painted. A validation asked for earlier starts the load itself. Once loaded, each
+    /// of `schemas` is compiled in turn, one per idle moment, so the first `widget_display` of a kind
+    /// does not pay for compiling its schema.
+    pub fn load_after_first_paint(&self, schemas: Vec<Arc<Value>>) {
         let validator = self.clone();
         request_animation_frame(move || {
-            set_timeout(move || leptos::task::spawn_local(validator.load().map(drop)), Duration::ZERO);
+            set_timeout(
+                move || {
+                    leptos::task::spawn_local(async move {
+                        if validator.load().await.is_err() {
+                            return;
+                        }
+                        for schema in schemas {
+                            idle().await;
+                            // The verdict does not matter: validating compiles and keeps the schema.
+                            let _ = validator.validate(&schema, &Value::Null);
+                        }
+                    })
+                },
+                Duration::ZERO,
+            );
         });
     }
 
@@ -148,4 +164,18 @@ fn describe(error: &JsValue) -> String {
         Some(error) => format!("{}: {}", error.name(), error.message()),
         None => error.as_string().unwrap_or_else(|| format!("{error:?}")),
     }
+}
+
+/// Resolves at the browser's next idle moment (a short timeout where `requestIdleCallback` is missing).
+async fn idle() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let scheduled = web_sys::window().is_some_and(|window| {
+            window.request_idle_callback(&resolve).is_ok()
+                || window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 16).is_ok()
+        });
+        if !scheduled {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }

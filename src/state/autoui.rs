@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use autoui_core::agent::buffer::ResultBuffer;
 use autoui_core::autoui::AutoUi;
+use autoui_core::recipes::registry;
 use autoui_core::recipes::validate::SchemaValidator;
 use leptos::prelude::*;
 
@@ -40,7 +41,7 @@ impl AutoUiCtx {
 /// The page's autoui server, validating with the validator module loaded after first paint.
 pub fn provide_autoui(canvas: CanvasCtx) -> AutoUiCtx {
     let validator = LazyValidator::new(VALIDATOR_MODULE);
-    validator.load_after_first_paint();
+    validator.load_after_first_paint(registry().all().iter().map(|recipe| recipe.schema.clone()).collect());
     provide_autoui_with(canvas, Rc::new(validator))
 }
 
