@@ -33,7 +33,7 @@ pub fn ExportMenu(kind: WidgetKind, data: Signal<Arc<Value>>) -> impl IntoView {
     };
     let png = move |event: MouseEvent| {
         if let Some(markup) = chart_svg(&event) {
-            save_png(&markup, &timestamped_name(stem, "png"));
+            save_png(&markup, &frame_background(&event), &timestamped_name(stem, "png"));
         }
     };
     view! {
@@ -84,10 +84,23 @@ fn inline_styles(original: &Element, copy: &Element) {
 }
 
 /// Rasterises the SVG at twice its size on the theme's surface colour and downloads it.
-fn save_png(svg: &str, filename: &str) {
+/// The frame's resolved background colour (the theme's surface), for the PNG's backdrop.
+fn frame_background(event: &MouseEvent) -> String {
+    event
+        .target()
+        .and_then(|target| target.dyn_into::<Element>().ok())
+        .and_then(|target| target.closest(".au-frame").ok().flatten())
+        .and_then(|frame| window().get_computed_style(&frame).ok().flatten())
+        .and_then(|style| style.get_property_value("background-color").ok())
+        .filter(|colour| !colour.trim().is_empty())
+        .unwrap_or_else(|| "#ffffff".to_owned())
+}
+
+fn save_png(svg: &str, background: &str, filename: &str) {
     let Ok(image) = HtmlImageElement::new() else { return };
     let source = format!("data:image/svg+xml;charset=utf-8,{}", js_sys::encode_uri_component(svg));
     let name = filename.to_owned();
+    let background = background.to_owned();
     let loaded = image.clone();
     let on_load = wasm_bindgen::closure::Closure::once_into_js(move || {
         let Some(document) = window().document() else { return };
@@ -106,11 +119,6 @@ fn save_png(svg: &str, filename: &str) {
         else {
             return;
         };
-        let background = document
-            .document_element()
-            .and_then(|root| window().get_computed_style(&root).ok().flatten())
-            .and_then(|style| style.get_property_value("--au-surface").ok())
-            .unwrap_or_else(|| "#ffffff".to_owned());
         context.set_fill_style_str(background.trim());
         context.fill_rect(0.0, 0.0, f64::from(w), f64::from(h));
         let _ = context.draw_image_with_html_image_element_and_dw_and_dh(&loaded, 0.0, 0.0, f64::from(w), f64::from(h));
