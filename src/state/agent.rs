@@ -16,7 +16,7 @@ use autoui_core::llm::http::HttpChatModel;
 use autoui_core::llm::message::{ContentBlock, Message, Role};
 use autoui_core::llm::model::Usage;
 use autoui_core::remote::RemoteServers;
-use autoui_core::tool::{LocalServer, ResultPart};
+use autoui_core::tool::{LocalServer, joined_text};
 use leptos::prelude::*;
 use serde_json::Value;
 
@@ -322,14 +322,7 @@ fn transcript_from(messages: &[Message], next_id: &mut u64) -> Vec<(u64, ChatIte
     for message in messages {
         for block in &message.content {
             if let ContentBlock::ToolResult { tool_use_id, content, is_error } = block {
-                let text: Vec<&str> = content
-                    .iter()
-                    .filter_map(|part| match part {
-                        ResultPart::Text { text } => Some(text.as_str()),
-                        ResultPart::Image { .. } => None,
-                    })
-                    .collect();
-                results.insert(tool_use_id, (text.join("\n"), *is_error));
+                results.insert(tool_use_id, (joined_text(content), *is_error));
             }
         }
     }

@@ -68,16 +68,20 @@ impl ToolResult {
 
     /// All text parts joined with newlines (images are left out).
     pub fn text_content(&self) -> String {
-        let texts: Vec<&str> = self
-            .content
-            .iter()
-            .filter_map(|part| match part {
-                ResultPart::Text { text } => Some(text.as_str()),
-                ResultPart::Image { .. } => None,
-            })
-            .collect();
-        texts.join("\n")
+        joined_text(&self.content)
     }
+}
+
+/// The text parts of a result joined with newlines (images are left out).
+pub fn joined_text(content: &[ResultPart]) -> String {
+    let texts: Vec<&str> = content
+        .iter()
+        .filter_map(|part| match part {
+            ResultPart::Text { text } => Some(text.as_str()),
+            ResultPart::Image { .. } => None,
+        })
+        .collect();
+    texts.join("\n")
 }
 
 /// Who caused a change; recorded on canvas blocks and shown in the provenance badge.

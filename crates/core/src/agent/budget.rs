@@ -7,7 +7,8 @@
 
 use std::cmp::Reverse;
 
-use crate::agent::context::{Economy, Showable, joined_text, result_turns, wire_len};
+use crate::agent::context::{Economy, Showable, result_turns, wire_len};
+use crate::tool::joined_text;
 use crate::dispatch::catalog::ToolRole;
 use crate::llm::message::{ContentBlock, Message};
 use crate::tool::ResultPart;

@@ -14,7 +14,7 @@ use crate::agent::buffer::ResultBuffer;
 use crate::agent::json_text;
 use crate::dispatch::catalog::{Catalog, Entry, ToolRole};
 use crate::llm::message::{ContentBlock, Message, Role};
-use crate::tool::ResultPart;
+use crate::tool::{ResultPart, joined_text};
 
 /// Characters of a compressed result kept as its preview.
 pub const DEFAULT_PREVIEW_CHARS: usize = 200;
@@ -256,17 +256,6 @@ fn is_error_answer(answers: &Message, call_id: &str) -> bool {
 
 fn is_marker(value: &Value) -> bool {
     value.as_str().is_some_and(|text| text.starts_with(COMPRESSED_MARK))
-}
-
-pub(crate) fn joined_text(content: &[ResultPart]) -> String {
-    let texts: Vec<&str> = content
-        .iter()
-        .filter_map(|part| match part {
-            ResultPart::Text { text } => Some(text.as_str()),
-            ResultPart::Image { .. } => None,
-        })
-        .collect();
-    texts.join("\n")
 }
 
 /// The first `count` characters of `text`.

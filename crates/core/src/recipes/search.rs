@@ -64,13 +64,12 @@ fn score(recipe: &Recipe, query: &str, words: &[String]) -> u32 {
 
 /// The best score of `word` (or its singular) against one recipe.
 fn word_score(recipe: &Recipe, word: &str) -> u32 {
-    let singular = singular(word);
-    [Some(word), singular]
-        .into_iter()
-        .flatten()
-        .map(|form| form_score(recipe, form))
-        .max()
-        .unwrap_or(0)
+    forms(word).map(|form| form_score(recipe, form)).max().unwrap_or(0)
+}
+
+/// `word`, then its singular when it has one: `tables` also finds `table`.
+pub(crate) fn forms(word: &str) -> impl Iterator<Item = &str> {
+    [Some(word), singular(word)].into_iter().flatten()
 }
 
 fn form_score(recipe: &Recipe, form: &str) -> u32 {
@@ -94,8 +93,8 @@ fn form_score(recipe: &Recipe, form: &str) -> u32 {
     }
 }
 
-/// Lower-case words of at least two characters.
-fn terms(query: &str) -> Vec<String> {
+/// Lower-case words of at least two characters (also used by other servers' recipe searches).
+pub(crate) fn terms(query: &str) -> Vec<String> {
     query
         .to_lowercase()
         .split(|c: char| !c.is_alphanumeric())

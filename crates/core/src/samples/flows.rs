@@ -5,6 +5,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::recipes::search::{forms, terms};
 use crate::samples::SamplesError;
 
 const GROUP: &str = "flow";
@@ -118,10 +119,7 @@ fn normalise(name: &str) -> String {
 }
 
 fn score(flow: &Flow, word: &str) -> u32 {
-    let singular = word.strip_suffix('s').filter(|stem| stem.chars().count() >= 3);
-    [Some(word), singular]
-        .into_iter()
-        .flatten()
+    forms(word)
         .map(|form| {
             if flow.name.split('-').any(|part| part == form) {
                 NAME_WORD
@@ -135,14 +133,4 @@ fn score(flow: &Flow, word: &str) -> u32 {
         })
         .max()
         .unwrap_or(0)
-}
-
-/// Lower-case words of at least two characters.
-fn terms(query: &str) -> Vec<String> {
-    query
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| word.chars().count() >= 2)
-        .map(str::to_owned)
-        .collect()
 }
