@@ -5,13 +5,15 @@
 #   scripts/bundle-size.sh [dist-dir]          a table
 #   scripts/bundle-size.sh --json [dist-dir]   the same figures as one JSON object
 # First load: index.html and every file it names, then every file those name, transitively (the app's
-# JS, wasm, CSS, snippets, icon). Deferred: the validator bundle, which the app fetches after first
-# paint. Anything else (e.g. _headers) is not loaded by the page. 1 KB = 1,000 bytes.
+# JS, wasm, CSS, snippets, icon, the split loader glue). Deferred: the validator bundle and the app's
+# wasm chunks (`<bundle>.split/*.wasm`, see scripts/split-wasm.sh), which the app fetches after first
+# paint or on first use. Anything else (e.g. _headers) is not loaded by the page. 1 KB = 1,000 bytes.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 
 BUDGET_GZIP=450000
-DEFERRED_PREFIX="autoui-validator"
+# Fetched by the app itself after first paint or on first use, never by the page's markup.
+is_deferred() { [[ "$1" == autoui-validator* || "$1" == *.split/*.wasm ]]; }
 
 json=false
 if [[ "${1:-}" == "--json" ]]; then json=true; shift; fi
@@ -38,7 +40,8 @@ while ((${#queue[@]})); do
   queue=("${queue[@]:1}")
   case "$current" in *.html | *.js | *.css) ;; *) continue ;; esac
   for file in "${files[@]}"; do
-    [[ -n "${group[$file]:-}" || "$file" == "$DEFERRED_PREFIX"* ]] && continue
+    [[ -n "${group[$file]:-}" ]] && continue
+    is_deferred "$file" && continue
     # The whole path, between quotes, slashes, parentheses or spaces: `_headers` is not `set_headers`.
     pattern="(^|[\"'(/ =])$(printf '%s' "$file" | sed 's/[].[^$*+?(){}|\\]/\\&/g')(\$|[\"')?# ])"
     if grep -qE -- "$pattern" "$current"; then
@@ -49,7 +52,7 @@ while ((${#queue[@]})); do
 done
 for file in "${files[@]}"; do
   if [[ -z "${group[$file]:-}" ]]; then
-    if [[ "$file" == "$DEFERRED_PREFIX"* ]]; then group[$file]=deferred; else group[$file]=not-loaded; fi
+    if is_deferred "$file"; then group[$file]=deferred; else group[$file]=not-loaded; fi
   fi
 done
 

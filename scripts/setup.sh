@@ -21,6 +21,7 @@ have node || need_apt nodejs
 have npm || need_apt npm
 have gcc || need_apt build-essential
 have brotli || need_apt brotli  # scripts/bundle-size.sh reports brotli sizes
+have openssl || need_apt openssl  # scripts/split-wasm.sh updates index.html's integrity hashes
 if $with_tests; then
   need_apt chromium
   need_apt chromium-driver
@@ -53,6 +54,14 @@ if [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $bindgen_version"
   say "installing wasm-bindgen-cli $bindgen_version (about 3 minutes)"
   # Not --locked: its lock file can name a transitive version that is no longer published.
   cargo install wasm-bindgen-cli --version "$bindgen_version"
+fi
+
+# wasm-split-cli splits the app's wasm at its `deferred!` functions (scripts/split-wasm.sh, a Trunk
+# hook); its format must match the wasm_split_helpers in Cargo.lock (0.2.x).
+wasm_split_version=0.2.4
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$wasm_split_version:"; then
+  say "installing wasm-split-cli $wasm_split_version (about 3 minutes)"
+  cargo install wasm_split_cli_support --version "$wasm_split_version" --features build-binary --locked
 fi
 
 if [[ ! -x scripts/tools/node_modules/.bin/wasm-opt ]]; then

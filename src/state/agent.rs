@@ -1,6 +1,9 @@
 //! The agent in the page: one `AgentSession` (conversation, activated servers, result buffer) run
 //! per user turn, and the signals the chat, the console and the canvas placeholders read. The UI is a
 //! fold over the run's `AgentEvent`s (see [`UiSink`]).
+//!
+//! The session and the code that runs it come with the engine chunk (`state/engine.rs`): until it
+//! is here the conversation is kept as restored, and a turn sent meanwhile waits for it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -16,7 +19,9 @@ use autoui_core::llm::http::HttpChatModel;
 use autoui_core::llm::message::{ContentBlock, Message, Role};
 use autoui_core::llm::model::Usage;
 use autoui_core::remote::RemoteServers;
+use autoui_core::settings::Settings;
 use autoui_core::tool::{LocalServer, joined_text};
+use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 use serde_json::Value;
 
@@ -24,6 +29,7 @@ use crate::adapters::clock::{BrowserClock, BrowserRandom};
 use crate::adapters::http::FetchTransport;
 use crate::state::autoui::AutoUiCtx;
 use crate::state::canvas::CanvasCtx;
+use crate::state::engine::EngineCtx;
 use crate::state::settings::SettingsCtx;
 
 /// One line of the chat transcript. Streaming parts are signals so only they re-render.
@@ -71,10 +77,15 @@ pub struct Pending {
 
 #[derive(Clone, Copy)]
 pub struct AgentCtx {
-    session: StoredValue<Rc<RefCell<AgentSession>>, LocalStorage>,
-    /// The conversation as it was when the current run started: a run holds the session for its
-    /// whole length, and a save can come in the middle of it (a widget was added).
+    /// Made when the engine chunk starts ([`AgentCtx::attach`]).
+    session: StoredValue<Option<Rc<RefCell<AgentSession>>>, LocalStorage>,
+    /// The conversation as restored until there is a session, then as it was when the current run
+    /// started: a run holds the session for its whole length, and a save can come in the middle of
+    /// it (a widget was added).
     settled: StoredValue<Vec<Message>, LocalStorage>,
+    engine: EngineCtx,
+    /// A turn that could not start because the engine did not load; Retry sends it again.
+    unsent: RwSignal<Option<UserTurn>>,
     settings: SettingsCtx,
     canvas: CanvasCtx,
     transcript: RwSignal<Vec<(u64, ChatItem)>>,
@@ -121,15 +132,46 @@ impl AgentCtx {
         self.last_stop.get()
     }
 
+    /// A turn was sent and waits for the engine chunk (tracked).
+    pub fn is_loading(&self) -> bool {
+        self.running.get() && !self.engine.is_ready()
+    }
+
+    /// Whether Retry has something to do: a run that stopped early, or a turn that could not start.
+    pub fn can_retry(&self) -> bool {
+        !self.running.get()
+            && (self.unsent.with(Option::is_some) || self.last_stop.get().is_some_and(|s| s != StopReason::Completed))
+    }
+
     /// The conversation as stored (for persistence). During a run, the conversation before it: the
     /// run's end bumps the revision, which saves again with the whole run.
     pub fn conversation(&self) -> Vec<Message> {
-        self.session.with_value(|session| match session.try_borrow() {
-            Ok(session) => session.messages().to_vec(),
-            Err(_) => self.settled.get_value(),
+        self.session.with_value(|session| match session.as_ref().map(|session| session.try_borrow()) {
+            Some(Ok(session)) => session.messages().to_vec(),
+            None | Some(Err(_)) => self.settled.get_value(),
         })
     }
 
+    /// Makes the session over the engine's servers, continuing the conversation restored so far.
+    pub(crate) fn attach(
+        &self,
+        autoui: AutoUiCtx,
+        extra_local: Vec<Rc<dyn LocalServer>>,
+        remote: Rc<dyn RemoteServers>,
+    ) {
+        let mut local: Vec<Rc<dyn LocalServer>> = vec![autoui.server()];
+        local.extend(extra_local);
+        let deps = AgentDeps {
+            model: Rc::new(HttpChatModel::new(Rc::new(FetchTransport), Rc::new(BrowserClock), Rc::new(BrowserRandom))),
+            local,
+            remote,
+            clock: Rc::new(BrowserClock),
+            results: autoui.results(),
+        };
+        let snapshot = SessionSnapshot { messages: self.settled.get_value(), ..SessionSnapshot::default() };
+        let session = AgentSession::restore(deps, AgentConfig::default(), snapshot);
+        self.session.set_value(Some(Rc::new(RefCell::new(session))));
+    }
 
     /// Sends `text` as the user's next turn (shown as `shown`), with the canvas changes made by the
     /// user or other agents since the agent's last turn as context.
@@ -147,10 +189,12 @@ impl AgentCtx {
         self.start(UserTurn::text(text));
     }
 
-    /// Runs again from where the conversation stopped (after an error, Stop or the iteration cap).
+    /// Runs again from where the conversation stopped (after an error, Stop or the iteration cap),
+    /// or sends again the turn the engine was not there for.
     pub fn retry(&self) {
         if !self.running.get_untracked() {
-            self.start(UserTurn::default());
+            let turn = self.unsent.try_update(Option::take).flatten();
+            self.start(turn.unwrap_or_default());
         }
     }
 
@@ -165,7 +209,11 @@ impl AgentCtx {
         if self.running.get_untracked() {
             return;
         }
-        self.session.with_value(|session| session.borrow_mut().clear());
+        self.session.with_value(|session| match session {
+            Some(session) => session.borrow_mut().clear(),
+            None => self.settled.set_value(Vec::new()),
+        });
+        self.unsent.set(None);
         self.transcript.set(Vec::new());
         self.console.set(Vec::new());
         self.last_stop.set(None);
@@ -185,13 +233,16 @@ impl AgentCtx {
         ctx.running.set(true);
         ctx.last_stop.set(None);
         let settings = ctx.settings.0.get_untracked();
-        let session = ctx.session.get_value();
-        ctx.settled.set_value(session.borrow().messages().to_vec());
         leptos::task::spawn_local(async move {
-            let sink = UiSink::new(ctx);
-            {
-                let mut session = session.borrow_mut();
-                session.run(turn, &settings, cancel, &sink).await;
+            match ctx.engine.ready().await {
+                Ok(engine) => {
+                    ctx.settled.set_value(ctx.conversation());
+                    (engine.run)(ctx, turn, settings, cancel).await;
+                }
+                Err(error) => {
+                    ctx.push_item(ChatBody::Note { kind: NoteKind::Stopped, text: error.to_string() });
+                    ctx.unsent.set(Some(turn));
+                }
             }
             ctx.cancel.set_value(None);
             ctx.running.set(false);
@@ -367,30 +418,37 @@ fn transcript_from(messages: &[Message], next_id: &mut u64) -> Vec<(u64, ChatIte
     items
 }
 
+/// Runs `turn` on the session, folding its events into the chat and the console. The engine chunk
+/// calls it, so the agent loop and everything it reaches come with that chunk.
+pub(crate) fn run_turn(
+    ctx: AgentCtx,
+    turn: UserTurn,
+    settings: Settings,
+    cancel: CancelToken,
+) -> LocalBoxFuture<'static, ()> {
+    Box::pin(async move {
+        let Some(session) = ctx.session.get_value() else { return };
+        let sink = UiSink::new(ctx);
+        let mut session = session.borrow_mut();
+        session.run(turn, &settings, cancel, &sink).await;
+    })
+}
+
+/// The agent's state, with the conversation restored from the last visit; the session itself comes
+/// with the engine.
 pub fn provide_agent(
     settings: SettingsCtx,
     canvas: CanvasCtx,
-    autoui: AutoUiCtx,
-    extra_local: Vec<Rc<dyn LocalServer>>,
-    remote: Rc<dyn RemoteServers>,
+    engine: EngineCtx,
     conversation: Vec<Message>,
 ) -> AgentCtx {
-    let mut local: Vec<Rc<dyn LocalServer>> = vec![autoui.server()];
-    local.extend(extra_local);
-    let deps = AgentDeps {
-        model: Rc::new(HttpChatModel::new(Rc::new(FetchTransport), Rc::new(BrowserClock), Rc::new(BrowserRandom))),
-        local,
-        remote,
-        clock: Rc::new(BrowserClock),
-        results: autoui.results(),
-    };
     let mut next_id = 0;
     let transcript = transcript_from(&conversation, &mut next_id);
-    let snapshot = SessionSnapshot { messages: conversation, ..SessionSnapshot::default() };
-    let session = AgentSession::restore(deps, AgentConfig::default(), snapshot);
     let ctx = AgentCtx {
-        session: StoredValue::new_local(Rc::new(RefCell::new(session))),
-        settled: StoredValue::new_local(Vec::new()),
+        session: StoredValue::new_local(None),
+        settled: StoredValue::new_local(conversation),
+        engine,
+        unsent: RwSignal::new(None),
         settings,
         canvas,
         transcript: RwSignal::new(transcript),

@@ -1,8 +1,7 @@
 //! The app shell: contexts (notices, settings, canvas restored from the last session or opened from a
-//! share link, MCP servers reconnected), then header, the main view (canvas, gallery or recipes) beside
-//! the chat (over it on narrow screens), and the drawers (settings, servers, console).
+//! share link, the engine fetched after first paint), then header, the main view (canvas, gallery or
+//! recipes) beside the chat (over it on narrow screens), and the drawers (settings, servers, console).
 
-use std::rc::Rc;
 
 use autoui_core::canvas::event::Delivery;
 use autoui_core::canvas::model::Canvas;
@@ -13,26 +12,22 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
 use crate::adapters::clock::BrowserRandom;
+use crate::deferred::{after_first_paint, drawer};
 use crate::state::agent::provide_agent;
-use crate::state::autoui::provide_autoui;
 use crate::state::canvas::{CanvasCtx, provide_canvas};
+use crate::state::engine::provide_engine;
 use crate::state::notices::{NoticesCtx, provide_notices};
 use crate::state::persist::{SessionSaver, load_library, restore_session, save_library};
-use crate::state::servers::provide_servers;
 use crate::state::settings::provide_settings;
-use crate::state::webmcp::provide_webmcp;
 use crate::ui::canvas::CanvasArea;
 use crate::ui::chat::ChatPanel;
-use crate::ui::console::ConsolePanel;
 use crate::ui::events::provide_widget_events;
-use crate::ui::gallery::Gallery;
 use crate::ui::header::Header;
 use crate::ui::notices::Notices;
-use crate::ui::recipes::{DataServersCtx, RecipesBrowser};
 use crate::ui::route::{View, use_view};
-use crate::ui::servers::ServersDrawer;
 use crate::ui::settings::SettingsDrawer;
 use crate::ui::theme::apply_theme;
+use crate::ui::views::views;
 
 /// The dashboard in the page's `?hs=` share link, if there is one and it opens.
 fn shared_dashboard(notices: NoticesCtx) -> Option<Canvas> {
@@ -84,12 +79,13 @@ pub fn App() -> impl IntoView {
     let canvas = provide_canvas(shared.unwrap_or(session.canvas));
     canvas.set_read_only(read_only);
     let events = provide_widget_events(canvas);
-    let autoui = provide_autoui(canvas);
-    provide_webmcp(canvas, autoui);
-    let servers = provide_servers();
-    let data_servers: Vec<Rc<dyn autoui_core::tool::LocalServer>> = vec![Rc::new(autoui_core::samples::Samples::new(autoui.validator()))];
-    provide_context(DataServersCtx(StoredValue::new_local(data_servers.clone())));
-    let agent = provide_agent(settings, canvas, autoui, data_servers, servers.remote(), session.conversation);
+    // The agent, its servers and the WebMCP tools come in a chunk fetched once the page has painted.
+    let engine = provide_engine(canvas);
+    engine.start_after_first_paint();
+    // Widgets on the canvas fetch their chunk as they render; otherwise it comes after first paint,
+    // ready for the agent's first widget.
+    after_first_paint(|| views().request());
+    let agent = provide_agent(settings, canvas, engine, session.conversation);
     // Button clicks and chat-input submits become the agent's next turn; a chat-input stop stops it.
     events.set_handler(Callback::new(move |(event, delivery): (autoui_core::canvas::event::WidgetEvent, Delivery)| match delivery {
         Delivery::NextTurn => agent.send_shown(event.agent_text(), event.selection_text()),
@@ -127,13 +123,14 @@ pub fn App() -> impl IntoView {
                     View::Canvas => view! {
                         <CanvasArea on_make_copy on_open_settings=move |()| settings_open.set(true) on_prompt />
                     }.into_any(),
-                    View::Gallery => view! { <Gallery /> }.into_any(),
-                    View::Recipes => view! { <RecipesBrowser /> }.into_any(),
+                    View::Gallery => views().view(|views| (views.gallery)()),
+                    // Its data recipes come from the engine's servers.
+                    View::Recipes => engine.view(|_| views().view(|views| (views.recipes)())),
                 }}
                 <ChatPanel open=chat_open on_open_settings=move |()| settings_open.set(true) />
                 <SettingsDrawer open=settings_open />
-                <ServersDrawer open=servers_open />
-                <ConsolePanel open=console_open />
+                {drawer(servers_open, move || engine.current().map(|engine| engine.servers_drawer))}
+                {drawer(console_open, move || engine.current().map(|engine| engine.console_drawer))}
                 <Notices />
             </main>
         </div>

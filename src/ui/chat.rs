@@ -3,7 +3,6 @@
 //! that stopped early, and Clear conversation.
 
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
-use autoui_core::markdown;
 use autoui_core::tool_name::ToolName;
 use leptos::html;
 use leptos::prelude::*;
@@ -12,6 +11,7 @@ use serde_json::Value;
 use crate::state::agent::{ChatBody, ChatItem, NoteKind, use_agent};
 use crate::state::settings::use_settings;
 use crate::ui::icons::{Icon, IconSvg};
+use crate::ui::views::safe_html;
 
 /// Requests an empty chat offers, one per demo dataset of the built-in `samples` server.
 const SUGGESTIONS: [&str; 4] = [
@@ -104,7 +104,7 @@ fn TranscriptItem(item: ChatItem) -> impl IntoView {
         // Markdown rendered by a real parser into safe HTML (raw HTML escaped, link schemes filtered).
         ChatBody::Assistant(text) => view! {
             <li class="au-chat__message au-chat__message--assistant au-markdown" data-testid="chat-assistant"
-                inner_html=move || text.with(|t| markdown::to_safe_html(t))></li>
+                inner_html=move || text.with(|t| safe_html(t))></li>
         }
         .into_any(),
         ChatBody::Tool(record) => view! { <li class="au-chat__tool"><ToolLine record /></li> }.into_any(),
@@ -165,7 +165,7 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
         draft.set(String::new());
         agent.send(text);
     };
-    let can_retry = move || !agent.is_running() && agent.last_stop().is_some_and(|s| s != autoui_core::agent::stop::StopReason::Completed);
+    let can_retry = move || agent.can_retry();
 
     view! {
         <aside class="au-chat" id="chat-panel" data-testid="chat" aria-label="Chat with the agent" hidden=move || !open.get()
@@ -205,7 +205,8 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
             </Show>
             <Show when=move || agent.is_running()>
                 <p class="au-chat__working" data-testid="chat-working" role="status">
-                    <span class="au-spinner" aria-hidden="true"></span>"The agent is working\u{2026}"
+                    <span class="au-spinner" aria-hidden="true"></span>
+                    {move || if agent.is_loading() { "Loading the agent\u{2026}" } else { "The agent is working\u{2026}" }}
                 </p>
             </Show>
             <Show when=can_retry>

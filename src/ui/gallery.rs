@@ -12,7 +12,8 @@ use serde_json::Value;
 use crate::adapters::clock::BrowserRandom;
 use crate::state::canvas::use_canvas;
 use crate::state::notices::use_notices;
-use crate::widgets::{WidgetProps, render};
+use crate::ui::views::render_widget;
+use crate::widgets::WidgetProps;
 
 #[component]
 pub fn Gallery() -> impl IntoView {
@@ -55,7 +56,7 @@ pub fn Gallery() -> impl IntoView {
                             <button class="au-button" data-testid=format!("gallery-add-{kind}") on:click=insert>"Add to canvas"</button>
                         </div>
                     </header>
-                    <div class="au-gallery-page__widget au-widget">{render(kind, props)}</div>
+                    <div class="au-gallery-page__widget au-widget">{render_widget(kind, props)}</div>
                 </article>
             }
         })

@@ -17,4 +17,5 @@ pub mod route;
 pub mod servers;
 pub mod settings;
 pub mod theme;
+pub mod views;
 pub mod widget_frame;

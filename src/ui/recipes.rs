@@ -8,7 +8,6 @@ use std::sync::Arc;
 use autoui_core::cancel::CancelToken;
 use autoui_core::canvas::op::Op;
 use autoui_core::ids::BlockId;
-use autoui_core::markdown;
 use autoui_core::dispatch::alias::RecipeRole;
 use autoui_core::dispatch::catalog::Catalog;
 use autoui_core::ids::ServerId;
@@ -26,7 +25,8 @@ use crate::state::agent::use_agent;
 use crate::state::canvas::use_canvas;
 use crate::state::notices::use_notices;
 use crate::state::servers::use_servers;
-use crate::widgets::{WidgetProps, render};
+use crate::ui::views::{render_widget, safe_html};
+use crate::widgets::WidgetProps;
 
 /// The page's tool servers other than `autoui` (whose recipes are the widget registry).
 #[derive(Clone, Copy)]
@@ -141,8 +141,8 @@ fn WidgetDetail(kind: WidgetKind) -> impl IntoView {
                 <p class="au-recipe__tags">{recipe.tags.iter().map(|tag| view! { <span class="au-recipe__tag">{tag.clone()}</span> }).collect_view()}</p>
                 <button class="au-button au-button--primary" data-testid="recipe-insert" on:click=insert>"Add this example to the canvas"</button>
             </header>
-            <div class="au-recipe__preview au-widget" data-testid="recipe-preview">{render(kind, props)}</div>
-            <div class="au-recipe__body au-markdown" inner_html=markdown::to_safe_html(&recipe.body)></div>
+            <div class="au-recipe__preview au-widget" data-testid="recipe-preview">{render_widget(kind, props)}</div>
+            <div class="au-recipe__body au-markdown" inner_html=move || safe_html(&recipe.body)></div>
             <details class="au-recipe__schema">
                 <summary>"JSON Schema of the params"</summary>
                 <pre>{schema}</pre>
@@ -172,7 +172,7 @@ fn FlowDetail(flow: Flow) -> impl IntoView {
                 <button class="au-button au-button--primary" data-testid="recipe-ask" on:click=ask>"Ask the agent to build it"</button>
             </header>
             <Suspense fallback=|| view! { <p>"Loading\u{2026}"</p> }>
-                {move || body.get().map(|text| view! { <div class="au-recipe__body au-markdown" inner_html=markdown::to_safe_html(&text)></div> })}
+                {move || body.get().map(|text| view! { <div class="au-recipe__body au-markdown" inner_html=move || safe_html(&text)></div> })}
             </Suspense>
         </article>
     }

@@ -5,6 +5,7 @@
 use autoui_core::settings::{PRESETS, ProviderKind, Theme};
 use leptos::prelude::*;
 
+use crate::state::engine::use_engine;
 use crate::state::settings::use_settings;
 use crate::state::webmcp::use_webmcp;
 use crate::ui::dismiss::follow_focus;
@@ -19,7 +20,7 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
     let close = NodeRef::<leptos::html::Button>::new();
     follow_focus(open, close, "open-settings");
     let settings = use_settings().0;
-    let webmcp = use_webmcp();
+    let engine = use_engine();
     let key_visible = RwSignal::new(false);
     let preset_id = move || settings.with(|s| s.preset().map(|p| p.id).unwrap_or("custom"));
     let models = move || settings.with(|s| s.preset().map(|p| p.models).unwrap_or_default());
@@ -128,14 +129,18 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
 
             <section class="au-settings__section" aria-labelledby="settings-webmcp-title">
                 <h3 id="settings-webmcp-title">"Other agents (WebMCP)"</h3>
-                {webmcp.map(|webmcp| view! {
-                    <p class="au-field__note" data-testid="settings-webmcp">{format!("WebMCP: {}", webmcp.surface().label())}</p>
-                    {move || open.get().then(|| webmcp.problems()).filter(|problems| !problems.is_empty()).map(|problems| view! {
-                        <ul class="au-field__note" data-testid="settings-webmcp-problems">
-                            {problems.into_iter().map(|problem| view! { <li>{problem}</li> }).collect_view()}
-                        </ul>
-                    })}
-                })}
+                // The page's tools are registered by the engine, which comes after first paint.
+                {move || match engine.is_ready().then(use_webmcp).flatten() {
+                    Some(webmcp) => view! {
+                        <p class="au-field__note" data-testid="settings-webmcp">{format!("WebMCP: {}", webmcp.surface().label())}</p>
+                        {move || open.get().then(|| webmcp.problems()).filter(|problems| !problems.is_empty()).map(|problems| view! {
+                            <ul class="au-field__note" data-testid="settings-webmcp-problems">
+                                {problems.into_iter().map(|problem| view! { <li>{problem}</li> }).collect_view()}
+                            </ul>
+                        })}
+                    }.into_any(),
+                    None => view! { <p class="au-field__note">"WebMCP: the page's tools are being set up\u{2026}"</p> }.into_any(),
+                }}
                 <p class="au-field__note">"Every widget is exposed as tools (read, update, remove), and the page offers the autoui tools, so an agent in this browser can build dashboards here too."</p>
             </section>
 

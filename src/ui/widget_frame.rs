@@ -19,7 +19,8 @@ use crate::state::canvas::{BlockCell, CanvasCtx, use_canvas};
 use crate::ui::export::ExportMenu;
 use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::events::use_widget_events;
-use crate::widgets::{WidgetProps, render};
+use crate::ui::views::render_widget;
+use crate::widgets::WidgetProps;
 
 /// Pixel size of one grid step, measured from the canvas grid when a drag starts.
 #[derive(Clone, Copy, Debug)]
@@ -280,7 +281,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
                     </div>
                 </Show>
             </header>
-            <div class="au-frame__body">{render(kind, props)}</div>
+            <div class="au-frame__body">{render_widget(kind, props)}</div>
             <Show when=move || !read_only.get()>
                 <div class="au-frame__resize" aria-hidden="true" title="Drag to resize"
                     on:pointerdown={let begin = begin.clone(); move |e| begin(e, true)}

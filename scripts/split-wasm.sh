@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Trunk post-build hook: splits the app's wasm into the first-load module and the chunks its
+# `deferred!` functions load on first use (src/deferred.rs), then replaces Trunk's bundle with it.
+#
+# Trunk runs cargo -> wasm-bindgen -> (wasm-opt) with no step in between, but wasm-split must see
+# the linker's output (it reads the relocations `--emit-relocs` keeps, see build.rs) before
+# wasm-bindgen rewrites it. So this hook starts again from cargo's wasm:
+#   1. wasm-split-cli: main module + one wasm per split chunk + __wasm_split.js, the loader glue
+#   2. wasm-bindgen on the main module, with Trunk's flags and the bundle name Trunk chose; the
+#      function table stays exported (--keep-lld-exports): the chunks call through it
+#   3. wasm-opt on every module (release only, like Trunk)
+#   4. the chunks and their loader go to `<bundle>.split/` (the bundle name carries Trunk's hash, so
+#      a cached chunk never meets a main module from another build), and index.html's integrity
+#      hashes are updated for the files that changed.
+# Runs from Trunk (TRUNK_STAGING_DIR, TRUNK_PROFILE); also by hand on a built dist/ for debugging.
+set -euo pipefail
+source "$(dirname "$0")/env.sh"
+
+# The same features as the app's rustc output (see index.html's comment on the main bundle).
+WASM_OPT_PARAMS=(-Oz --strip-debug --strip-producers --enable-bulk-memory --enable-bulk-memory-opt
+  --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-multivalue
+  --enable-mutable-globals)
+APP=autoui
+
+staging="${TRUNK_STAGING_DIR:?run by Trunk as a post_build hook (TRUNK_STAGING_DIR is unset)}"
+profile="${TRUNK_PROFILE:-release}"
+target_dir="${CARGO_TARGET_DIR:-$ROOT/target}"
+input="$target_dir/wasm32-unknown-unknown/$profile/$APP.wasm"
+
+fail() { echo "split-wasm: $*" >&2; exit 1; }
+for tool in wasm-split-cli wasm-bindgen openssl; do
+  command -v "$tool" >/dev/null || fail "$tool is missing: run scripts/setup.sh"
+done
+[[ -f "$input" ]] || fail "no $input: Trunk should have built it"
+grep -q __wasm_split_placeholder__ "$input" ||
+  fail "$input has no split points: the app must be built with its \`split\` feature (index.html)"
+
+# Trunk's bundle: <app>-<hash>.js and <app>-<hash>_bg.wasm (the validator bundle has no hash).
+mapfile -t loaders < <(cd "$staging" && ls "$APP"-*.js 2>/dev/null | grep -E "^$APP-[0-9a-f]+\.js$")
+((${#loaders[@]} == 1)) || fail "expected one $APP-<hash>.js in $staging, found ${#loaders[@]}"
+bundle="${loaders[0]%.js}"
+split_dir="$bundle.split"
+
+work="$target_dir/wasm-split/$profile"
+rm -rf "$work"
+mkdir -p "$work/split" "$work/bindgen"
+
+wasm-split-cli "$input" "$work/split" --out-name "$bundle" --target web
+wasm-bindgen "$work/split/$bundle.wasm" --out-dir "$work/bindgen" --out-name "$bundle" \
+  --target web --no-typescript --weak-refs --keep-lld-exports
+
+# The loader glue lives in the split directory, one level below the main bundle.
+link="$work/split/__wasm_split.js"
+replace() { # file, from, to: every occurrence; none means the generated code has changed
+  grep -qF -- "$2" "$1" || fail "expected \`$2\` in $(basename "$1"): has wasm-bindgen or wasm-split changed?"
+  FROM="$2" TO="$3" perl -0pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/g' "$1"
+}
+# Only the module specifiers: the wasm's own import names ("./__wasm_split.js") stay as they are.
+replace "$work/bindgen/$bundle.js" "from \"./__wasm_split.js\"" "from \"./$split_dir/__wasm_split.js\""
+replace "$link" "from \"./$bundle.js\"" "from \"../$bundle.js\""
+
+rm -rf "${staging:?}/$split_dir"
+mkdir -p "$staging/$split_dir"
+cp "$work/bindgen/$bundle.js" "$staging/$bundle.js"
+cp "$link" "$staging/$split_dir/"
+optimise() { # input, output
+  if [[ "$profile" == release ]]; then
+    wasm-opt "${WASM_OPT_PARAMS[@]}" "$1" -o "$2"
+  else
+    cp "$1" "$2"
+  fi
+}
+optimise "$work/bindgen/${bundle}_bg.wasm" "$staging/${bundle}_bg.wasm" &
+pids=($!)
+for chunk in "$work/split"/*.wasm; do
+  [[ "$(basename "$chunk")" == "$bundle.wasm" ]] && continue
+  optimise "$chunk" "$staging/$split_dir/$(basename "$chunk")" &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid" || fail "wasm-opt failed"; done
+
+# Subresource integrity for the two files Trunk hashed and this script replaced.
+html="$staging/index.html"
+for file in "$bundle.js" "${bundle}_bg.wasm"; do
+  digest="sha384-$(openssl dgst -sha384 -binary "$staging/$file" | openssl base64 -A)"
+  FILE="$file" DIGEST="$digest" perl -0pi -e \
+    's{(href="[^"]*/\Q$ENV{FILE}\E"[^>]*?integrity=")[^"]*"}{$1$ENV{DIGEST}"}g' "$html"
+  if grep -oE "href=\"[^\"]*/$file\"[^>]*integrity=\"[^\"]*\"" "$html" | grep -vqF "$digest"; then
+    fail "could not update the integrity of $file in index.html"
+  fi
+done
+echo "split-wasm: $bundle split into $(find "$staging/$split_dir" -name '*.wasm' | wc -l) chunks in $split_dir/"

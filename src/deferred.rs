@@ -1,0 +1,219 @@
+//! Code the first screen does not need, fetched on first use. In `split` builds (Trunk's, see
+//! `scripts/split-wasm.sh`) the body of each [`deferred!`] function lands in a wasm chunk of its own
+//! that the page fetches the first time the function is called; in other builds (browser tests) the
+//! call is an ordinary one.
+//!
+//! A chunk's entry answers plain function pointers into the chunk (a [`Part`]'s value), so once it
+//! has loaded, the rest of the app calls into it synchronously. The UI follows a part's [`Status`]:
+//! a visible loading state while it comes, the error with a way to try again if it could not.
+
+use std::time::Duration;
+
+use futures::future::LocalBoxFuture;
+use leptos::prelude::*;
+
+/// A page from a chunk.
+pub type Page = fn() -> AnyView;
+
+/// A drawer from a chunk, given the signal that opens and closes it.
+pub type Drawer = fn(RwSignal<bool>) -> AnyView;
+
+/// A chunk that could not be fetched or started (network failure, server gone, a new deployment).
+/// It is not remembered: the next use tries again.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{what} could not be loaded; check the connection and try again, or reload the page")]
+pub struct LoadError {
+    /// What the person was waiting for, as a noun phrase ("the gallery").
+    pub what: &'static str,
+}
+
+/// Declares `async fn $name(args) -> Result<$ret, LoadError>` whose body runs in the chunk
+/// `$chunk`, fetched by the first call; `$what` names it for the person. A body that names a
+/// function (`render` as a `fn` pointer) moves that function, and everything only it uses, into
+/// the chunk.
+macro_rules! deferred {
+    (#[chunk($chunk:ident, $what:literal)] $(#[$attr:meta])*
+        $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+        $(#[$attr])*
+        $vis async fn $name($($arg: $ty),*) -> ::std::result::Result<$ret, $crate::deferred::LoadError> {
+            // The same name inside: wasm-split names the chunk's symbols after it and its call site.
+            #[cfg_attr(feature = "split", ::wasm_split_helpers::wasm_split($chunk, fallible))]
+            fn $name($($arg: $ty),*) -> ::std::result::Result<$ret, ::wasm_split_helpers::SplitLoaderError> {
+                Ok($body)
+            }
+            #[cfg(feature = "split")]
+            let loaded = $name($($arg),*).await;
+            #[cfg(not(feature = "split"))]
+            let loaded = $name($($arg),*);
+            loaded.map_err(|_| $crate::deferred::LoadError { what: $what })
+        }
+    };
+}
+pub(crate) use deferred;
+
+/// Declares `fn $name() -> Part<$ty>`: the page's one [`Part`] whose value `$body` makes in the
+/// chunk `$chunk` (one part per chunk).
+macro_rules! part {
+    (#[chunk($chunk:ident, $what:literal)] $(#[$attr:meta])* $vis:vis fn $name:ident() -> Part<$ty:ty> $body:block) => {
+        $(#[$attr])*
+        $vis fn $name() -> $crate::deferred::Part<$ty> {
+            $crate::deferred::deferred! { #[chunk($chunk, $what)] fn entry() -> $ty $body }
+            thread_local! {
+                static PART: $crate::deferred::Part<$ty> =
+                    $crate::deferred::Part::new($what, || ::std::boxed::Box::pin(entry()));
+            }
+            PART.with(::std::clone::Clone::clone)
+        }
+    };
+}
+pub(crate) use part;
+
+/// Where a part stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status<T> {
+    NotRequested,
+    Loading,
+    Ready(T),
+    Failed(LoadError),
+}
+
+type Entry<T> = fn() -> LocalBoxFuture<'static, Result<T, LoadError>>;
+
+/// A part of the app loaded on first use: the value its chunk's entry answers (function pointers
+/// into the chunk), and a reactive [`Status`]. Clones share the state.
+pub struct Part<T: 'static> {
+    what: &'static str,
+    status: ArcRwSignal<Status<T>>,
+    entry: Entry<T>,
+}
+
+impl<T> Clone for Part<T> {
+    fn clone(&self) -> Self {
+        Part { what: self.what, status: self.status.clone(), entry: self.entry }
+    }
+}
+
+impl<T: Clone + Send + Sync + 'static> Part<T> {
+    /// A part, named `what` for the person, whose chunk `entry` loads; nothing is fetched yet.
+    pub fn new(what: &'static str, entry: Entry<T>) -> Part<T> {
+        Part { what, status: ArcRwSignal::new(Status::NotRequested), entry }
+    }
+
+    /// The status (tracked).
+    pub fn status(&self) -> Status<T> {
+        self.status.get()
+    }
+
+    /// The status (untracked).
+    pub fn status_untracked(&self) -> Status<T> {
+        self.status.get_untracked()
+    }
+
+    /// The value if the chunk is here (untracked).
+    pub fn ready(&self) -> Option<T> {
+        match &*self.status.read_untracked() {
+            Status::Ready(value) => Some(value.clone()),
+            _ => None,
+        }
+    }
+
+    /// Starts loading if nothing asked for it yet; returns at once. A failed load stays failed
+    /// until [`Part::retry`], so views calling this as they re-render never loop.
+    pub fn request(&self) {
+        if matches!(*self.status.read_untracked(), Status::NotRequested) {
+            self.spawn_load();
+        }
+    }
+
+    /// Loads again after a failure (the person asked to); returns at once.
+    pub fn retry(&self) {
+        if matches!(*self.status.read_untracked(), Status::NotRequested | Status::Failed(_)) {
+            self.spawn_load();
+        }
+    }
+
+    fn spawn_load(&self) {
+        let part = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = part.load().await;
+        });
+    }
+
+    /// The value, loading the chunk if it is not here yet. Concurrent loads share one fetch.
+    pub async fn load(&self) -> Result<T, LoadError> {
+        if let Some(value) = self.ready() {
+            return Ok(value);
+        }
+        self.status.set(Status::Loading);
+        let loaded = (self.entry)().await;
+        self.status.set(match &loaded {
+            Ok(value) => Status::Ready(value.clone()),
+            Err(error) => Status::Failed(error.clone()),
+        });
+        loaded
+    }
+
+    /// `render`'s view of the value once the chunk is here, and [`Part::waiting`] until then. The load
+    /// starts now if needed, and again if it failed before: a new view (a widget the agent just
+    /// added) is a new attempt, while this view re-rendering is not.
+    pub fn view<V: IntoView + 'static>(&self, render: impl Fn(T) -> V + Send + Sync + 'static) -> AnyView {
+        self.retry();
+        let part = self.clone();
+        (move || match part.status() {
+            Status::Ready(value) => untrack(|| render(value)).into_any(),
+            _ => part.waiting(),
+        })
+        .into_any()
+    }
+
+    /// What stands in for the part until it is ready (tracked): a loading line naming it, or the
+    /// error and a button to try again.
+    pub fn waiting(&self) -> AnyView {
+        match self.status() {
+            Status::Failed(error) => {
+                let part = self.clone();
+                view! {
+                    <div class="au-deferred au-deferred--failed" role="alert" data-testid="deferred-failed">
+                        <p>{error.to_string()}</p>
+                        <button class="au-button" data-testid="deferred-retry" on:click=move |_| part.retry()>
+                            "Try again"
+                        </button>
+                    </div>
+                }
+                .into_any()
+            }
+            _ => view! {
+                <p class="au-deferred" role="status" data-testid="deferred-loading">
+                    <span class="au-spinner" aria-hidden="true"></span>
+                    {format!("Loading {}\u{2026}", self.what)}
+                </p>
+            }
+            .into_any(),
+        }
+    }
+}
+
+/// A drawer whose code comes in a chunk: nothing until it is first opened, then `current()`'s drawer
+/// once its chunk is here, or an empty drawer holding what stands in for it (`current` is tracked).
+pub fn drawer(open: RwSignal<bool>, current: impl Fn() -> Result<Drawer, AnyView> + Send + Sync + 'static) -> AnyView {
+    let wanted = Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || open.get());
+    (move || {
+        if !wanted.get() {
+            return ().into_any();
+        }
+        match current() {
+            Ok(drawer) => untrack(|| drawer(open)),
+            Err(waiting) => view! {
+                <div class="au-drawer" role="dialog" hidden=move || !open.get()>{waiting}</div>
+            }
+            .into_any(),
+        }
+    })
+    .into_any()
+}
+
+/// Runs `run` once the page has painted: a timeout queued from an animation frame runs after that
+/// frame is painted.
+pub fn after_first_paint(run: impl FnOnce() + 'static) {
+    request_animation_frame(move || set_timeout(run, Duration::ZERO));
+}

@@ -1,0 +1,140 @@
+//! The engine: everything an agent turn needs beyond the first screen, in one chunk the page fetches
+//! right after first paint. It brings the `autoui` tool server (with its recipes and the schema
+//! validator's loader), the built-in `samples` server, the page's WebMCP tools, the MCP servers
+//! (reconnected from storage) and their panel, the agent loop with the LLM providers, and the
+//! console that shows what it does.
+//!
+//! Until it is here, the chat says a turn is waiting for it and the panels that need it show a
+//! loading line; if it cannot be fetched, they show why and offer to try again.
+
+use std::rc::Rc;
+
+use autoui_core::agent::session::UserTurn;
+use autoui_core::cancel::CancelToken;
+use autoui_core::settings::Settings;
+use autoui_core::tool::LocalServer;
+use futures::future::LocalBoxFuture;
+use leptos::prelude::*;
+
+use crate::deferred::{Drawer, LoadError, Status, after_first_paint, part};
+use crate::state::agent::{AgentCtx, run_turn, use_agent};
+use crate::state::autoui::provide_autoui;
+use crate::state::canvas::CanvasCtx;
+use crate::state::servers::provide_servers;
+use crate::state::webmcp::provide_webmcp;
+use crate::ui::console::ConsolePanel;
+use crate::ui::recipes::DataServersCtx;
+use crate::ui::servers::ServersDrawer;
+
+/// The engine chunk's entry points.
+#[derive(Clone, Copy)]
+pub struct Engine {
+    /// Sets the servers up and provides their contexts; runs once, under the app's owner.
+    start: fn(CanvasCtx),
+    /// Runs one turn of the agent, folding its events into the chat and the console.
+    pub run: fn(AgentCtx, UserTurn, Settings, CancelToken) -> LocalBoxFuture<'static, ()>,
+    /// The MCP servers panel.
+    pub servers_drawer: Drawer,
+    /// The agent console.
+    pub console_drawer: Drawer,
+}
+
+part! {
+    #[chunk(engine, "the agent")]
+    fn engine() -> Part<Engine> {
+        Engine {
+            start,
+            run: run_turn,
+            servers_drawer: |open| view! { <ServersDrawer open /> }.into_any(),
+            console_drawer: |open| view! { <ConsolePanel open /> }.into_any(),
+        }
+    }
+}
+
+/// The servers, their contexts and the agent's session, made from the chunk.
+fn start(canvas: CanvasCtx) {
+    let autoui = provide_autoui(canvas);
+    provide_webmcp(canvas, autoui);
+    let servers = provide_servers();
+    let data_servers: Vec<Rc<dyn LocalServer>> = vec![Rc::new(autoui_core::samples::Samples::new(autoui.validator()))];
+    provide_context(DataServersCtx(StoredValue::new_local(data_servers.clone())));
+    use_agent().attach(autoui, data_servers, servers.remote());
+}
+
+/// Context handle: the app's owner, under which the engine's contexts are provided, and whether it
+/// has started.
+#[derive(Clone, Copy)]
+pub struct EngineCtx {
+    owner: StoredValue<Owner, LocalStorage>,
+    canvas: CanvasCtx,
+    started: RwSignal<bool>,
+}
+
+impl EngineCtx {
+    /// The engine, fetched and started if it was not yet.
+    pub async fn ready(&self) -> Result<Engine, LoadError> {
+        let loaded = engine().load().await?;
+        if !self.started.get_untracked() {
+            self.started.set(true);
+            let canvas = self.canvas;
+            self.owner.with_value(|owner| owner.with(|| (loaded.start)(canvas)));
+        }
+        Ok(loaded)
+    }
+
+    /// Whether the engine is here and started (tracked).
+    pub fn is_ready(&self) -> bool {
+        matches!(engine().status(), Status::Ready(_)) && self.started.get()
+    }
+
+    /// The engine once it is ready, else what stands in for it (tracked); fetches it if needed.
+    pub fn current(&self) -> Result<Engine, AnyView> {
+        self.request();
+        match engine().status() {
+            Status::Ready(loaded) if self.started.get() => Ok(loaded),
+            _ => Err(engine().waiting()),
+        }
+    }
+
+    /// What a page needing the engine shows: `render`'s view once it is ready, its loading state
+    /// until then.
+    pub fn view<V: IntoView + 'static>(&self, render: impl Fn(Engine) -> V + Send + Sync + 'static) -> AnyView {
+        let ctx = *self;
+        (move || match ctx.current() {
+            Ok(loaded) => untrack(|| render(loaded)).into_any(),
+            Err(waiting) => waiting,
+        })
+        .into_any()
+    }
+
+    /// Starts fetching the engine if nothing asked for it yet, and starts it once fetched; returns at
+    /// once. After a failure only "Try again" (or a new turn) fetches it again.
+    pub fn request(&self) {
+        let ctx = *self;
+        let status = engine().status_untracked();
+        let start = matches!(status, Status::NotRequested)
+            || (matches!(status, Status::Ready(_)) && !ctx.started.get_untracked());
+        if start {
+            wasm_bindgen_futures::spawn_local(async move {
+                let _ = ctx.ready().await;
+            });
+        }
+    }
+
+    /// Starts fetching the engine once the page has painted.
+    pub fn start_after_first_paint(&self) {
+        let ctx = *self;
+        after_first_paint(move || ctx.request());
+    }
+}
+
+pub fn provide_engine(canvas: CanvasCtx) -> EngineCtx {
+    let owner = Owner::current().unwrap_or_default();
+    let ctx = EngineCtx { owner: StoredValue::new_local(owner), canvas, started: RwSignal::new(false) };
+    provide_context(ctx);
+    ctx
+}
+
+pub fn use_engine() -> EngineCtx {
+    expect_context::<EngineCtx>()
+}

@@ -1,0 +1,66 @@
+//! The views the first screen can do without, in one chunk: every widget component, the gallery and
+//! recipes pages, and markdown (the parser's tables are large). The page fetches it as soon as a
+//! widget is on the canvas, else right after first paint; until it is here a widget shows a loading
+//! line in its frame and markdown shows as plain text.
+
+use autoui_core::markdown::to_safe_html;
+use autoui_core::widget_kind::WidgetKind;
+use leptos::prelude::*;
+
+use crate::deferred::{Page, Status, part};
+use crate::ui::gallery::Gallery;
+use crate::ui::recipes::RecipesBrowser;
+use crate::widgets::{WidgetProps, render};
+
+/// The chunk's entry points.
+#[derive(Clone, Copy)]
+pub struct Views {
+    pub widget: fn(WidgetKind, WidgetProps) -> AnyView,
+    pub gallery: Page,
+    pub recipes: Page,
+    pub markdown: fn(&str) -> String,
+}
+
+part! {
+    #[chunk(views, "the widgets")]
+    pub fn views() -> Part<Views> {
+        Views {
+            widget: render,
+            gallery: || view! { <Gallery /> }.into_any(),
+            recipes: || view! { <RecipesBrowser /> }.into_any(),
+            markdown: to_safe_html,
+        }
+    }
+}
+
+/// The component for `kind`, once the chunk is here.
+pub fn render_widget(kind: WidgetKind, props: WidgetProps) -> AnyView {
+    views().view(move |views| (views.widget)(kind, props.clone()))
+}
+
+/// `markdown` as HTML that is safe for `inner_html` (tracked: it changes once the chunk is here);
+/// until then the text itself.
+pub fn safe_html(markdown: &str) -> String {
+    let part = views();
+    part.request();
+    match part.status() {
+        Status::Ready(views) => (views.markdown)(markdown),
+        _ => format!("<p>{}</p>", escape(markdown)),
+    }
+}
+
+/// Text as HTML text: every character that could start markup or end an attribute is escaped.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -1,0 +1,103 @@
+//! The code fetched after first paint (the agent engine and the widgets, `src/deferred.rs`) may not
+//! arrive: the network drops, or a new deployment replaced the files. The person sees why, the
+//! message they sent is kept, and "Retry" / "Try again" work once the files can be fetched again.
+
+use autoui_e2e::browser::BrowserOptions;
+use autoui_e2e::cdp::cdp;
+use autoui_e2e::llm::{Reply, ScriptedLlm};
+use autoui_e2e::page::Page;
+use autoui_e2e::with_app;
+use serde_json::{Value, json};
+
+/// The split app's chunks (`autoui-<hash>.split/*.wasm`; their loader script is part of the first load).
+const CHUNKS: &str = "*.split/*.wasm";
+
+async fn block_chunks(page: &Page, blocked: bool) {
+    let client = page.client();
+    cdp(client, "Network.enable", json!({})).await.expect("enable the network domain");
+    let urls: Vec<&str> = if blocked { vec![CHUNKS] } else { Vec::new() };
+    cdp(client, "Network.setBlockedURLs", json!({ "urls": urls }))
+        .await
+        .expect("block the chunks");
+}
+
+/// The text of the user's turns in an LLM request.
+fn user_texts(request: &Value) -> Vec<String> {
+    request["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|message| message["role"] == "user")
+        .flat_map(|message| match &message["content"] {
+            Value::String(text) => vec![text.clone()],
+            Value::Array(blocks) => blocks.iter().filter_map(|b| b["text"].as_str().map(str::to_owned)).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// Console errors this scenario causes on purpose: the blocked chunk fetches.
+fn caused_by_blocking(error: &str) -> bool {
+    error.contains(".split/") || error.contains("ERR_BLOCKED_BY_CLIENT")
+}
+
+#[tokio::test]
+async fn a_turn_sent_while_the_agent_cannot_load_is_kept_and_retry_runs_it_once_it_can() {
+    let llm = ScriptedLlm::start(|_request, index| match index {
+        0 => Reply::tool(
+            "autoui_webmcp_widget_display",
+            json!({"name": "stat-card", "params": {"label": "Orders", "value": "1,204"}}),
+        ),
+        _ => Reply::text("Here are today's orders."),
+    })
+    .await;
+    let base_url = llm.base_url();
+    with_app(BrowserOptions::default(), |page| async move {
+        block_chunks(&page, true).await;
+        page.open("/").await;
+        page.configure_llm("anthropic", &base_url).await;
+
+        page.say("How many orders today?").await;
+        let note = page.wait_for_text("[data-testid=chat-note]", "could not be loaded").await;
+        assert!(note.contains("the agent"), "the note names what is missing: {note}");
+        assert_eq!(page.texts("[data-testid=chat-user]").await, vec!["How many orders today?"]);
+        assert!(page.is_displayed("[data-testid=retry]").await, "Retry is offered");
+
+        block_chunks(&page, false).await;
+        page.click("[data-testid=retry]").await;
+        page.wait_for_runs(1).await;
+        page.wait_for_text("[data-widget-type=stat-card]", "1,204").await;
+        page.wait_for_text("[data-testid=chat-assistant]", "Here are today's orders.").await;
+
+        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+    let requests = llm.requests();
+    assert_eq!(
+        user_texts(&requests[0]),
+        vec!["How many orders today?"],
+        "the turn sent while the agent could not load reached the model once, unchanged"
+    );
+    llm.stop().await;
+}
+
+#[tokio::test]
+async fn the_gallery_says_it_could_not_load_and_try_again_shows_every_widget() {
+    with_app(BrowserOptions::default(), |page| async move {
+        block_chunks(&page, true).await;
+        page.open("/#/gallery").await;
+        let failed = page.wait_for_text("[data-testid=deferred-failed]", "could not be loaded").await;
+        assert!(failed.contains("the widgets"), "the message names what is missing: {failed}");
+        assert_eq!(page.count("[data-testid^=gallery-item-]").await, 0);
+
+        block_chunks(&page, false).await;
+        page.click("[data-testid=deferred-retry]").await;
+        page.wait_for_count("[data-testid^=gallery-item-]", 25).await;
+        page.wait_for_text("[data-testid=gallery-item-stat-card]", "Add to canvas").await;
+
+        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
