@@ -3,7 +3,7 @@
 //! widget is on the canvas, else right after first paint; until it is here a widget shows a loading
 //! line in its frame and markdown shows as plain text.
 
-use autoui_core::markdown::to_safe_html;
+use autoui_core::markdown::{escape_html, to_safe_html};
 use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 
@@ -45,22 +45,6 @@ pub fn safe_html(markdown: &str) -> String {
     part.request();
     match part.status() {
         Status::Ready(views) => (views.markdown)(markdown),
-        _ => format!("<p>{}</p>", escape(markdown)),
+        _ => format!("<p>{}</p>", escape_html(markdown)),
     }
-}
-
-/// Text as HTML text: every character that could start markup or end an attribute is escaped.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }

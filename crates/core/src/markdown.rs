@@ -116,28 +116,28 @@ fn link_target(link_type: LinkType, dest: &str) -> Option<String> {
 fn anchor(href: &str, title: &str) -> String {
     let title = match title.is_empty() {
         true => String::new(),
-        false => format!(" title=\"{}\"", escape_attribute(title)),
+        false => format!(" title=\"{}\"", escape_html(title)),
     };
     format!(
         "<a href=\"{}\"{title} target=\"_blank\" rel=\"noopener noreferrer nofollow\">",
-        escape_attribute(href)
+        escape_html(href)
     )
 }
 
 fn image(pending: &PendingImage) -> String {
     let title = match pending.title.is_empty() {
         true => String::new(),
-        false => format!(" title=\"{}\"", escape_attribute(&pending.title)),
+        false => format!(" title=\"{}\"", escape_html(&pending.title)),
     };
     format!(
         "<img src=\"{}\" alt=\"{}\"{title} loading=\"lazy\" referrerpolicy=\"no-referrer\" />",
-        escape_attribute(&pending.src),
-        escape_attribute(&pending.alt)
+        escape_html(&pending.src),
+        escape_html(&pending.alt)
     )
 }
 
-/// Escapes text for a double-quoted attribute value.
-fn escape_attribute(value: &str) -> String {
+/// Escapes text for HTML: as text, or as a double-quoted attribute value.
+pub fn escape_html(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
