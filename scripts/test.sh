@@ -14,6 +14,8 @@ started=$SECONDS
 
 tier "native tests"
 cargo test --locked -p autoui-core
+# The benchmarks are not run here (scripts/bench.sh does), but they must keep compiling.
+cargo check --locked -p autoui-core --benches
 
 tier "browser tests (headless Chromium)"
 # The MCP test servers run on loopback ports for this tier; their URLs are compiled into the tests.

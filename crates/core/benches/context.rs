@@ -111,7 +111,7 @@ fn session(steps: Vec<Step>, config: AgentConfig, result_limit: usize) -> (Vec<S
     let model = Rc::new(ScriptedModel::new(steps));
     let deps = AgentDeps {
         model: model.clone(),
-        local: vec![Rc::new(ui), Rc::new(Samples)],
+        local: vec![Rc::new(ui), Rc::new(Samples::default())],
         remote: Rc::new(mcp),
         clock: Rc::new(FakeClock::new()),
         results,
