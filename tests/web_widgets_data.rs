@@ -13,7 +13,8 @@ use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 use serde_json::{Value, json};
 use support::{
-    HOSTILE, Mounted, assert_no_injected_markup, assert_not_pwned, example, mount_widget, settle,
+    HOSTILE, Mounted, assert_no_injected_markup, assert_not_pwned, example, mount_widget,
+    next_frame, settle,
 };
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -110,15 +111,6 @@ fn assert_hostile_text_is_inert(mounted: &Mounted, shown: &[&str]) {
             "{hostile:?} is shown as literal text in: {text}"
         );
     }
-}
-
-/// Waits for the next animation frame, when the browser runs layout and resize observers.
-async fn next_frame() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        drop(window().request_animation_frame(&resolve));
-    });
-    drop(JsFuture::from(promise).await);
-    settle().await;
 }
 
 fn now() -> f64 {

@@ -13,7 +13,8 @@ use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::Set;
 use serde_json::{Value, json};
 use support::{
-    HOSTILE, Mounted, assert_no_injected_markup, assert_not_pwned, example, mount_widget, settle,
+    HOSTILE, Mounted, assert_no_injected_markup, assert_not_pwned, example, mount_widget,
+    next_frame, settle,
 };
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -991,6 +992,7 @@ async fn log_follows_new_entries_unless_the_user_scrolled_up() {
         .set_property("overflow", "auto")
         .expect("style");
     update(&mounted, log_entries(60)).await;
+    next_frame().await;
     let at_bottom =
         |list: &HtmlElement| list.scroll_top() + list.client_height() >= list.scroll_height() - 2;
     assert!(at_bottom(&list), "a following log shows its newest entry");
@@ -998,6 +1000,7 @@ async fn log_follows_new_entries_unless_the_user_scrolled_up() {
     list.dispatch_event(&web_sys::Event::new("scroll").expect("event"))
         .expect("scroll");
     update(&mounted, log_entries(80)).await;
+    next_frame().await;
     assert_eq!(
         list.scroll_top(),
         0,

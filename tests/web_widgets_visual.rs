@@ -12,7 +12,8 @@ use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::Set;
 use serde_json::{Value, json};
 use support::{
-    HOSTILE, Mounted, assert_no_injected_markup, assert_not_pwned, example, mount_widget, settle,
+    HOSTILE, Mounted, assert_no_injected_markup, assert_not_pwned, example, mount_widget,
+    next_frame, settle,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
@@ -91,16 +92,6 @@ fn focus(target: &Element) {
 
 fn active_element() -> Option<Element> {
     web_sys::window()?.document()?.active_element()
-}
-
-/// Waits one animation frame: how long the browser needs to decode an image or run a frame's script.
-async fn next_frame() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.request_animation_frame(&resolve);
-        }
-    });
-    let _ = JsFuture::from(promise).await;
 }
 
 /// Waits, frame by frame (at most `frames`), until `ready` holds; returns whether it did.

@@ -213,13 +213,16 @@ fn log_view(log: Memo<Result<Shared, String>>, filters: Filters) -> impl IntoVie
 
     let list_ref = NodeRef::<html::Ol>::new();
     let following = StoredValue::new(true);
-    // After the list changes, keep the newest entry in view while the user is following.
+    // After the list changes, keep the newest entry in view while the user is following. In the next
+    // frame, when the browser lays the page out anyway: reading the height now would force a layout.
     Effect::new(move |_| {
         matching.track();
-        if let Some(list) = list_ref.get()
-            && following.get_value()
-        {
-            list.set_scroll_top(list.scroll_height());
+        if list_ref.get().is_some() && following.get_value() {
+            request_animation_frame(move || {
+                if let Some(list) = list_ref.get_untracked() {
+                    list.set_scroll_top(list.scroll_height());
+                }
+            });
         }
     });
     let on_scroll = move |_| {

@@ -90,6 +90,16 @@ pub async fn settle() {
     leptos::task::tick().await;
 }
 
+/// Waits for the next animation frame, when the browser runs layout, resize observers and the work
+/// widgets leave for that frame, then lets the DOM settle.
+pub async fn next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        drop(window().request_animation_frame(&resolve));
+    });
+    drop(wasm_bindgen_futures::JsFuture::from(promise).await);
+    settle().await;
+}
+
 /// Fails if any hostile string ran script (set `window.__pwned`).
 pub fn assert_not_pwned() {
     let pwned = js_sys::Reflect::get(&window(), &"__pwned".into()).unwrap_or(wasm_bindgen::JsValue::UNDEFINED);

@@ -544,14 +544,15 @@ fn Table(
     }
 }
 
-/// Measures the scroller once mounted and again whenever it is resized (the widget's frame, the
-/// window), so the row window and the edge shadows follow.
+/// Measures the scroller whenever it is resized (the widget's frame, the window), so the row window
+/// and the edge shadows follow. The observer's first report, right after the browser has laid the
+/// new table out, is the first measure: reading sizes while the page is still being built would force
+/// a layout of everything built so far.
 fn observe(scroller: NodeRef<html::Div>, viewport: Viewport) {
     Effect::new(move |_| {
         let Some(element) = scroller.get() else {
             return;
         };
-        viewport.measure(&element);
         let callback = Closure::<dyn FnMut()>::new(move || viewport.measure(&element));
         let Ok(observer) = ResizeObserver::new(callback.as_ref().unchecked_ref()) else {
             return;
