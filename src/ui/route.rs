@@ -21,6 +21,11 @@ impl View {
     }
 }
 
+/// The view the page was opened on.
+pub fn initial_view() -> View {
+    View::from_hash(&current_hash())
+}
+
 fn current_hash() -> String {
     window().location().hash().unwrap_or_default()
 }
