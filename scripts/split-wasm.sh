@@ -59,6 +59,38 @@ replace() { # file, from, to: every occurrence; none means the generated code ha
 replace "$work/bindgen/$bundle.js" "from \"./__wasm_split.js\"" "from \"./$split_dir/__wasm_split.js\""
 replace "$link" "from \"./$bundle.js\"" "from \"../$bundle.js\""
 
+# Each chunk is fetched and compiled in one step, then instantiated once the main module's memory and
+# table exist. On the routes made of the views chunk (`#/gallery`, `#/recipes`: src/ui/route.rs) the
+# loader starts that step for the views chunk (`views` in src/ui/views.rs) and the shared chunks as
+# soon as it is evaluated, while the main module is still compiling; a chunk's first load uses it, a later load (after a failure) fetches again. (Debug
+# builds wrap the instantiation in `debugWrap`, release builds do not: the wrapper is kept.)
+[[ -f "$work/split/split_views.wasm" ]] || fail "no split_views.wasm: was the views chunk of src/ui/views.rs renamed?"
+chunks=$(find "$work/split" \( -name split_views.wasm -o -name 'chunk_*.wasm' \) -printf '"%f",')
+early="const earlyRoutes = [\"gallery\", \"recipes\"];
+const early = new Map();
+function compile(file) {
+    const compiled = WebAssembly.compileStreaming(fetch(new URL(\"./\" + file, import.meta.url)));
+    compiled.catch(() => {});
+    return compiled;
+}
+if (earlyRoutes.includes(location.hash.replace(/^#*\\/*/, \"\"))) {
+    for (const file of [${chunks%,}]) early.set(file, compile(file));
+}
+function compiled(file) {
+    const made = early.get(file) ?? compile(file);
+    early.delete(file);
+    return made;
+}
+"
+FETCHER='const src = fetch\(new URL\("\./(\w+\.wasm)", import\.meta\.url\)\);\s*src\.catch\(\(\) => \{\}\);\s*return async \(imports\) => (\w*)\(WebAssembly\.instantiateStreaming\(src, imports\)\);'
+EARLY="$early" FETCHER="$FETCHER" perl -0pi -e '
+  s/$ENV{FETCHER}/const module = compiled("$1");\n    return async (imports) => $2(module.then((module) => WebAssembly.instantiate(module, imports)));/g
+    and s/\A(import [^\n]*\n)/$1\n$ENV{EARLY}/' "$link"
+rewritten=$(grep -c 'const module = compiled("' "$link" || true)
+expected=$(find "$work/split" -name '*.wasm' ! -name "$bundle.wasm" | wc -l)
+((rewritten == expected)) ||
+  fail "rewrote $rewritten of $expected chunk loaders in __wasm_split.js: has wasm-split changed?"
+
 rm -rf "${staging:?}/$split_dir"
 mkdir -p "$staging/$split_dir"
 cp "$work/bindgen/$bundle.js" "$staging/$bundle.js"
