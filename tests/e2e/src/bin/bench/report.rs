@@ -409,18 +409,21 @@ fn budgets(out: &mut String, figures: &BrowserFigures, native: &Native) {
         .iter()
         .filter(|row| row.verdict == Verdict::Met)
         .count();
-    let _ = writeln!(
-        out,
-        "\n{met} of {} budgets met. A budget is met when the median meets it (both medians where a first call \
-         is reported apart). Not met: {}.",
-        judged.len(),
-        judged
-            .iter()
-            .filter(|row| row.verdict != Verdict::Met)
-            .map(|row| row.figure)
-            .collect::<Vec<_>>()
-            .join("; ")
-    );
+    let not_met: Vec<&str> = judged
+        .iter()
+        .filter(|row| row.verdict != Verdict::Met)
+        .map(|row| row.figure)
+        .collect();
+    let _ = writeln!(out, "\n{}", summary(met, judged.len(), &not_met));
+}
+
+/// The line under the budget table: how many are met, and which are not.
+fn summary(met: usize, judged: usize, not_met: &[&str]) -> String {
+    let rule = "A budget is met when the median meets it (both medians where a first call is reported apart).";
+    match not_met.is_empty() {
+        true => format!("{met} of {judged} budgets met. {rule} Every budget is met."),
+        false => format!("{met} of {judged} budgets met. {rule} Not met: {}.", not_met.join("; ")),
+    }
 }
 
 fn first_load(out: &mut String, figures: &BrowserFigures) {
@@ -990,6 +993,18 @@ mod tests {
             request.contains("24.9 KB at iteration 10") && request.ends_with("| **met** |"),
             "{request}"
         );
+    }
+
+    #[test]
+    fn the_summary_lists_the_budgets_not_met_or_says_every_one_is() {
+        assert_eq!(
+            summary(12, 14, &["Gallery page", "First contentful paint"]),
+            "12 of 14 budgets met. A budget is met when the median meets it (both medians where a first \
+             call is reported apart). Not met: Gallery page; First contentful paint."
+        );
+        let all = summary(14, 14, &[]);
+        assert!(all.ends_with("Every budget is met."), "{all}");
+        assert!(!all.contains("Not met"), "{all}");
     }
 
     #[test]
