@@ -65,6 +65,25 @@ fn script(request: &Value, index: usize) -> Reply {
 }
 
 /// The widget types on the canvas, in document order.
+/// Checks the agent's dashboard is on screen (`what`: "restored", "shared"): its three widgets in
+/// order, every city of `rows` with its population in the table, and `total` on the stat card.
+async fn assert_dashboard(page: &Page, rows: &[Value], total: &str, what: &str) {
+    assert_eq!(
+        widget_types(page).await,
+        ["data-table", "stat-card", "chart-rich"]
+    );
+    let table = page.text("[data-widget-type=data-table]").await;
+    for row in rows {
+        let city = row["city"].as_str().unwrap_or_default();
+        assert!(
+            table.contains(city) && table.contains(&grouped(population(row))),
+            "the {what} table shows {city}: {table}"
+        );
+    }
+    page.wait_for_text("[data-widget-type=stat-card]", total)
+        .await;
+}
+
 async fn widget_types(page: &Page) -> Vec<String> {
     let types = page
         .eval("return [...document.querySelectorAll('[data-testid=widget]')].map((w) => w.dataset.widgetType);", vec![])
@@ -114,20 +133,7 @@ async fn a_dashboard_survives_a_reload_undo_removes_the_agents_last_widget_and_a
         // A reload restores the canvas, the transcript and the server.
         page.reload().await;
         page.wait_for_count("[data-testid=widget]", 3).await;
-        assert_eq!(
-            widget_types(&page).await,
-            ["data-table", "stat-card", "chart-rich"]
-        );
-        let table = page.text("[data-widget-type=data-table]").await;
-        for row in &rows {
-            let city = row["city"].as_str().unwrap_or_default();
-            assert!(
-                table.contains(city) && table.contains(&grouped(population(row))),
-                "the restored table shows {city}: {table}"
-            );
-        }
-        page.wait_for_text("[data-widget-type=stat-card]", &total)
-            .await;
+        assert_dashboard(&page, &rows, &total, "restored").await;
         page.wait_for_text("[data-testid=chat-user]", QUESTION)
             .await;
         page.wait_for_text("[data-testid=chat-assistant]", ANSWER)
@@ -174,20 +180,7 @@ async fn a_dashboard_survives_a_reload_undo_removes_the_agents_last_widget_and_a
         page.open(&format!("/?{query}")).await;
         page.find("[data-testid=read-only-banner]").await;
         page.wait_for_count("[data-testid=widget]", 3).await;
-        assert_eq!(
-            widget_types(&page).await,
-            ["data-table", "stat-card", "chart-rich"]
-        );
-        let table = page.text("[data-widget-type=data-table]").await;
-        for row in &rows {
-            let city = row["city"].as_str().unwrap_or_default();
-            assert!(
-                table.contains(city) && table.contains(&grouped(population(row))),
-                "the shared table shows {city}: {table}"
-            );
-        }
-        page.wait_for_text("[data-widget-type=stat-card]", &total)
-            .await;
+        assert_dashboard(&page, &rows, &total, "shared").await;
         assert!(
             !page.is_displayed("[data-testid=widget-remove]").await,
             "a shared dashboard has no edit tools"
