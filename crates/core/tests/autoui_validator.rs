@@ -109,6 +109,27 @@ fn start(
     done
 }
 
+/// Lets the validator fail to load while the call in `done` waits for it, and checks the call
+/// answers with the reason as an error.
+fn validator_fails_to_load(
+    arrive: oneshot::Sender<Result<(), ValidatorError>>,
+    pool: &mut LocalPool,
+    done: &Cell<Option<ToolResult>>,
+) {
+    arrive
+        .send(Err(unavailable("its module did not load (404)")))
+        .expect("the call is waiting");
+    pool.run_until_stalled();
+    let result = done.take().expect("the call finished");
+    assert!(result.is_error);
+    assert_eq!(
+        result.structured,
+        Some(
+            json!({"error": "the schema validator is not available: its module did not load (404)"})
+        )
+    );
+}
+
 fn stat_card() -> Value {
     json!({"name": "stat-card", "params": {"label": "Revenue", "value": "142.3"}})
 }
@@ -144,18 +165,7 @@ fn when_the_validator_cannot_load_widget_display_says_why_and_shows_nothing() {
     let mut pool = LocalPool::new();
 
     let done = start(&pool, page.ui.clone(), "widget_display", stat_card());
-    arrive
-        .send(Err(unavailable("its module did not load (404)")))
-        .expect("the call is waiting");
-    pool.run_until_stalled();
-    let result = done.take().expect("the call finished");
-    assert!(result.is_error);
-    assert_eq!(
-        result.structured,
-        Some(
-            json!({"error": "the schema validator is not available: its module did not load (404)"})
-        )
-    );
+    validator_fails_to_load(arrive, &mut pool, &done);
     assert_eq!(page.canvas.len(), 0);
 }
 
@@ -251,16 +261,5 @@ fn samples_tools_wait_for_the_validator_and_report_when_it_cannot_load() {
         done.take().is_none(),
         "list_recipes checks its arguments, so it waits"
     );
-    arrive
-        .send(Err(unavailable("its module did not load (404)")))
-        .expect("the call is waiting");
-    pool.run_until_stalled();
-    let result = done.take().expect("the call finished");
-    assert!(result.is_error);
-    assert_eq!(
-        result.structured,
-        Some(
-            json!({"error": "the schema validator is not available: its module did not load (404)"})
-        )
-    );
+    validator_fails_to_load(arrive, &mut pool, &done);
 }
