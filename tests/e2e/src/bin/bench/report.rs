@@ -630,56 +630,38 @@ fn big_table(out: &mut String, figures: &BrowserFigures) {
         out,
         "| action | samples | tool result returned | in the DOM | painted |\n|---|---|---|---|---|"
     );
-    let _ = writeln!(
-        out,
-        "| `widget_display` with 10,000 rows | {} | {} | {} | {} |",
-        table.display_frame.len(),
-        ms(&table.display_returned),
-        ms(&table.display_dom),
-        ms(&table.display_frame)
+    // One row per action: its sample count, then each column it was measured at (blank where not).
+    let mut row = |action: &str, samples: &Samples, returned: Option<&Samples>, dom: Option<&Samples>, frame: Option<&Samples>| {
+        let cell = |column: Option<&Samples>| column.map_or(" ".to_owned(), |samples| format!(" {} ", ms(samples)));
+        let _ = writeln!(
+            out,
+            "| {action} | {} |{}|{}|{}|",
+            samples.len(),
+            cell(returned),
+            cell(dom),
+            cell(frame)
+        );
+    };
+    row(
+        "`widget_display` with 10,000 rows",
+        &table.display_frame,
+        Some(&table.display_returned),
+        Some(&table.display_dom),
+        Some(&table.display_frame),
     );
-    let _ = writeln!(
-        out,
-        "| sort by a number column (asc, desc) | {} | | | {} |",
-        table.sort_number.len(),
-        ms(&table.sort_number)
+    row("sort by a number column (asc, desc)", &table.sort_number, None, None, Some(&table.sort_number));
+    row("sort by a text column (asc, desc)", &table.sort_text, None, None, Some(&table.sort_text));
+    row("sort, either column", &table.sort_dom, None, Some(&table.sort_dom), None);
+    row(
+        "filter, first query (builds the search index)",
+        &table.filter_first,
+        None,
+        None,
+        Some(&table.filter_first),
     );
-    let _ = writeln!(
-        out,
-        "| sort by a text column (asc, desc) | {} | | | {} |",
-        table.sort_text.len(),
-        ms(&table.sort_text)
-    );
-    let _ = writeln!(
-        out,
-        "| sort, either column | {} | | {} | |",
-        table.sort_dom.len(),
-        ms(&table.sort_dom)
-    );
-    let _ = writeln!(
-        out,
-        "| filter, first query (builds the search index) | {} | | | {} |",
-        table.filter_first.len(),
-        ms(&table.filter_first)
-    );
-    let _ = writeln!(
-        out,
-        "| filter, later queries (incl. clearing) | {} | | | {} |",
-        table.filter.len(),
-        ms(&table.filter)
-    );
-    let _ = writeln!(
-        out,
-        "| filter, any query | {} | | {} | |",
-        table.filter_dom.len(),
-        ms(&table.filter_dom)
-    );
-    let _ = writeln!(
-        out,
-        "| scroll to the last row (scrollbar jump) | {} | | | {} |",
-        table.jump_to_end.len(),
-        ms(&table.jump_to_end)
-    );
+    row("filter, later queries (incl. clearing)", &table.filter, None, None, Some(&table.filter));
+    row("filter, any query", &table.filter_dom, None, Some(&table.filter_dom), None);
+    row("scroll to the last row (scrollbar jump)", &table.jump_to_end, None, None, Some(&table.jump_to_end));
     let _ = writeln!(
         out,
         "\nScrolling through: the table's scroller is paged down one viewport (less a row) at a time, {} steps \
