@@ -10,11 +10,13 @@ use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
 use serde_json::{Value, json};
 
-/// One state of the app to audit: open `route` on a fresh page load, click `clicks` in order, wait
-/// until `ready` is visible, then run axe on the whole document.
+/// One state of the app to audit: open `route` on a fresh page load, send `prompt` to the scripted
+/// model if there is one (a turn with a tool call), click `clicks` in order, wait until `ready` is
+/// visible, then run axe on the whole document.
 struct Screen {
     name: &'static str,
     route: &'static str,
+    prompt: Option<&'static str>,
     clicks: &'static [&'static str],
     ready: &'static str,
 }
@@ -23,54 +25,63 @@ const SCREENS: &[Screen] = &[
     Screen {
         name: "canvas with one widget of each kind, beside the chat after one turn",
         route: "/#/",
+        prompt: Some("Describe my dashboard"),
         clicks: &[],
         ready: "[data-testid=chat-tool-call]",
     },
     Screen {
         name: "gallery",
         route: "/#/gallery",
+        prompt: None,
         clicks: &[],
         ready: "[data-testid=gallery-item-trombinoscope]",
     },
     Screen {
         name: "recipes",
         route: "/#/recipes",
+        prompt: None,
         clicks: &[],
         ready: "[data-testid=recipe-detail]",
     },
     Screen {
         name: "settings drawer",
         route: "/#/",
+        prompt: None,
         clicks: &["[data-testid=open-settings]"],
         ready: "[data-testid=settings-model]",
     },
     Screen {
         name: "servers drawer with a connected server and its tools listed",
         route: "/#/",
+        prompt: None,
         clicks: &["[data-testid=open-servers]", "[data-testid=server-tools] > summary"],
         ready: "[data-testid=server-tool]",
     },
     Screen {
         name: "console drawer after one turn",
         route: "/#/",
+        prompt: Some("Describe my dashboard"),
         clicks: &["[data-testid=open-console]"],
         ready: "[data-testid=console-iteration]",
     },
     Screen {
         name: "dashboards menu",
         route: "/#/",
+        prompt: None,
         clicks: &["[data-testid=dashboards] > summary"],
         ready: "[data-testid=dashboard-name]",
     },
     Screen {
         name: "a chart's export menu",
         route: "/#/",
+        prompt: None,
         clicks: &["[data-widget-type=chart] [data-testid=widget-export] > summary"],
         ready: "[data-widget-type=chart] [data-testid=export-svg]",
     },
     Screen {
         name: "share link",
         route: "/#/",
+        prompt: None,
         clicks: &["[data-testid=share]"],
         ready: "[data-testid=share-link]",
     },
@@ -87,8 +98,8 @@ async fn no_screen_has_an_accessibility_violation_in_the_dark_theme() {
 }
 
 async fn audit_every_screen(theme: &'static str) {
-    // One turn with a tool call, so the chat and the console show a tool line as well as text.
-    let llm = ScriptedLlm::start(|_request: &Value, index| match index {
+    // Each turn makes a tool call, so the chat and the console show a tool line as well as text.
+    let llm = ScriptedLlm::start(|_request: &Value, index| match index % 2 {
         0 => Reply::tool("autoui_webmcp_search_recipes", json!({"query": "kpi"})),
         _ => Reply::text("Your canvas holds **one widget of each kind**."),
     })
@@ -101,8 +112,6 @@ async fn audit_every_screen(theme: &'static str) {
         use_settings(&page, theme, &llm_url).await;
         fill_canvas_with_every_widget(&page).await;
         page.add_server(&server_url, "everything").await;
-        page.say("Describe my dashboard").await;
-        page.wait_for_runs(1).await;
 
         let mut report = String::new();
         for screen in SCREENS {
@@ -163,6 +172,11 @@ async fn audit_screen(page: &Page, screen: &Screen) -> Vec<Violation> {
     page.open(screen.route).await;
     // A fresh load, so no drawer or menu is left open by the screen before.
     page.reload().await;
+    if let Some(prompt) = screen.prompt {
+        page.say(prompt).await;
+        // Runs are counted from the page load.
+        page.wait_for_runs(1).await;
+    }
     for css in screen.clicks {
         page.click(css).await;
     }
