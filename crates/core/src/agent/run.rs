@@ -18,9 +18,9 @@ use crate::cancel::CancelToken;
 use crate::dispatch::catalog::{Catalog, ToolRole};
 use crate::dispatch::record::CallRecord;
 use crate::ids::CallId;
-use crate::llm::cost::estimate_usd;
+use crate::llm::cost::estimate_at;
 use crate::llm::message::{ContentBlock, Message, Role};
-use crate::llm::model::{ChatRequest, LlmError, MalformedInput, ModelEvent, ToolDef, Usage};
+use crate::llm::model::{ChatRequest, FinishReason, LlmError, MalformedInput, ModelEvent, ToolDef, Usage};
 use crate::llm::partial_json::parse_prefix;
 use crate::settings::Settings;
 use crate::tool::ResultPart;
@@ -50,6 +50,7 @@ impl AgentSession {
         let catalog = self.dispatcher.catalog();
         let system = build_system_prompt(&catalog, &settings.system_prompt_prefix);
         self.dispatcher.begin_run();
+        self.output = OutputLimit::of(settings);
         if let Some(message) = turn.into_message() {
             self.messages.push(message);
         }
@@ -99,7 +100,7 @@ impl AgentSession {
             system,
             messages: &self.messages,
             tools: &tools,
-            max_output_tokens: self.config.max_output_tokens,
+            max_output_tokens: self.output.current,
         };
         let reply = match self.model.complete(request, settings, cancel.clone(), &forward).await {
             Ok(reply) => reply,
@@ -113,7 +114,7 @@ impl AgentSession {
             }
             Err(error) => return Some(StopReason::ProviderFailed { message: error.to_string() }),
         };
-        let cost = estimate_usd(&settings.model, &settings.base_url, &reply.usage);
+        let cost = estimate_at(settings.profile().0.prices, &settings.base_url, &reply.usage);
         summary.usage += reply.usage;
         summary.cost_usd = summary.cost_usd.zip(cost).map(|(total, more)| total + more);
         summary.text = reply_text(&reply.content);
@@ -125,9 +126,6 @@ impl AgentSession {
                 _ => None,
             })
             .collect();
-        if !reply.content.is_empty() {
-            self.messages.push(Message { role: Role::Assistant, content: reply.content });
-        }
         let finished = |sink: &dyn EventSink| {
             sink.emit(AgentEvent::IterationFinished {
                 iteration,
@@ -136,11 +134,35 @@ impl AgentSession {
                 request_bytes: reply.request_bytes,
             });
         };
+        let stop = match reply.finish {
+            FinishReason::Refusal => Some(StopReason::Refused),
+            FinishReason::ContentFilter => Some(StopReason::Filtered),
+            FinishReason::MaxTokens if calls.is_empty() => Some(StopReason::OutputCut { limit: self.output.current }),
+            _ => None,
+        };
+        if let Some(stop) = stop {
+            // Calls the run will not answer are left out, so the conversation stays valid to send.
+            let text: Vec<ContentBlock> =
+                reply.content.into_iter().filter(|block| matches!(block, ContentBlock::Text { .. })).collect();
+            if !text.is_empty() {
+                self.messages.push(Message { role: Role::Assistant, content: text });
+            }
+            finished(sink);
+            return Some(stop);
+        }
+        if !reply.content.is_empty() {
+            self.messages.push(Message { role: Role::Assistant, content: reply.content });
+        }
         if calls.is_empty() {
             finished(sink);
-            return Some(StopReason::Completed);
+            // A paused turn goes on: the next request carries the reply so far, and the model resumes it.
+            return (reply.finish != FinishReason::PauseTurn).then_some(StopReason::Completed);
         }
-        let results = self.run_calls(context, calls, &reply.malformed, summary).await;
+        let cut = (reply.finish == FinishReason::MaxTokens && !reply.malformed.is_empty()).then(|| {
+            let limit = self.output.current;
+            (limit, self.output.raise_once())
+        });
+        let results = self.run_calls(context, calls, &reply.malformed, cut, summary).await;
         self.messages.push(Message { role: Role::User, content: results });
         if self.config.compress_history {
             economy(&self.config, &self.results, catalog).compress_history(&mut self.messages);
@@ -154,8 +176,7 @@ impl AgentSession {
         let RunContext { catalog, system, settings, .. } = *context;
         let Some(configured) = self.config.request_budget.filter(|_| self.config.compress_history) else { return };
         let budget = effective_budget(configured, settings.result_limit);
-        let request =
-            ChatRequest { system, messages: &self.messages, tools, max_output_tokens: self.config.max_output_tokens };
+        let request = ChatRequest { system, messages: &self.messages, tools, max_output_tokens: self.output.current };
         let size = self.model.request_bytes(&request, settings);
         if size > budget {
             economy(&self.config, &self.results, catalog).fit(&mut self.messages, size - budget);
@@ -163,12 +184,14 @@ impl AgentSession {
     }
 
     /// Dispatches the calls one after another, in the order the model wrote them, and returns one
-    /// tool_result per call (calls left when Stop is pressed get a "cancelled" result).
+    /// tool_result per call (calls left when Stop is pressed get a "cancelled" result). `cut` is the
+    /// output limit that cut the reply off and the next reply's, when it did.
     async fn run_calls(
         &mut self,
         context: &RunContext<'_>,
         calls: Vec<(String, String, Value)>,
         malformed: &[MalformedInput],
+        cut: Option<(u32, u32)>,
         summary: &mut RunSummary,
     ) -> Vec<ContentBlock> {
         let RunContext { catalog, settings, cancel, sink, .. } = *context;
@@ -185,9 +208,10 @@ impl AgentSession {
                 continue;
             }
             let call_id = CallId::new(id.clone());
-            let prepared = match malformed.iter().find(|bad| bad.id == id) {
-                Some(bad) => self.dispatcher.prepare_malformed(call_id, &name, &bad.raw),
-                None => self.dispatcher.prepare(catalog, call_id, &name, input),
+            let prepared = match (malformed.iter().find(|bad| bad.id == id), cut) {
+                (Some(bad), Some((limit, next))) => self.dispatcher.prepare_cut_off(call_id, &name, &bad.raw, limit, next),
+                (Some(bad), None) => self.dispatcher.prepare_malformed(call_id, &name, &bad.raw),
+                (None, _) => self.dispatcher.prepare(catalog, call_id, &name, input),
             };
             sink.emit(AgentEvent::ToolCallStarted { record: self.dispatcher.running(catalog, &prepared) });
             let executed = self.dispatcher.execute(catalog, prepared, cancel).await;
@@ -214,6 +238,31 @@ impl AgentSession {
             sink.emit(AgentEvent::ToolCallFinished { record });
         }
         results
+    }
+}
+
+/// The output token limit of a run's requests: the profile's, raised once (doubled, up to what the
+/// model allows) after a tool call was cut off by it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct OutputLimit {
+    current: u32,
+    ceiling: u32,
+    raised: bool,
+}
+
+impl OutputLimit {
+    fn of(settings: &Settings) -> OutputLimit {
+        let profile = settings.profile().0;
+        OutputLimit { current: profile.output_tokens.max(1), ceiling: profile.max_output_tokens, raised: false }
+    }
+
+    /// The limit for the next request.
+    fn raise_once(&mut self) -> u32 {
+        if !self.raised {
+            self.raised = true;
+            self.current = self.current.saturating_mul(2).min(self.ceiling).max(self.current);
+        }
+        self.current
     }
 }
 

@@ -49,12 +49,22 @@ pub enum DispatchError {
          by the output token limit: call again with smaller arguments, for example fewer rows"
     )]
     MalformedArguments(usize),
+    #[error(
+        "the arguments of this call are not valid JSON ({chars} characters received): the reply was cut off by the \
+         output token limit ({limit} tokens) before they were complete, so the call did not run; call again with \
+         smaller arguments, for example fewer rows{}", next_limit(*.limit, *.next)
+    )]
+    CutOff { chars: usize, limit: u32, next: u32 },
     #[error("no answer after {0} s (timeout)")]
     TimedOut(u32),
     #[error("cancelled by the user")]
     Cancelled,
     #[error("{0}")]
     Failed(String),
+}
+
+fn next_limit(limit: u32, next: u32) -> String {
+    if next > limit { format!(" (your next reply may be up to {next} tokens long)") } else { String::new() }
 }
 
 fn did_you_mean(suggestions: &[String]) -> String {
@@ -181,6 +191,17 @@ impl Dispatcher {
             name: name.to_owned(),
             args: Arc::new(json!({ "unparsed_arguments": raw })),
             route: Err(DispatchError::MalformedArguments(raw.chars().count())),
+        }
+    }
+
+    /// A call cut off by the output token limit (`limit`, `next` for the next reply): answered
+    /// with an error saying so, without running anything.
+    pub fn prepare_cut_off(&self, id: CallId, name: &str, raw: &str, limit: u32, next: u32) -> PreparedCall {
+        PreparedCall {
+            id,
+            name: name.to_owned(),
+            args: Arc::new(json!({ "unparsed_arguments": raw })),
+            route: Err(DispatchError::CutOff { chars: raw.chars().count(), limit, next }),
         }
     }
 
