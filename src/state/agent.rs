@@ -448,8 +448,9 @@ pub(crate) fn run_turn(
         let sink = UiSink::new(ctx);
         let mut session = session.borrow_mut();
         // The model profile sizes the run: a large window sees more data, a small one is not overrun.
-        let budget = settings.derived_limits().map_or(DEFAULT_REQUEST_BUDGET, |limits| limits.request_budget);
-        session.set_request_budget(Some(budget));
+        let limits = settings.derived_limits();
+        session.set_request_budget(Some(limits.map_or(DEFAULT_REQUEST_BUDGET, |limits| limits.request_budget)));
+        session.set_tool_budget(limits.map(|limits| limits.tool_budget));
         session.run(turn, &settings.effective(), cancel, &sink).await;
     })
 }

@@ -156,6 +156,12 @@ impl AgentSession {
         self.config.request_budget = budget;
     }
 
+    /// Sets the bytes of tool definitions one request may carry (part of the request budget); with
+    /// one, tools discovery names are offered without activating their server (`dispatch/offer.rs`).
+    pub fn set_tool_budget(&mut self, budget: Option<usize>) {
+        self.dispatcher.set_tool_budget(budget);
+    }
+
     pub fn messages(&self) -> &[Message] {
         &self.messages
     }

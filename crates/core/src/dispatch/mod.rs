@@ -5,6 +5,7 @@
 pub mod alias;
 pub mod catalog;
 pub mod guard;
+pub mod offer;
 pub mod pseudo;
 pub mod record;
 
@@ -18,7 +19,9 @@ use serde_json::{Value, json};
 
 use crate::cancel::CancelToken;
 use crate::dispatch::catalog::{Catalog, Entry, ToolRole};
+use crate::dispatch::alias::RecipeRole;
 use crate::dispatch::guard::RepetitionGuard;
+use crate::dispatch::offer::ToolOffer;
 use crate::dispatch::pseudo::PseudoTool;
 use crate::dispatch::record::{CallOutcome, CallRecord, CallTarget};
 use crate::ids::{CallId, ServerId};
@@ -121,6 +124,8 @@ pub struct Dispatcher {
     discovered: bool,
     /// The server and tool whose data the agent read most recently.
     last_source: Option<DataSource>,
+    /// Tools discovery named, and the tool-definition budget.
+    offer: ToolOffer,
 }
 
 impl Dispatcher {
@@ -139,6 +144,7 @@ impl Dispatcher {
             guard: RepetitionGuard::default(),
             discovered: false,
             last_source: None,
+            offer: ToolOffer::default(),
         }
     }
 
@@ -147,9 +153,15 @@ impl Dispatcher {
         Catalog::build(&self.local, &self.remote.servers())
     }
 
-    /// The tools to offer the model: the discovery set plus every activated server's tools.
+    /// The tools to offer the model: the discovery set plus every activated server's tools, or
+    /// with a tool budget, the staged and activated tools that fit it (see `offer.rs`).
     pub fn tool_defs(&self, catalog: &Catalog) -> Vec<ToolDef> {
-        catalog.tool_defs(&self.activated)
+        self.offer.defs(catalog, &self.activated)
+    }
+
+    /// Bytes of tool definitions one request may carry (`None`: the seed's unbounded offering).
+    pub fn set_tool_budget(&mut self, budget: Option<usize>) {
+        self.offer.set_budget(budget);
     }
 
     pub fn activated(&self) -> &[(ServerId, Protocol)] {
@@ -169,6 +181,7 @@ impl Dispatcher {
     /// Forgets the conversation: activations, the data source, the guard.
     pub fn reset(&mut self) {
         self.activated.clear();
+        self.offer.clear();
         self.last_source = None;
         self.begin_run();
     }
@@ -234,7 +247,9 @@ impl Dispatcher {
             (Ok(_), Some(note)) => ToolResult::error(note),
             (Ok(Entry::Pseudo { server, kind }), None) => {
                 self.discovered = true;
-                kind.answer(catalog.get(*server), &call.args)
+                let answer = kind.answer(catalog.get(*server), &call.args);
+                self.offer.stage(catalog.get(*server), answer.named);
+                answer.result
             }
             (Ok(Entry::Tool { server, tool }), None) => {
                 let (result, activated) = self.call_tool(catalog, *server, *tool, &call, cancel).await;
@@ -286,9 +301,15 @@ impl Dispatcher {
             Err(error) => error.into_result(),
         };
         match tool.role {
-            ToolRole::Recipe(_) => self.discovered = true,
+            ToolRole::Recipe(role) => {
+                self.discovered = true;
+                if role == RecipeRole::Get && !result.is_error {
+                    self.offer.stage_named_in(server, &full_text(&result));
+                }
+            }
             ToolRole::Data if !result.is_error => {
                 self.last_source = Some(DataSource { server: server.id.clone(), tool: tool.real.clone() });
+                self.offer.stage(server, [tool_position]);
             }
             ToolRole::Data | ToolRole::Canvas | ToolRole::Recall => {}
         }
