@@ -17,6 +17,7 @@ use crate::agent::stop::StopReason;
 use crate::cancel::CancelToken;
 use crate::dispatch::catalog::{Catalog, ToolRole};
 use crate::dispatch::record::CallRecord;
+use crate::dispatch::{Executed, PreparedCall};
 use crate::ids::CallId;
 use crate::llm::cost::estimate_at;
 use crate::llm::message::{ContentBlock, Message, Role};
@@ -183,9 +184,12 @@ impl AgentSession {
         }
     }
 
-    /// Dispatches the calls one after another, in the order the model wrote them, and returns one
-    /// tool_result per call (calls left when Stop is pressed get a "cancelled" result). `cut` is the
-    /// output limit that cut the reply off and the next reply's, when it did.
+    /// Dispatches the calls in the order the model wrote them, running neighbouring independent
+    /// calls (data reads together, recipe reads together) concurrently while canvas operations keep
+    /// their order, and
+    /// returns one tool_result per call in the model's order (calls left when Stop is pressed get a
+    /// "cancelled" result). `cut` is the output limit that cut the reply off and the next reply's,
+    /// when it did.
     async fn run_calls(
         &mut self,
         context: &RunContext<'_>,
@@ -194,50 +198,85 @@ impl AgentSession {
         cut: Option<(u32, u32)>,
         summary: &mut RunSummary,
     ) -> Vec<ContentBlock> {
-        let RunContext { catalog, settings, cancel, sink, .. } = *context;
-        let mut results = Vec::with_capacity(calls.len());
-        for (id, name, input) in calls {
+        let RunContext { catalog, cancel, sink, .. } = *context;
+        let prepared: Vec<PreparedCall> = calls
+            .into_iter()
+            .map(|(id, name, input)| {
+                let call_id = CallId::new(id.clone());
+                match (malformed.iter().find(|bad| bad.id == id), cut) {
+                    (Some(bad), Some((limit, next))) => {
+                        self.dispatcher.prepare_cut_off(call_id, &name, &bad.raw, limit, next)
+                    }
+                    (Some(bad), None) => self.dispatcher.prepare_malformed(call_id, &name, &bad.raw),
+                    (None, _) => self.dispatcher.prepare(catalog, call_id, &name, input),
+                }
+            })
+            .collect();
+        let mut results = Vec::with_capacity(prepared.len());
+        let mut pending = prepared.into_iter().peekable();
+        while let Some(first) = pending.next() {
+            let class = self.dispatcher.concurrency_class(catalog, &first);
+            let mut batch = vec![first];
+            if class.is_some() {
+                while let Some(next) = pending.next_if(|call| self.dispatcher.concurrency_class(catalog, call) == class) {
+                    batch.push(next);
+                }
+            }
             if cancel.is_cancelled() {
-                results.push(ContentBlock::ToolResult {
-                    tool_use_id: id,
-                    content: vec![ResultPart::Text {
-                        text: "Error: cancelled by the user before this call ran".to_owned(),
-                    }],
-                    is_error: true,
-                });
+                results.extend(batch.into_iter().map(|call| cancelled_result(call.id.as_str())));
                 continue;
             }
-            let call_id = CallId::new(id.clone());
-            let prepared = match (malformed.iter().find(|bad| bad.id == id), cut) {
-                (Some(bad), Some((limit, next))) => self.dispatcher.prepare_cut_off(call_id, &name, &bad.raw, limit, next),
-                (Some(bad), None) => self.dispatcher.prepare_malformed(call_id, &name, &bad.raw),
-                (None, _) => self.dispatcher.prepare(catalog, call_id, &name, input),
-            };
-            sink.emit(AgentEvent::ToolCallStarted { record: self.dispatcher.running(catalog, &prepared) });
-            let executed = self.dispatcher.execute(catalog, prepared, cancel).await;
-            if let Some(activation) = executed.activation {
-                sink.emit(AgentEvent::ServerActivated {
-                    server: activation.server,
-                    protocol: activation.protocol,
-                    tools: activation.tools,
-                });
+            let ids: Vec<String> = batch.iter().map(|call| call.id.as_str().to_owned()).collect();
+            for call in &batch {
+                sink.emit(AgentEvent::ToolCallStarted { record: self.dispatcher.running(catalog, call) });
             }
-            self.results.insert(&id, executed.text.clone());
-            let mut record = executed.record;
-            // `recall` pages results itself; cutting its answer again would hide its page marker.
-            let shown = match executed.role {
-                Some(ToolRole::Recall) => None,
-                _ => Some(shown(&executed.text, settings.result_limit.max(1), &id)),
-            };
-            record.truncated = shown.as_ref().is_some_and(|shown| shown.truncated);
-            let text = shown.and_then(|shown| shown.text).unwrap_or_else(|| executed.text.to_string());
-            let mut content = vec![ResultPart::Text { text }];
-            content.extend(executed.result.content.into_iter().filter(|part| matches!(part, ResultPart::Image { .. })));
-            results.push(ContentBlock::ToolResult { tool_use_id: id, content, is_error: executed.result.is_error });
-            summary.calls.push(record.clone());
-            sink.emit(AgentEvent::ToolCallFinished { record });
+            let executed = self.dispatcher.execute_together(catalog, batch, cancel).await;
+            for (id, executed) in ids.into_iter().zip(executed) {
+                results.push(self.conclude(context, id, executed, summary));
+            }
         }
         results
+    }
+
+    /// Keeps a call's full result, shows the model a part of it within the result limit, and
+    /// reports the call as finished.
+    fn conclude(
+        &mut self,
+        context: &RunContext<'_>,
+        id: String,
+        executed: Executed,
+        summary: &mut RunSummary,
+    ) -> ContentBlock {
+        let RunContext { settings, sink, .. } = *context;
+        if let Some(activation) = executed.activation {
+            sink.emit(AgentEvent::ServerActivated {
+                server: activation.server,
+                protocol: activation.protocol,
+                tools: activation.tools,
+            });
+        }
+        self.results.insert(&id, executed.text.clone());
+        let mut record = executed.record;
+        // `recall` pages results itself; cutting its answer again would hide its page marker.
+        let shown = match executed.role {
+            Some(ToolRole::Recall) => None,
+            _ => Some(shown(&executed.text, settings.result_limit.max(1), &id)),
+        };
+        record.truncated = shown.as_ref().is_some_and(|shown| shown.truncated);
+        let text = shown.and_then(|shown| shown.text).unwrap_or_else(|| executed.text.to_string());
+        let mut content = vec![ResultPart::Text { text }];
+        content.extend(executed.result.content.into_iter().filter(|part| matches!(part, ResultPart::Image { .. })));
+        summary.calls.push(record.clone());
+        sink.emit(AgentEvent::ToolCallFinished { record });
+        ContentBlock::ToolResult { tool_use_id: id, content, is_error: executed.result.is_error }
+    }
+}
+
+fn cancelled_result(id: &str) -> ContentBlock {
+    ContentBlock::ToolResult {
+        tool_use_id: id.to_owned(),
+        content: vec![ResultPart::Text { text: "Error: cancelled by the user before this call ran".to_owned() }],
+        is_error: true,
     }
 }
 
