@@ -244,7 +244,9 @@ async fn a_reply_cut_by_the_output_limit_offers_continue_which_finishes_it() {
     let llm = ScriptedLlm::start(|request, _| {
         let continued = request["messages"].to_string().contains("cut off by the output token limit");
         match stage(request) {
-            Stage::Done if !continued => Reply::CutOff(vec![Part::Text(format!("{DONE} {DONE}"))]),
+            Stage::Done if !continued => Reply::CutOff(vec![Part::Text(
+                "The dashboard shows revenue, margin and units, by region and by product line, month by month.".to_owned(),
+            )]),
             Stage::Done => Reply::text(DONE),
             _ => next_step(request, false),
         }
@@ -258,7 +260,8 @@ async fn a_reply_cut_by_the_output_limit_offers_continue_which_finishes_it() {
         page.click("[data-testid=continue]").await;
         page.wait_for_runs(2).await;
         let replies = page.texts("[data-testid=chat-assistant]").await;
-        assert_eq!(replies.last().map(String::as_str), Some(DONE), "{replies:?}");
+        assert!(replies.iter().any(|reply| reply.starts_with("The dashboard shows")), "the cut reply stays: {replies:?}");
+        assert_eq!(replies.last().map(String::as_str), Some(DONE), "the model was told to continue: {replies:?}");
         assert_eq!(page.count("[data-testid=continue]").await, 0);
     })
     .await;
