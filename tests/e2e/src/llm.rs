@@ -151,7 +151,8 @@ impl ScriptedLlm {
         let router = Router::new()
             .route("/v1/messages", post(anthropic))
             .route("/v1/chat/completions", post(openai))
-            .layer(CorsLayer::very_permissive())
+            // Providers that want a browser to honour `retry-after` expose it; the scripted one does.
+            .layer(CorsLayer::very_permissive().expose_headers([axum::http::header::RETRY_AFTER]))
             .with_state(shared);
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
