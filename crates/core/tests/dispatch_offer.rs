@@ -128,3 +128,13 @@ fn search_tools_returns_the_best_matches_and_says_how_many_more() {
     assert_eq!(answer["tools"].as_array().map(Vec::len), Some(SEARCH_LIMIT));
     assert!(answer["more"].as_str().is_some_and(|more| more.starts_with("2980 more")), "{}", answer["more"]);
 }
+
+#[test]
+fn a_later_search_is_offered_before_an_earlier_listing_page() {
+    let mut dispatcher = dispatcher(hub(3_000), Some(BUDGET));
+    call(&mut dispatcher, "hub_mcp_list_tools", json!({}));
+    call(&mut dispatcher, "hub_mcp_search_tools", json!({ "query": "op_2999" }));
+    let names = offered(&dispatcher);
+    let hub: Vec<&String> = names.iter().filter(|name| name.starts_with("hub_mcp_op_")).collect();
+    assert_eq!(hub.first().map(|name| name.as_str()), Some("hub_mcp_op_2999"), "{hub:?}");
+}

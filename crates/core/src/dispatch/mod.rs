@@ -366,7 +366,7 @@ impl Dispatcher {
                 }
                 ToolRole::Data if !result.is_error => {
                     self.last_source = Some(DataSource { server: server.id.clone(), tool: tool.real.clone() });
-                    self.offer.stage(server, [tool_position]);
+                    self.offer.stage_called(server, tool_position);
                 }
                 ToolRole::Data | ToolRole::Canvas | ToolRole::Recall => {}
             }

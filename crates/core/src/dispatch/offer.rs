@@ -15,14 +15,18 @@ struct Staged {
     server: ServerId,
     protocol: Protocol,
     real: String,
+    /// Which answer named it last (a later one is more relevant), and where in that answer.
+    generation: u32,
+    rank: usize,
+    called: bool,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct ToolOffer {
     /// Bytes of tool definitions one request may carry; `None` offers as the seed did.
     budget: Option<usize>,
-    /// In the order they were named, most relevant first.
     staged: Vec<Staged>,
+    generation: u32,
 }
 
 impl ToolOffer {
@@ -34,13 +38,38 @@ impl ToolOffer {
         self.staged.clear();
     }
 
-    /// Stages the data tools at `positions` of `server`.
+    /// Stages the data tools at `positions` of `server`, in the order given (best first).
     pub fn stage(&mut self, server: &CatalogServer, positions: impl IntoIterator<Item = usize>) {
-        for position in positions {
+        self.stage_as(server, positions, false);
+    }
+
+    /// Stages a tool the model called: the most relevant of all.
+    pub fn stage_called(&mut self, server: &CatalogServer, position: usize) {
+        self.stage_as(server, [position], true);
+    }
+
+    fn stage_as(&mut self, server: &CatalogServer, positions: impl IntoIterator<Item = usize>, called: bool) {
+        self.generation += 1;
+        let generation = self.generation;
+        for (rank, position) in positions.into_iter().enumerate() {
             let Some(tool) = server.tools.get(position).filter(|tool| tool.role == ToolRole::Data) else { continue };
-            let staged = Staged { server: server.id.clone(), protocol: server.protocol, real: tool.real.clone() };
-            if !self.staged.contains(&staged) {
-                self.staged.push(staged);
+            let same = |staged: &&mut Staged| {
+                staged.server == server.id && staged.protocol == server.protocol && staged.real == tool.real
+            };
+            match self.staged.iter_mut().find(same) {
+                Some(staged) => {
+                    staged.generation = generation;
+                    staged.rank = rank;
+                    staged.called |= called;
+                }
+                None => self.staged.push(Staged {
+                    server: server.id.clone(),
+                    protocol: server.protocol,
+                    real: tool.real.clone(),
+                    generation,
+                    rank,
+                    called,
+                }),
             }
         }
     }
@@ -77,11 +106,13 @@ impl ToolOffer {
         defs
     }
 
-    /// Staged tools of ready servers first (in the order they were named), then the other tools of
-    /// each activated server in activation order.
+    /// Staged tools of ready servers first (called ones, then the most recently named, each answer's
+    /// best first), then the other tools of each activated server in activation order.
     fn candidates<'c>(&self, catalog: &'c Catalog, activated: &[(ServerId, Protocol)]) -> Vec<&'c CatalogTool> {
         let ready = |id: &ServerId, protocol: Protocol| catalog.server(id, protocol).filter(|server| server.is_ready());
-        let staged = self.staged.iter().filter_map(|staged| {
+        let mut relevant: Vec<&Staged> = self.staged.iter().collect();
+        relevant.sort_by_key(|staged| (!staged.called, std::cmp::Reverse(staged.generation), staged.rank));
+        let staged = relevant.into_iter().filter_map(|staged| {
             ready(&staged.server, staged.protocol)?.tools.iter().find(|tool| tool.real == staged.real)
         });
         let rest = activated.iter().filter_map(|(id, protocol)| ready(id, *protocol)).flat_map(|server| {
