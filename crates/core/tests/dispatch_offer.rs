@@ -110,7 +110,7 @@ fn list_tools_pages_a_server_of_thousands_of_tools() {
     let mut dispatcher = dispatcher(hub(3_000), Some(BUDGET));
     let first = call(&mut dispatcher, "hub_mcp_list_tools", json!({}));
     let page: Value = serde_json::from_str(&first.text).expect("JSON");
-    assert_eq!(page["total"], 3_000);
+    assert_eq!(page["count"], 3_000);
     assert_eq!(page["tools"].as_array().map(Vec::len), Some(LIST_PAGE));
     assert!(page["next"].as_str().is_some_and(|next| next.contains("\"offset\": 50")), "{}", page["next"]);
     assert!(first.text.len() < 20_000, "{} bytes", first.text.len());

@@ -85,7 +85,9 @@ fn list(server: &CatalogServer, offset: usize) -> Answer {
     let next = (end < total).then(|| {
         format!("call {}({{\"offset\": {end}}}) for the next page, or {} to find a tool by keywords", server.list_tools, server.search_tools)
     });
-    let result = ToolResult::json(json!({ "total": total, "offset": start, "tools": page, "next": next }));
+    // Keys sort alphabetically: the count and the way to the next page come before the tools, so a
+    // page shortened to the result limit still says both.
+    let result = ToolResult::json(json!({ "count": total, "next": next, "offset": start, "tools": page }));
     Answer { result, named: (start..end).collect() }
 }
 
