@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use autoui_core::agent::budget::DEFAULT_REQUEST_BUDGET;
 use autoui_core::agent::event::{AgentEvent, EventSink};
 use autoui_core::agent::session::{AgentConfig, AgentDeps, AgentSession, SessionSnapshot, UserTurn};
 use autoui_core::agent::stop::StopReason;
@@ -140,7 +141,23 @@ impl AgentCtx {
     /// Whether Retry has something to do: a run that stopped early, or a turn that could not start.
     pub fn can_retry(&self) -> bool {
         !self.running.get()
-            && (self.unsent.with(Option::is_some) || self.last_stop.get().is_some_and(|s| s != StopReason::Completed))
+            && (self.unsent.with(Option::is_some)
+                || self.last_stop.get().is_some_and(|s| !matches!(s, StopReason::Completed | StopReason::OutputCut { .. })))
+    }
+
+    /// Whether the last reply was cut by the output limit, so Continue is offered.
+    pub fn can_continue(&self) -> bool {
+        !self.running.get() && matches!(self.last_stop.get(), Some(StopReason::OutputCut { .. }))
+    }
+
+    /// Lets the model go on with a reply the output limit cut: a turn that says so (as context, so the
+    /// transcript shows no message the person did not write).
+    pub fn continue_reply(&self) {
+        if !self.running.get_untracked() {
+            let turn = UserTurn::default()
+                .with_context("Your last reply was cut off by the output token limit. Continue it from where it stopped.");
+            self.start(turn);
+        }
     }
 
     /// The conversation as stored (for persistence). During a run, the conversation before it: the
@@ -430,7 +447,11 @@ pub(crate) fn run_turn(
         let Some(session) = ctx.session.get_value() else { return };
         let sink = UiSink::new(ctx);
         let mut session = session.borrow_mut();
-        session.run(turn, &settings, cancel, &sink).await;
+        // The model profile sizes the run: a large window sees more data, a small one is not overrun.
+        let limits = settings.derived_limits();
+        session.set_request_budget(Some(limits.map_or(DEFAULT_REQUEST_BUDGET, |limits| limits.request_budget)));
+        session.set_tool_budget(limits.map(|limits| limits.tool_budget));
+        session.run(turn, &settings.effective(), cancel, &sink).await;
     })
 }
 

@@ -182,9 +182,17 @@ impl Page {
     /// Points the app at an LLM endpoint (provider `anthropic` or `open_ai`) through stored
     /// settings, then reloads so the app starts with them.
     pub async fn configure_llm(&self, provider: &str, base_url: &str) {
-        let settings = serde_json::json!({
+        self.configure_llm_with(provider, base_url, serde_json::json!({})).await;
+    }
+
+    /// As `configure_llm`, with more settings fields (e.g. a model with a known profile, timeouts).
+    pub async fn configure_llm_with(&self, provider: &str, base_url: &str, extra: Value) {
+        let mut settings = serde_json::json!({
             "provider": provider, "model": "scripted-model", "base_url": base_url, "api_key": "test-key",
         });
+        if let (Some(fields), Value::Object(extra)) = (settings.as_object_mut(), extra) {
+            fields.extend(extra);
+        }
         self.eval(
             "localStorage.setItem('autoui.settings.v1', arguments[0]);",
             vec![Value::String(settings.to_string())],
