@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::cancel::CancelToken;
 use crate::ids::ServerId;
 use crate::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKind};
+use crate::mcp::elicit::SharedElicitor;
 use crate::mcp::endpoint::{EndpointError, server_host};
 use crate::mcp::error::McpError;
 use crate::mcp::inbound::Notice;
@@ -206,6 +207,7 @@ struct Inner<H: ?Sized> {
     tasks: UnboundedSender<Task>,
     queue: RefCell<Option<UnboundedReceiver<Task>>>,
     listeners: RefCell<Vec<Listener>>,
+    elicitor: RefCell<Option<SharedElicitor>>,
 }
 
 struct Entry<H: ?Sized> {
@@ -227,6 +229,7 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
                 tasks,
                 queue: RefCell::new(Some(queue)),
                 listeners: RefCell::new(Vec::new()),
+                elicitor: RefCell::new(None),
             }),
         }
     }
@@ -248,6 +251,12 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
                 }
             }
         }
+    }
+
+    /// Lets `elicitor` answer servers' `elicitation/create` requests (declared to them) from the
+    /// next connection on; set it before adding servers.
+    pub fn set_elicitor(&self, elicitor: SharedElicitor) {
+        *self.inner.elicitor.borrow_mut() = Some(elicitor);
     }
 
     /// Calls `listener` with every event from now on.
@@ -369,18 +378,23 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
 
     fn new_session(&self, id: &ServerId, config: ServerConfig) -> Rc<Session<H>> {
         let weak = Rc::downgrade(&self.inner);
+        let id_label = id.to_string();
         let id = id.clone();
         let notices = Rc::new(move |notice: Notice| {
             if let Some(inner) = weak.upgrade() {
                 inner.on_notice(&id, notice);
             }
         });
-        Rc::new(Session::new(
+        let session = Session::new(
             config,
             self.inner.ports.clone(),
             self.inner.options.clone(),
             notices,
-        ))
+        );
+        Rc::new(match self.inner.elicitor.borrow().clone() {
+            Some(elicitor) => session.with_elicitor(elicitor, id_label.as_str()),
+            None => session,
+        })
     }
 
     /// Spawns the task that runs the entry's current session until it gives up or is stopped.
@@ -448,6 +462,10 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
                 message: format!(
                     "the server changed its tools, but listing them again failed: {reason}"
                 ),
+            }),
+            Notice::ElicitationRefused { reason } => self.emit(HubEvent::Warning {
+                server: id.clone(),
+                message: format!("the server asked for input this client cannot show: {reason}"),
             }),
             Notice::Reconnecting { reason } => {
                 self.set_status(id, ServerStatus::Reconnecting { reason })

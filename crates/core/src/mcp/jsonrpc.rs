@@ -62,6 +62,7 @@ pub enum Method {
     Cancelled,
     Progress,
     ToolsListChanged,
+    ElicitationCreate,
     Other(String),
 }
 
@@ -76,12 +77,13 @@ impl Method {
             Method::Cancelled => "notifications/cancelled",
             Method::Progress => "notifications/progress",
             Method::ToolsListChanged => "notifications/tools/list_changed",
+            Method::ElicitationCreate => "elicitation/create",
             Method::Other(name) => name,
         }
     }
 
     pub fn from_wire(name: &str) -> Method {
-        const KNOWN: [Method; 8] = [
+        const KNOWN: [Method; 9] = [
             Method::Initialize,
             Method::Initialized,
             Method::Ping,
@@ -90,6 +92,7 @@ impl Method {
             Method::Cancelled,
             Method::Progress,
             Method::ToolsListChanged,
+            Method::ElicitationCreate,
         ];
         KNOWN
             .into_iter()

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use crate::cancel::CancelToken;
 use crate::mcp::config::{McpOptions, ServerConfig, TransportKind};
+use crate::mcp::elicit::SharedElicitor;
 use crate::mcp::error::McpError;
 use crate::mcp::inbound::{Inbound, Notice, NoticeSink};
 use crate::mcp::jsonrpc::{Message, Method, Request, RequestId, Version};
@@ -114,6 +115,13 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             config,
             options,
         }
+    }
+
+    /// Lets `elicitor` answer the server's `elicitation/create` requests (and declares it), naming
+    /// this server `server` to whoever is asked.
+    pub fn with_elicitor(mut self, elicitor: SharedElicitor, server: &str) -> Session<H> {
+        self.inbound.set_elicitor(elicitor, server.to_owned());
+        self
     }
 
     /// The transport in use, once connected.
@@ -283,7 +291,10 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
     async fn handshake(&self) -> Result<(), McpError> {
         let request = self.new_request(
             Method::Initialize,
-            Some(to_params(&InitializeParams::default())),
+            Some(to_params(&InitializeParams {
+                capabilities: self.inbound.capabilities(),
+                ..InitializeParams::default()
+            })),
         );
         let result = self
             .exchange(
@@ -379,7 +390,8 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                         .hello
                         .as_ref()
                         .is_some_and(InitializeResult::announces_tool_changes);
-                    if !announces {
+                    // A server may also ask for input (elicitation) on this stream, outside any call.
+                    if !announces && self.inbound.capabilities().elicitation.is_none() {
                         // Nothing to listen for: the session lives on through its POSTs.
                         futures::future::pending::<()>().await;
                     }
