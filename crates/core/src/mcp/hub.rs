@@ -554,6 +554,12 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
 }
 
 impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
+    fn call_timeout_ms(&self, server: &ServerId) -> Option<u32> {
+        let entry = self.inner.entry(server)?;
+        let timeout_ms = entry.session.borrow().call_timeout_ms();
+        Some(timeout_ms)
+    }
+
     fn servers(&self) -> Vec<RemoteServerView> {
         self.snapshots()
             .into_iter()
@@ -622,6 +628,11 @@ impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
                 }
                 Err(McpError::Cancelled) => {
                     (Err(RemoteCallError::Cancelled), CallOutcome::Cancelled)
+                }
+                Err(McpError::Timeout { ms }) => {
+                    let timed_out = RemoteCallError::TimedOut { server: server.clone(), seconds: ms.div_ceil(1_000) };
+                    let reported = CallOutcome::Failed(timed_out.to_string());
+                    (Err(timed_out), reported)
                 }
                 Err(error) => {
                     let message = format!("calling \"{tool}\" on {server} failed: {error}");

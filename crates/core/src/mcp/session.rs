@@ -9,7 +9,7 @@ use std::pin::pin;
 use std::rc::Rc;
 
 use futures::StreamExt;
-use futures::channel::mpsc::{self, UnboundedReceiver};
+use futures::channel::mpsc::{self, UnboundedReceiver, UnboundedSender};
 use futures::future::{Either, select};
 use serde::Serialize;
 use serde_json::Value;
@@ -71,6 +71,10 @@ pub struct Session<H: ?Sized> {
     active: Cell<Option<TransportKind>>,
     inbound: Inbound,
     relist: RefCell<Option<UnboundedReceiver<()>>>,
+    /// Notifications sent from [`Session::run`]'s task rather than the caller's: a cancellation
+    /// must reach the server even when the caller drops the call right after (Stop, a timeout).
+    outbox: UnboundedSender<Message>,
+    outbox_queue: RefCell<Option<UnboundedReceiver<Message>>>,
     next_id: Cell<i64>,
     facts: RefCell<ServerFacts>,
     stop: CancelToken,
@@ -94,6 +98,7 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             None => ports.event_sources,
         };
         let (relist_sender, relist_receiver) = mpsc::unbounded();
+        let (outbox, outbox_queue) = mpsc::unbounded();
         Session {
             streamable: StreamableLink::new(
                 ports.http.clone(),
@@ -109,6 +114,8 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             active: Cell::new(None),
             inbound: Inbound::new(notices, relist_sender),
             relist: RefCell::new(Some(relist_receiver)),
+            outbox,
+            outbox_queue: RefCell::new(Some(outbox_queue)),
             next_id: Cell::new(0),
             facts: RefCell::new(ServerFacts::default()),
             stop: CancelToken::new(),
@@ -136,7 +143,9 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
     /// Connects, then keeps the connection alive (listening, re-listing tools, reconnecting).
     /// It only returns when it gives up, with the reason; drop it (and call [`Session::close`]) to stop.
     pub async fn run(&self) -> McpError {
-        let Some(mut relist) = self.relist.borrow_mut().take() else {
+        let (Some(mut relist), Some(mut outbox)) =
+            (self.relist.borrow_mut().take(), self.outbox_queue.borrow_mut().take())
+        else {
             return McpError::Protocol("this session is already running".to_owned());
         };
         let legacy_stream = match self.establish().await {
@@ -155,9 +164,16 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 }
             }
         };
-        match select(pin!(self.keep_connected(legacy_stream)), pin!(refresh)).await {
+        let deliver = async {
+            while let Some(message) = outbox.next().await {
+                // Best effort: the call is over for us either way.
+                let _ = self.send_bounded(&message).await;
+            }
+        };
+        let background = futures::future::join(refresh, deliver);
+        match select(pin!(self.keep_connected(legacy_stream)), pin!(background)).await {
             Either::Left((reason, _)) => reason,
-            Either::Right(((), keep)) => keep.await,
+            Either::Right((_, keep)) => keep.await,
         }
     }
 
@@ -180,7 +196,7 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         let request = request(id.clone(), Method::ToolsCall, Some(to_params(&params)));
         self.inbound.call_started(id.clone(), tool);
         let outcome = self
-            .exchange_renewing(&request, self.options.call_timeout_ms, cancel)
+            .exchange_renewing(&request, self.call_timeout_ms(), cancel)
             .await;
         self.inbound.call_ended(&id);
         let result: CallToolResult =
@@ -188,6 +204,11 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 |error| McpError::Protocol(format!("the tools/call result is malformed: {error}")),
             )?;
         Ok(to_tool_result(result))
+    }
+
+    /// How long one tool call may take: the server's own setting, else the default.
+    pub fn call_timeout_ms(&self) -> u32 {
+        self.config.call_timeout_ms(&self.options)
     }
 
     /// Stops listening and ends the server-side session (`DELETE`, best effort).
@@ -499,10 +520,10 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 request_id: request.id.clone(),
                 reason,
             };
-            // Best effort: the call is over for us either way.
+            // Sent by `run`'s task: dropping this call's future must not abort it.
             let _ = self
-                .notify(Method::Cancelled, Some(to_params(&params)))
-                .await;
+                .outbox
+                .unbounded_send(Message::notification(Method::Cancelled, Some(to_params(&params))));
         }
         Err(stopped)
     }
@@ -523,12 +544,16 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
 
     /// Sends a notification, bounded by the connect timeout.
     async fn notify(&self, method: Method, params: Option<Value>) -> Result<(), McpError> {
-        let message = Message::notification(method, params);
+        self.send_bounded(&Message::notification(method, params)).await
+    }
+
+    /// Sends a message that gets no answer, bounded by the connect timeout.
+    async fn send_bounded(&self, message: &Message) -> Result<(), McpError> {
         let abort = CancelToken::new();
         let sending = async {
             match self.active.get() {
-                Some(TransportKind::Streamable) => self.streamable.send(&message, &abort).await,
-                Some(TransportKind::Sse) => self.legacy.send(&message, &abort).await,
+                Some(TransportKind::Streamable) => self.streamable.send(message, &abort).await,
+                Some(TransportKind::Sse) => self.legacy.send(message, &abort).await,
                 None => Err(McpError::Closed),
             }
         };
