@@ -19,7 +19,7 @@ use crate::mcp::config::{McpOptions, ServerConfig, TransportKind};
 use crate::mcp::elicit::SharedElicitor;
 use crate::mcp::error::McpError;
 use crate::mcp::inbound::{Inbound, Notice, NoticeSink};
-use crate::mcp::jsonrpc::{Message, Method, Request, RequestId, Version};
+use crate::mcp::jsonrpc::{Message, Method, Request, RequestId, Version, value_depth};
 use crate::mcp::legacy::{EventSourcePort, EventStream, HttpEventSource, LegacyLink};
 use crate::mcp::model::call::CallToolResult;
 use crate::mcp::model::initialize::{
@@ -51,6 +51,10 @@ impl<H: ?Sized> Clone for SessionPorts<H> {
         }
     }
 }
+
+/// Deepest input schema a tool may have to be offered: deeper ones are skipped with a note, as the
+/// model's provider and the page's own JSON reading (serde_json's 128) would choke on them.
+pub const MAX_SCHEMA_DEPTH: usize = 64;
 
 /// What a server told us about itself and its tools.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -367,16 +371,26 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 McpError::Protocol(format!("tools/list page {page} is malformed: {error}"))
             })?;
             for (index, raw) in listed.tools.into_iter().enumerate() {
+                let named = raw.get("name").and_then(Value::as_str).map(str::to_owned);
+                let schema_depth = raw.get("inputSchema").map_or(0, value_depth);
+                if schema_depth > MAX_SCHEMA_DEPTH {
+                    let name = named.unwrap_or_else(|| format!("number {}", index + 1));
+                    unreadable.push(format!(
+                        "tool \"{name}\" (tools/list page {page}) is skipped: its input schema is nested \
+                         {schema_depth} levels deep, more than the {MAX_SCHEMA_DEPTH} this client accepts"
+                    ));
+                    continue;
+                }
                 match serde_json::from_value::<Tool>(raw) {
                     Ok(tool) if names.insert(tool.name.clone()) => tools.push(tool.into_spec()),
                     Ok(tool) => unreadable.push(format!(
                         "tool \"{}\" is listed twice; the first one is kept",
                         tool.name
                     )),
-                    Err(error) => unreadable.push(format!(
-                        "tools/list page {page}, tool {}: {error}",
-                        index + 1
-                    )),
+                    Err(error) => unreadable.push(match named {
+                        Some(name) => format!("tool \"{name}\" (tools/list page {page}) is skipped: {error}"),
+                        None => format!("tools/list page {page}, tool {}: {error}", index + 1),
+                    }),
                 }
             }
             match listed.next_cursor.filter(|next| !next.is_empty()) {
