@@ -54,6 +54,14 @@ fn table_sse() -> &'static str {
     server_url("AUTOUI_MCP_TABLE_SSE_URL", option_env!("AUTOUI_MCP_TABLE_SSE_URL"))
 }
 
+fn slow_streamable() -> &'static str {
+    server_url("AUTOUI_MCP_SLOW_STREAMABLE_URL", option_env!("AUTOUI_MCP_SLOW_STREAMABLE_URL"))
+}
+
+fn slow_sse() -> &'static str {
+    server_url("AUTOUI_MCP_SLOW_SSE_URL", option_env!("AUTOUI_MCP_SLOW_SSE_URL"))
+}
+
 fn unreachable() -> &'static str {
     server_url("AUTOUI_MCP_UNREACHABLE_URL", option_env!("AUTOUI_MCP_UNREACHABLE_URL"))
 }
@@ -431,6 +439,94 @@ async fn stop_during_a_call_aborts_it_and_tells_the_server() {
         .any(|sent| sent.request.body.as_deref().is_some_and(|body| body.contains("notifications/cancelled")));
     assert!(told, "the server is sent notifications/cancelled");
     remove_all(&hub).await;
+}
+
+/// What tests/servers/slow_server.py has recorded of the `notifications/cancelled` it received.
+async fn cancellations_on(hub: &impl RemoteServers, server: &ServerId) -> Vec<Value> {
+    let recorded = call(hub, server, "cancellations", json!({})).await;
+    let structured = recorded.structured.expect("the record is structured");
+    structured["cancellations"].as_array().expect("a list").clone()
+}
+
+/// Ends a call to the slow server's `wait_for_cancel` with Stop (`stop_after_ms`) or its own
+/// timeout, and returns the outcome with the cancellations the server received meanwhile, and
+/// the id the call went out with.
+async fn end_a_slow_call(url: &str, config: ServerConfig, stop_after_ms: Option<u32>) -> (Result<ToolResult, RemoteCallError>, Vec<Value>, Value) {
+    let http = Rc::new(Recording::default());
+    let hub = spawn_hub_over(http.clone(), McpOptions::default());
+    let mut events = Events::watch(&hub);
+    let id = hub.add_server(ServerConfig { url: url.to_owned(), ..config }).expect("a valid URL");
+    events.connected(&id).await;
+    let before = cancellations_on(&hub, &id).await.len();
+    let stop = CancelToken::new();
+    let calling = hub.call_tool(&id, "wait_for_cancel", json!({}), stop.clone());
+    let stopping = async {
+        match stop_after_ms {
+            Some(ms) => {
+                BrowserClock.sleep(ms).await;
+                stop.cancel();
+            }
+            None => futures::future::pending::<()>().await,
+        }
+    };
+    let outcome = match within("ending a slow call", CALL_MS, select(pin!(calling), pin!(stopping))).await {
+        Either::Left((outcome, _)) => outcome,
+        Either::Right(((), calling)) => calling.await,
+    };
+    // The notification goes out from the session's own task, right after the call ends.
+    let mut received = Vec::new();
+    for _ in 0..20 {
+        received = cancellations_on(&hub, &id).await.split_off(before);
+        if !received.is_empty() {
+            break;
+        }
+        BrowserClock.sleep(100).await;
+    }
+    let call_id = http
+        .sent
+        .borrow()
+        .iter()
+        .filter_map(|sent| serde_json::from_str::<Value>(sent.request.body.as_deref()?).ok())
+        .find(|body| body["method"] == "tools/call" && body["params"]["name"] == "wait_for_cancel")
+        .map(|body| body["id"].clone())
+        .unwrap_or(Value::Null);
+    remove_all(&hub).await;
+    (outcome, received, call_id)
+}
+
+async fn stop_reaches_the_python_server(url: &str) {
+    let (outcome, received, call_id) = end_a_slow_call(url, ServerConfig::new(url), Some(500)).await;
+    assert_eq!(outcome.map(|_| ()), Err(RemoteCallError::Cancelled));
+    assert_eq!(received, [json!({ "requestId": call_id, "reason": "cancelled by the user" })]);
+}
+
+async fn a_timeout_reaches_the_python_server(url: &str) {
+    let config = ServerConfig { call_timeout_s: Some(2), ..ServerConfig::new(url) };
+    let (outcome, received, call_id) = end_a_slow_call(url, config, None).await;
+    let error = outcome.map(|_| ()).expect_err("the call times out");
+    assert!(matches!(error, RemoteCallError::TimedOut { seconds: 2, .. }), "{error:?}");
+    assert!(error.to_string().contains("gave no answer within 2 s"), "{error}");
+    assert_eq!(received, [json!({ "requestId": call_id, "reason": "no answer within 2000 ms" })]);
+}
+
+#[wasm_bindgen_test]
+async fn stop_reaches_a_python_server_as_notifications_cancelled_over_streamable_http() {
+    stop_reaches_the_python_server(slow_streamable()).await;
+}
+
+#[wasm_bindgen_test]
+async fn stop_reaches_a_python_server_as_notifications_cancelled_over_legacy_sse() {
+    stop_reaches_the_python_server(slow_sse()).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_timeout_reaches_a_python_server_as_notifications_cancelled_over_streamable_http() {
+    a_timeout_reaches_the_python_server(slow_streamable()).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_timeout_reaches_a_python_server_as_notifications_cancelled_over_legacy_sse() {
+    a_timeout_reaches_the_python_server(slow_sse()).await;
 }
 
 // The servers panel, mounted over the app's own state.

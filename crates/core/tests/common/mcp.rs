@@ -91,6 +91,14 @@ impl FakeMcp {
         self
     }
 
+    /// Gives `server` the `instructions` its `initialize` would send.
+    pub fn instructions(self, server: &str, instructions: &str) -> FakeMcp {
+        for view in self.servers.borrow_mut().iter_mut().filter(|view| view.name == server) {
+            view.instructions = Some(instructions.to_owned());
+        }
+        self
+    }
+
     pub fn on(self, server: &str, tool: &str, behaviour: Behaviour) -> FakeMcp {
         self.on_args(server, tool, move |_| behaviour.clone())
     }
