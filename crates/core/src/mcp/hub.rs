@@ -43,6 +43,10 @@ pub enum ServerStatus {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerSnapshot {
     pub id: ServerId,
+    /// What the model knows the server as (its tools are `{tool_prefix}_mcp_{tool}`): the id, except
+    /// for a server added without a name, which is named after its own `serverInfo` (title, else
+    /// name) once connected, since a host such as `127_0_0_1` tells the model nothing.
+    pub tool_prefix: ServerId,
     /// The user's name for it, else the server's own `serverInfo.name`, else the URL's host.
     pub name: String,
     pub config: ServerConfig,
@@ -78,6 +82,7 @@ pub enum HubEvent {
     Connected {
         server: ServerId,
         name: String,
+        tool_prefix: ServerId,
         transport: TransportKind,
         server_info: Option<Implementation>,
         instructions: Option<String>,
@@ -142,12 +147,14 @@ impl ServerSnapshot {
             HubEvent::StatusChanged { status, .. } => self.status = status.clone(),
             HubEvent::Connected {
                 name,
+                tool_prefix,
                 transport,
                 server_info,
                 instructions,
                 ..
             } => {
                 self.name.clone_from(name);
+                self.tool_prefix.clone_from(tool_prefix);
                 self.transport = Some(*transport);
                 self.server_info.clone_from(server_info);
                 self.instructions.clone_from(instructions);
@@ -289,6 +296,7 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
         let id = self.unique_id(ServerId::sanitize(&label));
         let snapshot = ServerSnapshot {
             id: id.clone(),
+            tool_prefix: id.clone(),
             name: label,
             config,
             status: ServerStatus::Connecting,
@@ -365,15 +373,7 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
     }
 
     fn unique_id(&self, base: ServerId) -> ServerId {
-        let servers = self.inner.servers.borrow();
-        let taken = |candidate: &ServerId| servers.iter().any(|entry| &entry.id == candidate);
-        if !taken(&base) {
-            return base;
-        }
-        (2..)
-            .map(|suffix| ServerId::sanitize(&format!("{base}_{suffix}")))
-            .find(|candidate| !taken(candidate))
-            .unwrap_or(base)
+        self.inner.unique_name(base, None)
     }
 
     fn new_session(&self, id: &ServerId, config: ServerConfig) -> Rc<Session<H>> {
@@ -429,6 +429,31 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
             .iter()
             .find(|entry| &entry.id == id)
             .cloned()
+    }
+
+    /// The entry the model calls `prefix` (its tool prefix, or its id).
+    fn entry_for_model(&self, prefix: &ServerId) -> Option<Rc<Entry<H>>> {
+        let servers = self.servers.borrow();
+        let by_prefix = servers.iter().find(|entry| &entry.snapshot.borrow().tool_prefix == prefix);
+        by_prefix.or_else(|| servers.iter().find(|entry| &entry.id == prefix)).cloned()
+    }
+
+    /// `base`, or `base_2`, `base_3`… : the first that no other server (than `except`) uses as
+    /// its id or tool prefix.
+    fn unique_name(&self, base: ServerId, except: Option<&ServerId>) -> ServerId {
+        let servers = self.servers.borrow();
+        let taken = |candidate: &ServerId| {
+            servers.iter().filter(|entry| Some(&entry.id) != except).any(|entry| {
+                &entry.id == candidate || entry.snapshot.try_borrow().is_ok_and(|snapshot| &snapshot.tool_prefix == candidate)
+            })
+        };
+        if !taken(&base) {
+            return base;
+        }
+        (2..)
+            .map(|suffix| ServerId::sanitize(&format!("{base}_{suffix}")))
+            .find(|candidate| !taken(candidate))
+            .unwrap_or(base)
     }
 
     /// Sends `event` to every listener, with no hub state borrowed (listeners may call back).
@@ -494,20 +519,29 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
             return;
         };
         let Some(hello) = facts.hello else { return };
+        let own_name = hello
+            .server_info
+            .as_ref()
+            .filter(|info| !info.name.trim().is_empty())
+            .map(|info| info.title.clone().filter(|title| !title.trim().is_empty()).unwrap_or_else(|| info.name.clone()));
+        let unnamed = entry.snapshot.borrow().config.name.is_none();
+        let tool_prefix = match (&own_name, unnamed) {
+            (Some(own), true) => self.unique_name(ServerId::sanitize(own), Some(&entry.id)),
+            _ => entry.id.clone(),
+        };
         let (connected, detected) = {
             let mut snapshot = entry.snapshot.borrow_mut();
-            if snapshot.config.name.is_none()
-                && let Some(info) = &hello.server_info
-                && !info.name.trim().is_empty()
-            {
-                snapshot.name = info.title.clone().unwrap_or_else(|| info.name.clone());
+            if let (Some(own), true) = (own_name, unnamed) {
+                snapshot.name = own;
             }
+            snapshot.tool_prefix = tool_prefix.clone();
             snapshot.transport = Some(transport);
             snapshot.server_info = hello.server_info.clone();
             snapshot.instructions = hello.instructions.clone();
             let connected = HubEvent::Connected {
                 server: entry.id.clone(),
                 name: snapshot.name.clone(),
+                tool_prefix,
                 transport,
                 server_info: hello.server_info,
                 instructions: hello.instructions,
@@ -555,7 +589,7 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
 
 impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
     fn call_timeout_ms(&self, server: &ServerId) -> Option<u32> {
-        let entry = self.inner.entry(server)?;
+        let entry = self.inner.entry_for_model(server)?;
         let timeout_ms = entry.session.borrow().call_timeout_ms();
         Some(timeout_ms)
     }
@@ -564,7 +598,7 @@ impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
         self.snapshots()
             .into_iter()
             .map(|snapshot| RemoteServerView {
-                id: snapshot.id,
+                id: snapshot.tool_prefix,
                 name: snapshot.name,
                 status: match snapshot.status {
                     ServerStatus::Connected { .. } => RemoteStatus::Connected,
@@ -592,7 +626,7 @@ impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
         async move {
             let entry = self
                 .inner
-                .entry(server)
+                .entry_for_model(server)
                 .ok_or_else(|| RemoteCallError::UnknownServer(server.clone()))?;
             let status = entry.snapshot.borrow().status.clone();
             let reason = match status {
@@ -643,7 +677,7 @@ impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
                 }
             };
             self.inner.emit(HubEvent::CallFinished {
-                server: server.clone(),
+                server: entry.id.clone(),
                 tool: tool.to_owned(),
                 latency_ms,
                 outcome: reported,
