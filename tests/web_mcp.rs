@@ -12,6 +12,8 @@ use std::rc::Rc;
 use autoui::adapters::clock::BrowserClock;
 use autoui::adapters::http::FetchTransport;
 use autoui::state::servers::{STORAGE_KEY, ServersCtx, provide_servers, spawn_hub, spawn_hub_over};
+use autoui::state::elicitation::use_elicitation;
+use autoui::ui::elicitation::ElicitationForms;
 use autoui::ui::servers::ServersDrawer;
 use autoui_core::cancel::CancelToken;
 use autoui_core::ids::ServerId;
@@ -619,6 +621,102 @@ impl Panel {
         }
         self.wait_for("removing the servers", |panel| panel.count("[data-testid=server]") == 0).await;
     }
+}
+
+/// The servers panel with the chat's elicitation forms under it, over the app's own state.
+fn mount_panel_with_forms() -> Panel {
+    let document = document();
+    let container = document.create_element("div").expect("div").unchecked_into::<HtmlElement>();
+    document.body().expect("body").append_child(&container).expect("append");
+    let provided = Rc::new(RefCell::new(None));
+    let keep = provided.clone();
+    let handle = leptos::mount::mount_to(container.clone(), move || {
+        keep.replace(Some(provide_servers()));
+        let ctx = use_elicitation().expect("the servers provide the elicitation forms' state");
+        view! { <ServersDrawer open=RwSignal::new(true) /> <ElicitationForms ctx /> }.into_any()
+    });
+    let servers = provided.borrow_mut().take().expect("the panel provided its state");
+    Panel { container, servers, _handle: Box::new(handle) }
+}
+
+fn set_input(panel: &Panel, field: &str, value: &str) {
+    panel.type_into(&format!("[data-field={field}] [data-testid=elicitation-input]"), value);
+}
+
+/// Adds server-everything, calls its elicitation tool and waits for the form; returns the call.
+async fn ask_through_everything(panel: &Panel) -> LocalBoxFuture<'static, Result<ToolResult, RemoteCallError>> {
+    let hub = panel.servers.hub();
+    let mut events = Events::watch(&hub);
+    let id = panel.servers.add(ServerConfig::new(everything_streamable())).expect("a valid URL");
+    events.connected(&id).await;
+    assert!(
+        tool_names(&hub, &id).iter().any(|name| name == "trigger-elicitation-request"),
+        "server-everything offers its elicitation tool only to clients that declare elicitation"
+    );
+    let calling = async move { hub.call_tool(&id, "trigger-elicitation-request", json!({}), CancelToken::new()).await }
+        .boxed_local();
+    calling
+}
+
+async fn answered(panel: &Panel, calling: LocalBoxFuture<'static, Result<ToolResult, RemoteCallError>>, act: impl AsyncFnOnce(&Panel)) -> String {
+    let acting = async {
+        panel.wait_for("the elicitation form", |panel| panel.count("[data-testid=elicitation]") == 1).await;
+        act(panel).await;
+    };
+    let (outcome, ()) = within("answering the form", CALL_MS, futures::future::join(calling, acting)).await;
+    outcome.expect("the call completes").text_content()
+}
+
+#[wasm_bindgen_test]
+async fn server_everythings_elicitation_is_a_form_in_the_chat_that_refuses_bad_input_then_sends_it() {
+    let panel = mount_panel_with_forms();
+    let calling = ask_through_everything(&panel).await;
+    let text = answered(&panel, calling, async |panel| {
+        assert_eq!(panel.text("[data-testid=elicitation-message]"), "Please provide inputs for the following fields:");
+        let integer = panel
+            .container
+            .query_selector("[data-field=integer] [data-testid=elicitation-input]")
+            .ok()
+            .flatten()
+            .expect("the integer field")
+            .unchecked_into::<HtmlInputElement>();
+        assert_eq!(integer.value(), "42", "defaults are pre-filled");
+        panel.click("[data-testid=elicitation-accept]");
+        leptos::task::tick().await;
+        assert!(panel.text("[data-testid=elicitation-problems]").contains("String: required"));
+        set_input(panel, "name", "Ada Lovelace");
+        set_input(panel, "integer", "500");
+        set_input(panel, "email", "ada");
+        panel.click("[data-testid=elicitation-accept]");
+        leptos::task::tick().await;
+        let problems = panel.text("[data-testid=elicitation-problems]");
+        assert!(problems.contains("Integer: must be at most 100"), "{problems}");
+        assert!(problems.contains("must be an email address"), "{problems}");
+        assert_eq!(panel.count("[data-testid=elicitation]"), 1, "nothing is sent while the form is refused");
+        set_input(panel, "integer", "7");
+        set_input(panel, "email", "ada@example.org");
+        panel.click("[data-testid=elicitation-accept]");
+    })
+    .await;
+    assert!(text.contains("User provided the requested information"), "{text}");
+    assert!(text.contains("- Name: Ada Lovelace") && text.contains("- Favorite Integer: 7"), "{text}");
+    assert!(text.contains("- Email: ada@example.org"), "{text}");
+    assert_eq!(panel.count("[data-testid=elicitation]"), 0, "the answered form goes away");
+    panel.remove_everything().await;
+}
+
+#[wasm_bindgen_test]
+async fn declining_or_cancelling_an_elicitation_tells_the_server_which() {
+    let panel = mount_panel_with_forms();
+    let calling = ask_through_everything(&panel).await;
+    let declined = answered(&panel, calling, async |panel| panel.click("[data-testid=elicitation-decline]")).await;
+    assert!(declined.contains("User declined to provide the requested information"), "{declined}");
+    panel.remove_everything().await;
+
+    let calling = ask_through_everything(&panel).await;
+    let cancelled = answered(&panel, calling, async |panel| panel.click("[data-testid=elicitation-cancel]")).await;
+    assert!(cancelled.contains("User cancelled the elicitation dialog"), "{cancelled}");
+    panel.remove_everything().await;
 }
 
 fn local_storage() -> web_sys::Storage {

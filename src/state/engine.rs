@@ -20,9 +20,11 @@ use crate::deferred::{Drawer, LoadError, Status, after_first_paint, part};
 use crate::state::agent::{AgentCtx, run_turn, use_agent};
 use crate::state::autoui::provide_autoui;
 use crate::state::canvas::CanvasCtx;
+use crate::state::elicitation::use_elicitation;
 use crate::state::servers::provide_servers;
 use crate::state::webmcp::provide_webmcp;
 use crate::ui::console::ConsolePanel;
+use crate::ui::elicitation::ElicitationForms;
 use crate::ui::recipes::DataServersCtx;
 use crate::ui::servers::ServersDrawer;
 
@@ -37,6 +39,8 @@ pub struct Engine {
     pub servers_drawer: Drawer,
     /// The agent console.
     pub console_drawer: Drawer,
+    /// The forms servers ask the person to fill, shown in the chat.
+    pub elicitation_forms: fn() -> AnyView,
 }
 
 part! {
@@ -47,6 +51,10 @@ part! {
             run: run_turn,
             servers_drawer: |open| view! { <ServersDrawer open /> }.into_any(),
             console_drawer: |open| view! { <ConsolePanel open /> }.into_any(),
+            elicitation_forms: || match use_elicitation() {
+                Some(ctx) => view! { <ElicitationForms ctx /> }.into_any(),
+                None => ().into_any(),
+            },
         }
     }
 }

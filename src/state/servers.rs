@@ -17,6 +17,7 @@ use crate::adapters::clock::BrowserClock;
 use crate::adapters::event_source::BrowserEventSource;
 use crate::adapters::http::FetchTransport;
 use crate::adapters::storage;
+use crate::state::elicitation::{PageElicitor, provide_elicitation};
 
 /// Where the server list lives. Bearer tokens are stored with it, in this browser only, like the API key.
 pub const STORAGE_KEY: &str = "autoui.servers.v1";
@@ -204,6 +205,8 @@ pub fn provide_servers() -> ServersCtx {
         }
     };
     let hub = spawn_hub(McpOptions::default());
+    // Before any server connects: elicitation is declared only to sessions that can ask the person.
+    hub.set_elicitor(Rc::new(PageElicitor(provide_elicitation())));
     // Reconnecting what is stored changes nothing to save, so this happens before subscribing.
     for config in stored {
         let _ = hub.add_server(config);

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::state::agent::{ChatBody, ChatItem, NoteKind, use_agent};
+use crate::state::engine::use_engine;
 use crate::state::settings::use_settings;
 use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::views::safe_html;
@@ -123,6 +124,7 @@ fn TranscriptItem(item: ChatItem) -> impl IntoView {
 #[component]
 pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<()>) -> impl IntoView {
     let agent = use_agent();
+    let engine = use_engine();
     let settings = use_settings().0;
     let draft = RwSignal::new(String::new());
     let transcript_ref = NodeRef::<html::Ol>::new();
@@ -196,6 +198,9 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
                     <TranscriptItem item />
                 </For>
             </ol>
+            <div class="au-chat__elicitations" data-testid="elicitations">
+                {move || engine.is_ready().then(|| engine.current().ok().map(|engine| (engine.elicitation_forms)()))}
+            </div>
             <Show when=move || needs_key()>
                 <p class="au-chat__hint" data-testid="chat-needs-key">
                     "Add an API key in "
