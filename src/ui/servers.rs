@@ -293,14 +293,7 @@ fn last_call_text(call: &LastCall) -> String {
 }
 
 fn progress_text(progress: &CallProgress) -> String {
-    let mut text = match progress.total {
-        Some(total) => format!("{}: {} of {}", progress.tool, progress.progress, total),
-        None => format!("{}: {}", progress.tool, progress.progress),
-    };
-    if let Some(message) = &progress.message {
-        text.push_str(&format!(" ({message})"));
-    }
-    text
+    format!("{}: {}", progress.tool, progress.describe())
 }
 
 /// The status as a CSS modifier, from one match (never from a server's string).

@@ -533,3 +533,34 @@ fn servers_added_without_a_name_are_known_to_the_model_by_their_own_names_not_th
     assert_eq!(world.snapshot(&named).tool_prefix, named, "a name the user gave stays");
     assert!(world.snapshot(&first).last_call_ms.is_some(), "the call is reported on the server's own row");
 }
+
+#[test]
+fn a_servers_log_messages_reach_the_hubs_listeners_as_text() {
+    let world = world();
+    let id = world.hub.add_server(ServerConfig::new(STREAMABLE)).unwrap();
+    let net = world.net.clone();
+    world.run(async move |hub, clock| {
+        until(&clock, || settled(&hub)).await;
+        net.feed(
+            "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"warning\",\"logger\":\"db\",\"data\":\"slow query\"}}\n\n",
+        );
+        net.feed(
+            "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":{\"rows\":3}}}\n\n",
+        );
+        support::pass_time(&clock, 10).await;
+    });
+    let logs: Vec<HubEvent> =
+        world.events.borrow().iter().filter(|event| matches!(event, HubEvent::ServerLog { .. })).cloned().collect();
+    assert_eq!(
+        logs,
+        [
+            HubEvent::ServerLog {
+                server: id.clone(),
+                level: "warning".into(),
+                logger: Some("db".into()),
+                message: "slow query".into()
+            },
+            HubEvent::ServerLog { server: id, level: "info".into(), logger: None, message: "{\"rows\":3}".into() },
+        ]
+    );
+}

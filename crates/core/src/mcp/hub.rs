@@ -110,6 +110,13 @@ pub enum HubEvent {
         latency_ms: f64,
         outcome: CallOutcome,
     },
+    /// A log entry the server sent (`notifications/message`), for the console.
+    ServerLog {
+        server: ServerId,
+        level: String,
+        logger: Option<String>,
+        message: String,
+    },
     /// Something the user may want to know that did not change the status.
     Warning {
         server: ServerId,
@@ -131,6 +138,7 @@ impl HubEvent {
             | HubEvent::Progress { server, .. }
             | HubEvent::CallFinished { server, .. }
             | HubEvent::Warning { server, .. }
+            | HubEvent::ServerLog { server, .. }
             | HubEvent::Removed { server } => server,
         }
     }
@@ -167,7 +175,10 @@ impl ServerSnapshot {
             }
             HubEvent::TransportDetected { config, .. } => self.config = config.clone(),
             HubEvent::CallFinished { latency_ms, .. } => self.last_call_ms = Some(*latency_ms),
-            HubEvent::Progress { .. } | HubEvent::Warning { .. } | HubEvent::Removed { .. } => {}
+            HubEvent::Progress { .. }
+            | HubEvent::Warning { .. }
+            | HubEvent::ServerLog { .. }
+            | HubEvent::Removed { .. } => {}
         }
     }
 }
@@ -487,6 +498,12 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
                 message: format!(
                     "the server changed its tools, but listing them again failed: {reason}"
                 ),
+            }),
+            Notice::Log { level, logger, message } => self.emit(HubEvent::ServerLog {
+                server: id.clone(),
+                level,
+                logger,
+                message,
             }),
             Notice::ElicitationRefused { reason } => self.emit(HubEvent::Warning {
                 server: id.clone(),

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::mcp::elicit::{self, SharedElicitor};
 use crate::mcp::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND, Message, Method, Notification, Request, RequestId};
 use crate::mcp::model::initialize::{ClientCapabilities, ElicitationCapability, Empty};
-use crate::mcp::model::notify::ProgressParams;
+use crate::mcp::model::notify::{LoggingMessageParams, ProgressParams};
 
 /// Something a session reports to its owner (the hub) as it happens.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +25,8 @@ pub enum Notice {
     Reconnecting { reason: String },
     /// The server asked for input in a way this client could not show; it was refused with `reason`.
     ElicitationRefused { reason: String },
+    /// `notifications/message`: a log entry from the server, its data as text.
+    Log { level: String, logger: Option<String>, message: String },
     /// `notifications/progress` for a running `tools/call`.
     Progress {
         tool: String,
@@ -133,7 +135,17 @@ impl Inbound {
                     message: progress.message,
                 });
             }
-            // Logging, resource updates and the like have no consumer in this app.
+            Method::LoggingMessage => {
+                let Some(Ok(log)) = notification.params.map(serde_json::from_value::<LoggingMessageParams>) else {
+                    return;
+                };
+                let message = match log.data {
+                    Value::String(text) => text,
+                    other => other.to_string(),
+                };
+                self.notice(Notice::Log { level: log.level, logger: log.logger, message });
+            }
+            // Resource updates and the like have no consumer in this app.
             _ => {}
         }
     }

@@ -67,6 +67,7 @@ pub enum Method {
     Progress,
     ToolsListChanged,
     ElicitationCreate,
+    LoggingMessage,
     Other(String),
 }
 
@@ -82,12 +83,13 @@ impl Method {
             Method::Progress => "notifications/progress",
             Method::ToolsListChanged => "notifications/tools/list_changed",
             Method::ElicitationCreate => "elicitation/create",
+            Method::LoggingMessage => "notifications/message",
             Method::Other(name) => name,
         }
     }
 
     pub fn from_wire(name: &str) -> Method {
-        const KNOWN: [Method; 9] = [
+        const KNOWN: [Method; 10] = [
             Method::Initialize,
             Method::Initialized,
             Method::Ping,
@@ -97,6 +99,7 @@ impl Method {
             Method::Progress,
             Method::ToolsListChanged,
             Method::ElicitationCreate,
+            Method::LoggingMessage,
         ];
         KNOWN
             .into_iter()
