@@ -79,6 +79,8 @@ if $with_tests; then
       npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
     fi
   done
+  # The MCP conformance suite and the Node 22 it runs on (scripts/conformance.sh).
+  "$ROOT/scripts/conformance.sh" --install-only
   if [[ -f tests/servers/requirements.txt ]]; then
     venv="$ROOT/tests/servers/.venv"
     stamp="$venv/.requirements"

@@ -4,6 +4,7 @@
 #   2. browser: wasm-bindgen-test suites in headless Chromium through chromedriver, with the MCP
 #      test servers (scripts/test-servers.sh) running on loopback ports
 #   3. e2e:     the release build served on 127.0.0.1, driven over WebDriver
+# plus the official MCP conformance suite's client scenarios (scripts/conformance.sh) after the native tier
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh" --test
@@ -16,6 +17,9 @@ tier "native tests"
 cargo test --locked -p autoui-core
 # The benchmarks are not run here (scripts/bench.sh does), but they must keep compiling.
 cargo check --locked -p autoui-core --benches
+
+tier "MCP conformance suite (client scenarios)"
+"$ROOT/scripts/conformance.sh"
 
 tier "browser tests (headless Chromium)"
 # The MCP test servers run on loopback ports for this tier; their URLs are compiled into the tests.

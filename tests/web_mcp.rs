@@ -12,6 +12,8 @@ use std::rc::Rc;
 use autoui::adapters::clock::BrowserClock;
 use autoui::adapters::http::FetchTransport;
 use autoui::state::servers::{STORAGE_KEY, ServersCtx, provide_servers, spawn_hub, spawn_hub_over};
+use autoui::state::elicitation::use_elicitation;
+use autoui::ui::elicitation::ElicitationForms;
 use autoui::ui::servers::ServersDrawer;
 use autoui_core::cancel::CancelToken;
 use autoui_core::ids::ServerId;
@@ -52,6 +54,14 @@ fn table_streamable() -> &'static str {
 
 fn table_sse() -> &'static str {
     server_url("AUTOUI_MCP_TABLE_SSE_URL", option_env!("AUTOUI_MCP_TABLE_SSE_URL"))
+}
+
+fn slow_streamable() -> &'static str {
+    server_url("AUTOUI_MCP_SLOW_STREAMABLE_URL", option_env!("AUTOUI_MCP_SLOW_STREAMABLE_URL"))
+}
+
+fn slow_sse() -> &'static str {
+    server_url("AUTOUI_MCP_SLOW_SSE_URL", option_env!("AUTOUI_MCP_SLOW_SSE_URL"))
 }
 
 fn unreachable() -> &'static str {
@@ -424,13 +434,109 @@ async fn stop_during_a_call_aborts_it_and_tells_the_server() {
     };
     let (outcome, ()) = within("stopping a 30 s call", CALL_MS, futures::future::join(calling, stopping)).await;
     assert_eq!(outcome, Err(RemoteCallError::Cancelled));
-    let told = http
+    let told = || {
+        http.sent
+            .borrow()
+            .iter()
+            .any(|sent| sent.request.body.as_deref().is_some_and(|body| body.contains("notifications/cancelled")))
+    };
+    // The session's own task sends it right after the call ends (so no dropped call can abort it).
+    for _ in 0..20 {
+        if told() {
+            break;
+        }
+        BrowserClock.sleep(100).await;
+    }
+    assert!(told(), "the server is sent notifications/cancelled");
+    remove_all(&hub).await;
+}
+
+/// What tests/servers/slow_server.py has recorded of the `notifications/cancelled` it received.
+async fn cancellations_on(hub: &impl RemoteServers, server: &ServerId) -> Vec<Value> {
+    let recorded = call(hub, server, "cancellations", json!({})).await;
+    let structured = recorded.structured.expect("the record is structured");
+    structured["cancellations"].as_array().expect("a list").clone()
+}
+
+/// Ends a call to the slow server's `wait_for_cancel` with Stop (`stop_after_ms`) or its own
+/// timeout, and returns the outcome with the cancellations the server received meanwhile, and
+/// the id the call went out with.
+async fn end_a_slow_call(url: &str, config: ServerConfig, stop_after_ms: Option<u32>) -> (Result<ToolResult, RemoteCallError>, Vec<Value>, Value) {
+    let http = Rc::new(Recording::default());
+    let hub = spawn_hub_over(http.clone(), McpOptions::default());
+    let mut events = Events::watch(&hub);
+    let id = hub.add_server(ServerConfig { url: url.to_owned(), ..config }).expect("a valid URL");
+    events.connected(&id).await;
+    let before = cancellations_on(&hub, &id).await.len();
+    let stop = CancelToken::new();
+    let calling = hub.call_tool(&id, "wait_for_cancel", json!({}), stop.clone());
+    let stopping = async {
+        match stop_after_ms {
+            Some(ms) => {
+                BrowserClock.sleep(ms).await;
+                stop.cancel();
+            }
+            None => futures::future::pending::<()>().await,
+        }
+    };
+    let outcome = match within("ending a slow call", CALL_MS, select(pin!(calling), pin!(stopping))).await {
+        Either::Left((outcome, _)) => outcome,
+        Either::Right(((), calling)) => calling.await,
+    };
+    // The notification goes out from the session's own task, right after the call ends.
+    let mut received = Vec::new();
+    for _ in 0..20 {
+        received = cancellations_on(&hub, &id).await.split_off(before);
+        if !received.is_empty() {
+            break;
+        }
+        BrowserClock.sleep(100).await;
+    }
+    let call_id = http
         .sent
         .borrow()
         .iter()
-        .any(|sent| sent.request.body.as_deref().is_some_and(|body| body.contains("notifications/cancelled")));
-    assert!(told, "the server is sent notifications/cancelled");
+        .filter_map(|sent| serde_json::from_str::<Value>(sent.request.body.as_deref()?).ok())
+        .find(|body| body["method"] == "tools/call" && body["params"]["name"] == "wait_for_cancel")
+        .map(|body| body["id"].clone())
+        .unwrap_or(Value::Null);
     remove_all(&hub).await;
+    (outcome, received, call_id)
+}
+
+async fn stop_reaches_the_python_server(url: &str) {
+    let (outcome, received, call_id) = end_a_slow_call(url, ServerConfig::new(url), Some(500)).await;
+    assert_eq!(outcome.map(|_| ()), Err(RemoteCallError::Cancelled));
+    assert_eq!(received, [json!({ "requestId": call_id, "reason": "cancelled by the user" })]);
+}
+
+async fn a_timeout_reaches_the_python_server(url: &str) {
+    let config = ServerConfig { call_timeout_s: Some(2), ..ServerConfig::new(url) };
+    let (outcome, received, call_id) = end_a_slow_call(url, config, None).await;
+    let error = outcome.map(|_| ()).expect_err("the call times out");
+    assert!(matches!(error, RemoteCallError::TimedOut { seconds: 2, .. }), "{error:?}");
+    assert!(error.to_string().contains("gave no answer within 2 s"), "{error}");
+    assert_eq!(received, [json!({ "requestId": call_id, "reason": "no answer within 2000 ms" })]);
+}
+
+#[wasm_bindgen_test]
+async fn stop_reaches_a_python_server_as_notifications_cancelled_over_streamable_http() {
+    stop_reaches_the_python_server(slow_streamable()).await;
+}
+
+#[wasm_bindgen_test]
+async fn stop_reaches_a_python_server_as_notifications_cancelled_over_legacy_sse() {
+    stop_reaches_the_python_server(slow_sse()).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_timeout_reaches_a_python_server_as_notifications_cancelled_over_streamable_http() {
+    a_timeout_reaches_the_python_server(slow_streamable()).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_timeout_reaches_a_python_server_as_notifications_cancelled_over_legacy_sse() {
+    a_timeout_reaches_the_python_server(slow_sse()).await;
 }
 
 // The servers panel, mounted over the app's own state.
@@ -515,6 +621,102 @@ impl Panel {
         }
         self.wait_for("removing the servers", |panel| panel.count("[data-testid=server]") == 0).await;
     }
+}
+
+/// The servers panel with the chat's elicitation forms under it, over the app's own state.
+fn mount_panel_with_forms() -> Panel {
+    let document = document();
+    let container = document.create_element("div").expect("div").unchecked_into::<HtmlElement>();
+    document.body().expect("body").append_child(&container).expect("append");
+    let provided = Rc::new(RefCell::new(None));
+    let keep = provided.clone();
+    let handle = leptos::mount::mount_to(container.clone(), move || {
+        keep.replace(Some(provide_servers()));
+        let ctx = use_elicitation().expect("the servers provide the elicitation forms' state");
+        view! { <ServersDrawer open=RwSignal::new(true) /> <ElicitationForms ctx /> }.into_any()
+    });
+    let servers = provided.borrow_mut().take().expect("the panel provided its state");
+    Panel { container, servers, _handle: Box::new(handle) }
+}
+
+fn set_input(panel: &Panel, field: &str, value: &str) {
+    panel.type_into(&format!("[data-field={field}] [data-testid=elicitation-input]"), value);
+}
+
+/// Adds server-everything, calls its elicitation tool and waits for the form; returns the call.
+async fn ask_through_everything(panel: &Panel) -> LocalBoxFuture<'static, Result<ToolResult, RemoteCallError>> {
+    let hub = panel.servers.hub();
+    let mut events = Events::watch(&hub);
+    let id = panel.servers.add(ServerConfig::new(everything_streamable())).expect("a valid URL");
+    events.connected(&id).await;
+    assert!(
+        tool_names(&hub, &id).iter().any(|name| name == "trigger-elicitation-request"),
+        "server-everything offers its elicitation tool only to clients that declare elicitation"
+    );
+    let calling = async move { hub.call_tool(&id, "trigger-elicitation-request", json!({}), CancelToken::new()).await }
+        .boxed_local();
+    calling
+}
+
+async fn answered(panel: &Panel, calling: LocalBoxFuture<'static, Result<ToolResult, RemoteCallError>>, act: impl AsyncFnOnce(&Panel)) -> String {
+    let acting = async {
+        panel.wait_for("the elicitation form", |panel| panel.count("[data-testid=elicitation]") == 1).await;
+        act(panel).await;
+    };
+    let (outcome, ()) = within("answering the form", CALL_MS, futures::future::join(calling, acting)).await;
+    outcome.expect("the call completes").text_content()
+}
+
+#[wasm_bindgen_test]
+async fn server_everythings_elicitation_is_a_form_in_the_chat_that_refuses_bad_input_then_sends_it() {
+    let panel = mount_panel_with_forms();
+    let calling = ask_through_everything(&panel).await;
+    let text = answered(&panel, calling, async |panel| {
+        assert_eq!(panel.text("[data-testid=elicitation-message]"), "Please provide inputs for the following fields:");
+        let integer = panel
+            .container
+            .query_selector("[data-field=integer] [data-testid=elicitation-input]")
+            .ok()
+            .flatten()
+            .expect("the integer field")
+            .unchecked_into::<HtmlInputElement>();
+        assert_eq!(integer.value(), "42", "defaults are pre-filled");
+        panel.click("[data-testid=elicitation-accept]");
+        leptos::task::tick().await;
+        assert!(panel.text("[data-testid=elicitation-problems]").contains("String: required"));
+        set_input(panel, "name", "Ada Lovelace");
+        set_input(panel, "integer", "500");
+        set_input(panel, "email", "ada");
+        panel.click("[data-testid=elicitation-accept]");
+        leptos::task::tick().await;
+        let problems = panel.text("[data-testid=elicitation-problems]");
+        assert!(problems.contains("Integer: must be at most 100"), "{problems}");
+        assert!(problems.contains("must be an email address"), "{problems}");
+        assert_eq!(panel.count("[data-testid=elicitation]"), 1, "nothing is sent while the form is refused");
+        set_input(panel, "integer", "7");
+        set_input(panel, "email", "ada@example.org");
+        panel.click("[data-testid=elicitation-accept]");
+    })
+    .await;
+    assert!(text.contains("User provided the requested information"), "{text}");
+    assert!(text.contains("- Name: Ada Lovelace") && text.contains("- Favorite Integer: 7"), "{text}");
+    assert!(text.contains("- Email: ada@example.org"), "{text}");
+    assert_eq!(panel.count("[data-testid=elicitation]"), 0, "the answered form goes away");
+    panel.remove_everything().await;
+}
+
+#[wasm_bindgen_test]
+async fn declining_or_cancelling_an_elicitation_tells_the_server_which() {
+    let panel = mount_panel_with_forms();
+    let calling = ask_through_everything(&panel).await;
+    let declined = answered(&panel, calling, async |panel| panel.click("[data-testid=elicitation-decline]")).await;
+    assert!(declined.contains("User declined to provide the requested information"), "{declined}");
+    panel.remove_everything().await;
+
+    let calling = ask_through_everything(&panel).await;
+    let cancelled = answered(&panel, calling, async |panel| panel.click("[data-testid=elicitation-cancel]")).await;
+    assert!(cancelled.contains("User cancelled the elicitation dialog"), "{cancelled}");
+    panel.remove_everything().await;
 }
 
 fn local_storage() -> web_sys::Storage {

@@ -5,8 +5,10 @@ use leptos::prelude::*;
 
 use crate::deferred::part;
 use crate::state::agent::run_turn;
+use crate::state::elicitation::use_elicitation;
 use crate::state::engine::{Engine, start};
 use crate::ui::console::ConsolePanel;
+use crate::ui::elicitation::ElicitationForms;
 use crate::ui::servers::ServersDrawer;
 
 part! {
@@ -17,6 +19,10 @@ part! {
             run: run_turn,
             servers_drawer: |open| view! { <ServersDrawer open /> }.into_any(),
             console_drawer: |open| view! { <ConsolePanel open /> }.into_any(),
+            elicitation_forms: || match use_elicitation() {
+                Some(ctx) => view! { <ElicitationForms ctx /> }.into_any(),
+                None => ().into_any(),
+            },
         }
     }
 }

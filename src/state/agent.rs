@@ -67,6 +67,8 @@ pub enum ConsoleRow {
     Call(ArcRwSignal<CallRecord>),
     Retry { attempt: u32, delay_ms: u32, reason: String },
     Stopped { reason: StopReason, iterations: u32, usage: Usage, cost_usd: Option<f64> },
+    /// A log entry an MCP server sent (`notifications/message`).
+    ServerLog { server: String, level: String, logger: Option<String>, message: String },
 }
 
 /// A widget the model is still writing: shown as a placeholder on the canvas until its call ends.
@@ -281,6 +283,11 @@ impl AgentCtx {
     fn push_item(&self, body: ChatBody) {
         let id = self.id();
         self.transcript.update(|items| items.push((id, ChatItem { id, body })));
+    }
+
+    /// Shows an MCP server's log entry in the console.
+    pub fn server_log(&self, server: String, level: String, logger: Option<String>, message: String) {
+        self.push_console(ConsoleRow::ServerLog { server, level, logger, message });
     }
 
     fn push_console(&self, row: ConsoleRow) {

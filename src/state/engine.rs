@@ -34,6 +34,8 @@ pub struct Engine {
     pub servers_drawer: Drawer,
     /// The agent console.
     pub console_drawer: Drawer,
+    /// The forms servers ask the person to fill, shown in the chat.
+    pub elicitation_forms: fn() -> AnyView,
 }
 
 /// The engine chunk, installed by `chunks::install`.

@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod autoui;
 pub mod canvas;
+pub mod elicitation;
 pub mod engine;
 pub mod notices;
 pub mod persist;

@@ -17,6 +17,8 @@ use crate::adapters::clock::BrowserClock;
 use crate::adapters::event_source::BrowserEventSource;
 use crate::adapters::http::FetchTransport;
 use crate::adapters::storage;
+use crate::state::agent::AgentCtx;
+use crate::state::elicitation::{PageElicitor, provide_elicitation};
 
 /// Where the server list lives. Bearer tokens are stored with it, in this browser only, like the API key.
 pub const STORAGE_KEY: &str = "autoui.servers.v1";
@@ -45,6 +47,20 @@ pub struct CallProgress {
     pub progress: f64,
     pub total: Option<f64>,
     pub message: Option<String>,
+}
+
+impl CallProgress {
+    /// "40 of 100 (fetching)", as a person reads it.
+    pub fn describe(&self) -> String {
+        let mut text = match self.total {
+            Some(total) => format!("{} of {total}", self.progress),
+            None => self.progress.to_string(),
+        };
+        if let Some(message) = &self.message {
+            text.push_str(&format!(" ({message})"));
+        }
+        text
+    }
 }
 
 /// How the last `tools/call` on a server went.
@@ -95,7 +111,8 @@ impl ServerRow {
                     Some(LastCall { tool: tool.clone(), latency_ms: *latency_ms, outcome: outcome.clone() });
             }
             HubEvent::Warning { message, .. } => self.warning = Some(message.clone()),
-            HubEvent::Added(_)
+            HubEvent::ServerLog { .. }
+            | HubEvent::Added(_)
             | HubEvent::StatusChanged { .. }
             | HubEvent::TransportDetected { .. }
             | HubEvent::Removed { .. } => {}
@@ -129,9 +146,18 @@ impl ServersCtx {
     fn new(hub: BrowserHub) -> ServersCtx {
         let rows = RwSignal::new_local(hub.snapshots().into_iter().map(ServerRow::new).collect::<Vec<_>>());
         let ctx = ServersCtx { hub: StoredValue::new_local(hub.clone()), rows };
+        // Absent where the panel is mounted alone (browser tests).
+        let agent = use_context::<AgentCtx>();
         hub.subscribe(move |event| {
             // The signals may be gone (the owner was disposed) while the hub lives on in its task.
             rows.try_update(|rows| fold_rows(rows, event));
+            if let (HubEvent::ServerLog { server, level, logger, message }, Some(agent)) = (event, agent) {
+                let name = rows.try_with_untracked(|rows| {
+                    rows.iter().find(|row| &row.snapshot.id == server).map(|row| row.snapshot.tool_prefix.to_string())
+                });
+                let name = name.flatten().unwrap_or_else(|| server.to_string());
+                agent.server_log(name, level.clone(), logger.clone(), message.clone());
+            }
             if changes_configs(event) {
                 ctx.save();
             }
@@ -171,6 +197,16 @@ impl ServersCtx {
         self.rows.with(|rows| rows.iter().find(|row| &row.snapshot.id == id).map(read))
     }
 
+    /// The latest progress of `tool` running on the server the agent calls `server` (tracked).
+    pub fn progress_of(&self, server: &ServerId, tool: &str) -> Option<CallProgress> {
+        self.rows.with(|rows| {
+            rows.iter()
+                .find(|row| &row.snapshot.tool_prefix == server)
+                .and_then(|row| row.progress.clone())
+                .filter(|progress| progress.tool == tool)
+        })
+    }
+
     /// One server's tools, untracked (pair it with `tools_revision` to re-render on change).
     pub fn tools_of(&self, id: &ServerId) -> Rc<Vec<ToolSpec>> {
         self.rows.with_untracked(|rows| {
@@ -204,6 +240,8 @@ pub fn provide_servers() -> ServersCtx {
         }
     };
     let hub = spawn_hub(McpOptions::default());
+    // Before any server connects: elicitation is declared only to sessions that can ask the person.
+    hub.set_elicitor(Rc::new(PageElicitor(provide_elicitation())));
     // Reconnecting what is stored changes nothing to save, so this happens before subscribing.
     for config in stored {
         let _ = hub.add_server(config);

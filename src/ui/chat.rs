@@ -7,6 +7,8 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::state::agent::{ChatBody, ChatItem, NoteKind, use_agent};
+use crate::state::engine::use_engine;
+use crate::state::servers::ServersCtx;
 use crate::state::settings::use_settings;
 use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::views::safe_html;
@@ -51,12 +53,23 @@ fn ToolLine(record: ArcRwSignal<CallRecord>) -> impl IntoView {
         let record = record.clone();
         move || record.with(|r| serde_json::to_string_pretty(&*r.args).unwrap_or_default())
     };
+    let watched = record.clone();
     let result = move || {
         record.with(|r| match &r.outcome {
             CallOutcome::Running => String::new(),
             CallOutcome::Succeeded { result } => preview(result, RESULT_PREVIEW_CHARS),
             CallOutcome::Failed { error } => preview(error, RESULT_PREVIEW_CHARS),
         })
+    };
+    // A remote call's latest `notifications/progress`, while it runs.
+    let progress = {
+        let servers = use_context::<ServersCtx>();
+        move || {
+            let (running, target) =
+                watched.with(|r| (matches!(r.outcome, CallOutcome::Running), r.target.clone()));
+            let target = target.filter(|_| running)?;
+            servers?.progress_of(&target.server, &target.tool).map(|progress| progress.describe())
+        }
     };
     let status_class = status.clone();
     let status_icon = status.clone();
@@ -66,6 +79,7 @@ fn ToolLine(record: ArcRwSignal<CallRecord>) -> impl IntoView {
                 <span class=move || format!("au-call__status au-call__status--{}", status().0) aria-hidden="true">{move || status_icon().1}</span>
                 <span class="au-call__name">{label}</span>
                 <span class="au-call__elapsed">{elapsed}</span>
+                {move || progress().map(|text| view! { <span class="au-call__progress" data-testid="chat-tool-progress">{text}</span> })}
             </summary>
             <div class="au-call__detail">
                 <h4>"Arguments"</h4>
@@ -105,6 +119,7 @@ fn TranscriptItem(item: ChatItem) -> impl IntoView {
 #[component]
 pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<()>) -> impl IntoView {
     let agent = use_agent();
+    let engine = use_engine();
     let settings = use_settings().0;
     let draft = RwSignal::new(String::new());
     let transcript_ref = NodeRef::<html::Ol>::new();
@@ -178,6 +193,9 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
                     <TranscriptItem item />
                 </For>
             </ol>
+            <div class="au-chat__elicitations" data-testid="elicitations">
+                {move || engine.is_ready().then(|| engine.current().ok().map(|engine| (engine.elicitation_forms)()))}
+            </div>
             <Show when=move || needs_key()>
                 <p class="au-chat__hint" data-testid="chat-needs-key">
                     "Add an API key in "

@@ -35,6 +35,7 @@ fn row_text(row: &ConsoleRow) -> String {
         ConsoleRow::Iteration { iteration, .. } => format!("iteration {iteration}"),
         ConsoleRow::Retry { reason, .. } => format!("retry {reason}"),
         ConsoleRow::Stopped { reason, .. } => reason.describe(),
+        ConsoleRow::ServerLog { server, level, message, .. } => format!("{server} {level} {message}"),
     }
 }
 
@@ -171,6 +172,11 @@ pub fn ConsolePanel(open: RwSignal<bool>) -> impl IntoView {
                         ConsoleRow::Stopped { reason, iterations, usage, cost_usd } => view! {
                             <p class="au-console__stopped" data-testid="console-stopped">
                                 {format!("{} ({iterations} iterations, {}, {})", reason.describe(), tokens(&usage), cost(cost_usd))}
+                            </p>
+                        }.into_any(),
+                        ConsoleRow::ServerLog { server, level, logger, message } => view! {
+                            <p class="au-console__log" data-testid="console-server-log" data-level=level.clone()>
+                                {format!("{server} [{level}{}] {message}", logger.map(|logger| format!(" {logger}")).unwrap_or_default())}
                             </p>
                         }.into_any(),
                     }}</li>

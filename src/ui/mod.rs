@@ -6,6 +6,7 @@ pub mod canvas_toolbar;
 pub mod chat;
 pub mod console;
 pub mod dismiss;
+pub mod elicitation;
 pub mod events;
 pub mod export;
 pub mod gallery;

@@ -2,7 +2,7 @@
 //! live status, last-call latency and progress, reconnect or remove it, and browse its tools.
 
 use autoui_core::ids::ServerId;
-use autoui_core::mcp::config::{ServerConfig, TransportChoice};
+use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice};
 use autoui_core::mcp::hub::{CallOutcome, ServerStatus};
 use leptos::prelude::*;
 
@@ -46,7 +46,9 @@ fn AddServerForm(servers: ServersCtx) -> impl IntoView {
     let name = RwSignal::new(String::new());
     let token = RwSignal::new(String::new());
     let transport = RwSignal::new(TransportChoice::Auto);
+    let timeout = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
+    let default_timeout_s = McpOptions::default().call_timeout_ms / 1_000;
 
     let submit = move || {
         let text = url.get_untracked().trim().to_owned();
@@ -54,12 +56,21 @@ fn AddServerForm(servers: ServersCtx) -> impl IntoView {
             error.set(Some("enter the server's URL, for example http://127.0.0.1:3001/mcp".to_owned()));
             return;
         }
+        let call_timeout_s = match non_empty(timeout.get_untracked()).map(|text| text.parse::<u32>()) {
+            None => None,
+            Some(Ok(seconds)) if seconds > 0 => Some(seconds),
+            Some(_) => {
+                error.set(Some("the call timeout must be a whole number of seconds, 1 or more".to_owned()));
+                return;
+            }
+        };
         let config = ServerConfig {
             url: text,
             name: non_empty(name.get_untracked()),
             bearer_token: non_empty(token.get_untracked()),
             transport: transport.get_untracked(),
             detected: None,
+            call_timeout_s,
         };
         match servers.add(config) {
             Ok(_) => {
@@ -67,6 +78,7 @@ fn AddServerForm(servers: ServersCtx) -> impl IntoView {
                 name.set(String::new());
                 token.set(String::new());
                 transport.set(TransportChoice::Auto);
+                timeout.set(String::new());
                 error.set(None);
             }
             Err(refused) => error.set(Some(refused.to_string())),
@@ -104,6 +116,12 @@ fn AddServerForm(servers: ServersCtx) -> impl IntoView {
                     <option value="sse" selected=move || transport.get() == TransportChoice::Sse>"HTTP+SSE (legacy)"</option>
                 </select>
             </label>
+            <label class="au-field">
+                <span>"Call timeout, seconds (optional)"</span>
+                <input data-testid="server-timeout" inputmode="numeric" placeholder=default_timeout_s.to_string()
+                    prop:value=move || timeout.get() on:input=move |event| timeout.set(event_target_value(&event)) />
+                <small class="au-field__note">"A tool call with no answer by then is cancelled on the server and reported to the agent."</small>
+            </label>
             <button type="submit" class="au-button au-button--primary" data-testid="server-add">"Add server"</button>
             {move || error.get().map(|message| view! {
                 <p class="au-servers__error" role="alert" data-testid="server-add-error">{message}</p>
@@ -130,6 +148,10 @@ fn ServerItem(servers: ServersCtx, id: ServerId) -> impl IntoView {
     let progress = field(|row| row.progress.as_ref().map(progress_text).unwrap_or_default());
     let warning = field(|row| row.warning.clone().unwrap_or_default());
     let instructions = field(|row| row.snapshot.instructions.clone().unwrap_or_default());
+    let agent_name = field(|row| format!("The agent calls its tools {}_mcp_…", row.snapshot.tool_prefix));
+    let timeout = field(|row| {
+        format!("Calls time out after {} s", row.snapshot.config.call_timeout_ms(&McpOptions::default()) / 1_000)
+    });
     let removing = {
         let id = id.clone();
         move || servers.with_row(&id, |row| row.removing).unwrap_or(true)
@@ -156,6 +178,8 @@ fn ServerItem(servers: ServersCtx, id: ServerId) -> impl IntoView {
                 <span class="au-server__transport" data-testid="server-transport-label">{transport}</span>
             </div>
             <div class="au-server__url">{url}</div>
+            <OptionalLine class="au-server__agent-name" testid="server-agent-name" text=agent_name />
+            <OptionalLine class="au-server__timeout" testid="server-timeout-label" text=timeout />
             <p class=status_class data-testid="server-status" role="status">{status}</p>
             <OptionalLine class="au-server__latency" testid="server-latency" text=latency />
             <OptionalLine class="au-server__progress" testid="server-progress" text=progress />
@@ -269,14 +293,7 @@ fn last_call_text(call: &LastCall) -> String {
 }
 
 fn progress_text(progress: &CallProgress) -> String {
-    let mut text = match progress.total {
-        Some(total) => format!("{}: {} of {}", progress.tool, progress.progress, total),
-        None => format!("{}: {}", progress.tool, progress.progress),
-    };
-    if let Some(message) = &progress.message {
-        text.push_str(&format!(" ({message})"));
-    }
-    text
+    format!("{}: {}", progress.tool, progress.describe())
 }
 
 /// The status as a CSS modifier, from one match (never from a server's string).

@@ -38,6 +38,9 @@ pub enum RemoteCallError {
     Failed(String),
     #[error("cancelled")]
     Cancelled,
+    /// The call hit the server's timeout; the server was told to stop (`notifications/cancelled`).
+    #[error("MCP server \"{server}\" gave no answer within {seconds} s (its call timeout, set in Servers), so the call was cancelled on the server")]
+    TimedOut { server: ServerId, seconds: u32 },
 }
 
 pub trait RemoteServers {
@@ -51,4 +54,10 @@ pub trait RemoteServers {
         args: Value,
         cancel: CancelToken,
     ) -> LocalBoxFuture<'a, Result<ToolResult, RemoteCallError>>;
+
+    /// How long `server`'s calls may take before [`RemoteServers::call_tool`] gives up by itself
+    /// (telling the server); `None` when it sets no limit and the caller must.
+    fn call_timeout_ms(&self, _server: &ServerId) -> Option<u32> {
+        None
+    }
 }

@@ -92,3 +92,30 @@ fn the_session_previews_exactly_the_prompt_its_next_run_sends() {
     assert_eq!(harness.model.seen()[0].system, preview);
     assert!(preview.starts_with("Be brief."));
 }
+
+fn catalog_with_instructions(weather: &str) -> Catalog {
+    let mcp = FakeMcp::new()
+        .server("weather", vec![spec("get_forecast", "Forecast")])
+        .instructions("weather", weather)
+        .server_with_status("files", vec![], RemoteStatus::Failed("HTTP 401".to_owned()))
+        .instructions("files", "Never shown: this server is not connected.");
+    Catalog::build(&[], &mcp.servers())
+}
+
+#[test]
+fn a_servers_instructions_go_under_its_line_marked_as_its_own() {
+    let prompt = build_system_prompt(&catalog_with_instructions("Use metric units.\nCall get_forecast per city."), "");
+    assert!(prompt.contains(
+        "- weather (mcp, 1 tool): no recipes\n  Instructions from the weather server, about its own tools:\n    \
+         Use metric units.\n    Call get_forecast per city.\n"
+    ));
+    assert!(!prompt.contains("Never shown"), "a server that is not connected adds nothing");
+}
+
+#[test]
+fn long_instructions_are_cut_to_a_thousand_characters_and_say_so() {
+    let prompt = build_system_prompt(&catalog_with_instructions(&"x".repeat(5_000)), "");
+    assert!(prompt.contains("Instructions from the weather server (cut to 1,000 characters), about its own tools:"));
+    let longest_run = prompt.split(|c: char| c != 'x').map(str::len).max().unwrap_or(0);
+    assert_eq!(longest_run, 1_000);
+}

@@ -288,6 +288,19 @@ fn the_default_timeout_is_sixty_seconds() {
 }
 
 #[test]
+fn a_server_that_times_its_calls_out_itself_is_given_its_own_timeout() {
+    let mcp = FakeMcp::new().server("slow", vec![spec("crunch", "Slow")]).with_call_timeout(120_000).on(
+        "slow",
+        "crunch",
+        Behaviour::Slow(90_000, ToolResult::text("done after 90 s")),
+    );
+    let mut setup = setup(mcp);
+    let executed = setup.call("c1", "slow_mcp_crunch", json!({}));
+    assert_eq!(executed.text.as_ref(), "done after 90 s", "the 60 s default does not cut it short");
+    assert!(setup.clock.slept().contains(&125_000), "its timeout plus a backstop was armed");
+}
+
+#[test]
 fn elapsed_time_comes_from_the_clock() {
     let mcp = FakeMcp::new().server("slow", vec![spec("crunch", "Slow")]).on(
         "slow",

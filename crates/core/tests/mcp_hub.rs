@@ -513,3 +513,54 @@ fn bad_and_duplicate_urls_are_refused_with_a_reason() {
         "invalid server URL: \"localhost:3001\" is not an absolute http(s) URL"
     );
 }
+
+#[test]
+fn servers_added_without_a_name_are_known_to_the_model_by_their_own_names_not_their_host() {
+    let world = world();
+    let first = world.hub.add_server(ServerConfig::new(STREAMABLE)).unwrap();
+    let second = world.hub.add_server(ServerConfig::new(LEGACY)).unwrap();
+    let named = world.hub.add_server(named(DOWN, "Weather")).unwrap();
+    let result = world.run(async |hub, clock| {
+        until(&clock, || settled(&hub)).await;
+        hub.call_tool(&ServerId::sanitize("fake_server"), "echo", json!({}), CancelToken::new()).await
+    });
+    assert!(result.is_ok(), "the model's name reaches the server: {result:?}");
+    let views = world.hub.servers();
+    let ids: Vec<&str> = views.iter().map(|view| view.id.as_str()).collect();
+    assert_eq!(ids, ["fake_server", "fake_server_2", "weather"], "serverInfo names them, told apart by a suffix");
+    assert_eq!(world.snapshot(&first).tool_prefix.as_str(), "fake_server");
+    assert_eq!(world.snapshot(&second).tool_prefix.as_str(), "fake_server_2");
+    assert_eq!(world.snapshot(&named).tool_prefix, named, "a name the user gave stays");
+    assert!(world.snapshot(&first).last_call_ms.is_some(), "the call is reported on the server's own row");
+}
+
+#[test]
+fn a_servers_log_messages_reach_the_hubs_listeners_as_text() {
+    let world = world();
+    let id = world.hub.add_server(ServerConfig::new(STREAMABLE)).unwrap();
+    let net = world.net.clone();
+    world.run(async move |hub, clock| {
+        until(&clock, || settled(&hub)).await;
+        net.feed(
+            "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"warning\",\"logger\":\"db\",\"data\":\"slow query\"}}\n\n",
+        );
+        net.feed(
+            "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":{\"rows\":3}}}\n\n",
+        );
+        support::pass_time(&clock, 10).await;
+    });
+    let logs: Vec<HubEvent> =
+        world.events.borrow().iter().filter(|event| matches!(event, HubEvent::ServerLog { .. })).cloned().collect();
+    assert_eq!(
+        logs,
+        [
+            HubEvent::ServerLog {
+                server: id.clone(),
+                level: "warning".into(),
+                logger: Some("db".into()),
+                message: "slow query".into()
+            },
+            HubEvent::ServerLog { server: id, level: "info".into(), logger: None, message: "{\"rows\":3}".into() },
+        ]
+    );
+}

@@ -31,6 +31,7 @@ pub fn build_system_prompt(catalog: &Catalog, prefix: &str) -> String {
     );
     for server in catalog.servers() {
         prompt.push_str(&server_line(server));
+        prompt.push_str(&server_instructions(server));
     }
     prompt.push_str(
         "A server with a tool count also has {server}_{protocol}_search_tools(query) and _list_tools(). A tool they \
@@ -54,6 +55,26 @@ pub fn build_system_prompt(catalog: &Catalog, prefix: &str) -> String {
          Never invent data, ids or image URLs: use only URLs found in tool results, otherwise leave images out."
     ));
     prompt
+}
+
+/// How much of one server's `instructions` the prompt carries.
+pub const MAX_INSTRUCTIONS_CHARS: usize = 1_000;
+
+/// A connected server's own instructions, under its line, capped and marked as the server's words
+/// (they help use its tools; they do not override this prompt).
+fn server_instructions(server: &CatalogServer) -> String {
+    let Some(text) = server.instructions.as_deref().map(str::trim).filter(|text| !text.is_empty()) else {
+        return String::new();
+    };
+    if !server.is_ready() {
+        return String::new();
+    }
+    let (shown, cut) = match text.char_indices().nth(MAX_INSTRUCTIONS_CHARS) {
+        Some((end, _)) => (&text[..end], " (cut to 1,000 characters)"),
+        None => (text, ""),
+    };
+    let indented = shown.lines().map(str::trim_end).collect::<Vec<_>>().join("\n    ");
+    format!("  Instructions from the {} server{cut}, about its own tools:\n    {indented}\n", server.id)
 }
 
 fn server_line(server: &CatalogServer) -> String {

@@ -59,6 +59,8 @@ pub struct CatalogServer {
     pub name: String,
     /// A local server's one-line description of itself; empty for remote servers.
     pub description: String,
+    /// A remote server's `instructions` from `initialize`, as it sent them.
+    pub instructions: Option<String>,
     pub availability: Availability,
     pub tools: Vec<CatalogTool>,
     /// Exposed names of the two pseudo-tools answered from `tools`.
@@ -101,6 +103,7 @@ struct Source {
     protocol: Protocol,
     name: String,
     description: String,
+    instructions: Option<String>,
     availability: Availability,
     local: Option<usize>,
 }
@@ -130,6 +133,7 @@ impl Catalog {
                 protocol: Protocol::WebMcp,
                 name: server.name().to_owned(),
                 description: server.description().to_owned(),
+                instructions: None,
                 availability: Availability::Ready,
                 local: Some(position),
             };
@@ -146,6 +150,7 @@ impl Catalog {
                 protocol: Protocol::Mcp,
                 name: view.name.clone(),
                 description: String::new(),
+                instructions: view.instructions.clone(),
                 availability,
                 local: None,
             };
@@ -155,7 +160,7 @@ impl Catalog {
     }
 
     fn add(&mut self, names: &mut NameAllocator, source: Source, specs: &[ToolSpec]) {
-        let Source { id, protocol, name, description, availability, local } = source;
+        let Source { id, protocol, name, description, instructions, availability, local } = source;
         // Two servers that sanitise to one id cannot both be addressed: the first keeps it.
         if self.server(&id, protocol).is_some() {
             return;
@@ -196,6 +201,7 @@ impl Catalog {
             protocol,
             name,
             description,
+            instructions,
             availability,
             tools,
             list_tools,

@@ -31,8 +31,11 @@ use crate::remote::{RemoteCallError, RemoteServers};
 use crate::tool::{CallContext, DataSource, LocalServer, Origin, ToolResult};
 use crate::tool_name::{Protocol, ToolName, ToolNameError};
 
-/// Default per-call timeout: the seed's servers may be slow, but never silent forever.
+/// Default per-call timeout: the seed's servers may be slow, but never silent forever. Remote
+/// servers that time their calls out themselves ([`RemoteServers::call_timeout_ms`]) get theirs
+/// instead, plus [`BACKSTOP_MS`], so their own timeout fires first and tells the server.
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;
+pub const BACKSTOP_MS: u32 = 5_000;
 
 /// Why a call produced no result from its tool. Shown to the model as `Error: <message>`.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -334,9 +337,16 @@ impl Dispatcher {
                     origin: Origin::Agent { call_id: call.id.clone(), source: self.last_source.clone() },
                     cancel: cancel.clone(),
                 };
-                self.bounded(local.call(&tool.real, args, context), cancel).await.map(Ok)
+                self.bounded(local.call(&tool.real, args, context), self.timeout_ms, cancel).await.map(Ok)
             }
-            _ => self.bounded(self.remote.call_tool(&server.id, &tool.real, args, cancel.clone()), cancel).await,
+            _ => {
+                let timeout_ms = self
+                    .remote
+                    .call_timeout_ms(&server.id)
+                    .map_or(self.timeout_ms, |ms| ms.saturating_add(BACKSTOP_MS));
+                let calling = self.remote.call_tool(&server.id, &tool.real, args, cancel.clone());
+                self.bounded(calling, timeout_ms, cancel).await
+            }
         };
         Some(match outcome.and_then(|answer| answer.map_err(remote_error)) {
             Ok(result) => result,
@@ -397,16 +407,21 @@ impl Dispatcher {
     }
 
     /// Races `work` against the per-call timeout and the run's Stop.
-    async fn bounded<T>(&self, work: impl Future<Output = T>, cancel: &CancelToken) -> Result<T, DispatchError> {
+    async fn bounded<T>(
+        &self,
+        work: impl Future<Output = T>,
+        timeout_ms: u32,
+        cancel: &CancelToken,
+    ) -> Result<T, DispatchError> {
         if cancel.is_cancelled() {
             return Err(DispatchError::Cancelled);
         }
-        let timer = self.clock.sleep(self.timeout_ms);
+        let timer = self.clock.sleep(timeout_ms);
         let work = pin!(work);
         match cancel.run(select(work, timer)).await {
             None => Err(DispatchError::Cancelled),
             Some(Either::Left((value, _))) => Ok(value),
-            Some(Either::Right(_)) => Err(DispatchError::TimedOut(self.timeout_ms.div_ceil(1_000))),
+            Some(Either::Right(_)) => Err(DispatchError::TimedOut(timeout_ms.div_ceil(1_000))),
         }
     }
 }
@@ -479,6 +494,7 @@ fn remote_error(error: RemoteCallError) -> DispatchError {
         RemoteCallError::NotConnected { server, reason } => DispatchError::NotConnected { server, reason },
         RemoteCallError::Failed(message) => DispatchError::Failed(message),
         RemoteCallError::Cancelled => DispatchError::Cancelled,
+        timed_out @ RemoteCallError::TimedOut { .. } => DispatchError::Failed(timed_out.to_string()),
     }
 }
 

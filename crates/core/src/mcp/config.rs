@@ -43,6 +43,10 @@ pub struct ServerConfig {
     /// What auto-detection found last time, tried first on the next connection.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detected: Option<TransportKind>,
+    /// How long one of this server's tool calls may take, in seconds, when not the default
+    /// ([`McpOptions::call_timeout_ms`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_timeout_s: Option<u32>,
 }
 
 impl ServerConfig {
@@ -53,7 +57,15 @@ impl ServerConfig {
             bearer_token: None,
             transport: TransportChoice::Auto,
             detected: None,
+            call_timeout_s: None,
         }
+    }
+
+    /// This server's call timeout: its own setting, else `options`'.
+    pub fn call_timeout_ms(&self, options: &McpOptions) -> u32 {
+        self.call_timeout_s
+            .filter(|seconds| *seconds > 0)
+            .map_or(options.call_timeout_ms, |seconds| seconds.saturating_mul(1_000))
     }
 
     /// Transports to try, in order: the user's choice alone, or both with the cached verdict first.
@@ -89,6 +101,7 @@ impl std::fmt::Debug for ServerConfig {
             )
             .field("transport", &self.transport)
             .field("detected", &self.detected)
+            .field("call_timeout_s", &self.call_timeout_s)
             .finish()
     }
 }
@@ -96,7 +109,8 @@ impl std::fmt::Debug for ServerConfig {
 /// Limits and delays; the defaults suit a browser talking to ordinary servers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct McpOptions {
-    /// How long one `tools/call` may take before it is cancelled.
+    /// How long one `tools/call` may take before it is cancelled (and the server told), unless the
+    /// server's config sets its own: the one timeout policy for MCP calls (the dispatcher defers to it).
     pub call_timeout_ms: u32,
     /// How long each step of connecting (endpoint event, `initialize`, `tools/list` pages) may take.
     pub connect_timeout_ms: u32,

@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::cancel::CancelToken;
 use crate::ids::ServerId;
 use crate::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKind};
+use crate::mcp::elicit::SharedElicitor;
 use crate::mcp::endpoint::{EndpointError, server_host};
 use crate::mcp::error::McpError;
 use crate::mcp::inbound::Notice;
@@ -42,6 +43,10 @@ pub enum ServerStatus {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerSnapshot {
     pub id: ServerId,
+    /// What the model knows the server as (its tools are `{tool_prefix}_mcp_{tool}`): the id, except
+    /// for a server added without a name, which is named after its own `serverInfo` (title, else
+    /// name) once connected, since a host such as `127_0_0_1` tells the model nothing.
+    pub tool_prefix: ServerId,
     /// The user's name for it, else the server's own `serverInfo.name`, else the URL's host.
     pub name: String,
     pub config: ServerConfig,
@@ -77,6 +82,7 @@ pub enum HubEvent {
     Connected {
         server: ServerId,
         name: String,
+        tool_prefix: ServerId,
         transport: TransportKind,
         server_info: Option<Implementation>,
         instructions: Option<String>,
@@ -104,6 +110,13 @@ pub enum HubEvent {
         latency_ms: f64,
         outcome: CallOutcome,
     },
+    /// A log entry the server sent (`notifications/message`), for the console.
+    ServerLog {
+        server: ServerId,
+        level: String,
+        logger: Option<String>,
+        message: String,
+    },
     /// Something the user may want to know that did not change the status.
     Warning {
         server: ServerId,
@@ -125,6 +138,7 @@ impl HubEvent {
             | HubEvent::Progress { server, .. }
             | HubEvent::CallFinished { server, .. }
             | HubEvent::Warning { server, .. }
+            | HubEvent::ServerLog { server, .. }
             | HubEvent::Removed { server } => server,
         }
     }
@@ -141,12 +155,14 @@ impl ServerSnapshot {
             HubEvent::StatusChanged { status, .. } => self.status = status.clone(),
             HubEvent::Connected {
                 name,
+                tool_prefix,
                 transport,
                 server_info,
                 instructions,
                 ..
             } => {
                 self.name.clone_from(name);
+                self.tool_prefix.clone_from(tool_prefix);
                 self.transport = Some(*transport);
                 self.server_info.clone_from(server_info);
                 self.instructions.clone_from(instructions);
@@ -159,7 +175,10 @@ impl ServerSnapshot {
             }
             HubEvent::TransportDetected { config, .. } => self.config = config.clone(),
             HubEvent::CallFinished { latency_ms, .. } => self.last_call_ms = Some(*latency_ms),
-            HubEvent::Progress { .. } | HubEvent::Warning { .. } | HubEvent::Removed { .. } => {}
+            HubEvent::Progress { .. }
+            | HubEvent::Warning { .. }
+            | HubEvent::ServerLog { .. }
+            | HubEvent::Removed { .. } => {}
         }
     }
 }
@@ -206,6 +225,7 @@ struct Inner<H: ?Sized> {
     tasks: UnboundedSender<Task>,
     queue: RefCell<Option<UnboundedReceiver<Task>>>,
     listeners: RefCell<Vec<Listener>>,
+    elicitor: RefCell<Option<SharedElicitor>>,
 }
 
 struct Entry<H: ?Sized> {
@@ -227,6 +247,7 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
                 tasks,
                 queue: RefCell::new(Some(queue)),
                 listeners: RefCell::new(Vec::new()),
+                elicitor: RefCell::new(None),
             }),
         }
     }
@@ -248,6 +269,12 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
                 }
             }
         }
+    }
+
+    /// Lets `elicitor` answer servers' `elicitation/create` requests (declared to them) from the
+    /// next connection on; set it before adding servers.
+    pub fn set_elicitor(&self, elicitor: SharedElicitor) {
+        *self.inner.elicitor.borrow_mut() = Some(elicitor);
     }
 
     /// Calls `listener` with every event from now on.
@@ -280,6 +307,7 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
         let id = self.unique_id(ServerId::sanitize(&label));
         let snapshot = ServerSnapshot {
             id: id.clone(),
+            tool_prefix: id.clone(),
             name: label,
             config,
             status: ServerStatus::Connecting,
@@ -356,31 +384,28 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
     }
 
     fn unique_id(&self, base: ServerId) -> ServerId {
-        let servers = self.inner.servers.borrow();
-        let taken = |candidate: &ServerId| servers.iter().any(|entry| &entry.id == candidate);
-        if !taken(&base) {
-            return base;
-        }
-        (2..)
-            .map(|suffix| ServerId::sanitize(&format!("{base}_{suffix}")))
-            .find(|candidate| !taken(candidate))
-            .unwrap_or(base)
+        self.inner.unique_name(base, None)
     }
 
     fn new_session(&self, id: &ServerId, config: ServerConfig) -> Rc<Session<H>> {
         let weak = Rc::downgrade(&self.inner);
+        let id_label = id.to_string();
         let id = id.clone();
         let notices = Rc::new(move |notice: Notice| {
             if let Some(inner) = weak.upgrade() {
                 inner.on_notice(&id, notice);
             }
         });
-        Rc::new(Session::new(
+        let session = Session::new(
             config,
             self.inner.ports.clone(),
             self.inner.options.clone(),
             notices,
-        ))
+        );
+        Rc::new(match self.inner.elicitor.borrow().clone() {
+            Some(elicitor) => session.with_elicitor(elicitor, id_label.as_str()),
+            None => session,
+        })
     }
 
     /// Spawns the task that runs the entry's current session until it gives up or is stopped.
@@ -417,6 +442,31 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
             .cloned()
     }
 
+    /// The entry the model calls `prefix` (its tool prefix, or its id).
+    fn entry_for_model(&self, prefix: &ServerId) -> Option<Rc<Entry<H>>> {
+        let servers = self.servers.borrow();
+        let by_prefix = servers.iter().find(|entry| &entry.snapshot.borrow().tool_prefix == prefix);
+        by_prefix.or_else(|| servers.iter().find(|entry| &entry.id == prefix)).cloned()
+    }
+
+    /// `base`, or `base_2`, `base_3`… : the first that no other server (than `except`) uses as
+    /// its id or tool prefix.
+    fn unique_name(&self, base: ServerId, except: Option<&ServerId>) -> ServerId {
+        let servers = self.servers.borrow();
+        let taken = |candidate: &ServerId| {
+            servers.iter().filter(|entry| Some(&entry.id) != except).any(|entry| {
+                &entry.id == candidate || entry.snapshot.try_borrow().is_ok_and(|snapshot| &snapshot.tool_prefix == candidate)
+            })
+        };
+        if !taken(&base) {
+            return base;
+        }
+        (2..)
+            .map(|suffix| ServerId::sanitize(&format!("{base}_{suffix}")))
+            .find(|candidate| !taken(candidate))
+            .unwrap_or(base)
+    }
+
     /// Sends `event` to every listener, with no hub state borrowed (listeners may call back).
     fn emit(&self, event: HubEvent) {
         let listeners: Vec<Listener> = self.listeners.borrow().clone();
@@ -449,6 +499,16 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
                     "the server changed its tools, but listing them again failed: {reason}"
                 ),
             }),
+            Notice::Log { level, logger, message } => self.emit(HubEvent::ServerLog {
+                server: id.clone(),
+                level,
+                logger,
+                message,
+            }),
+            Notice::ElicitationRefused { reason } => self.emit(HubEvent::Warning {
+                server: id.clone(),
+                message: format!("the server asked for input this client cannot show: {reason}"),
+            }),
             Notice::Reconnecting { reason } => {
                 self.set_status(id, ServerStatus::Reconnecting { reason })
             }
@@ -476,20 +536,29 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
             return;
         };
         let Some(hello) = facts.hello else { return };
+        let own_name = hello
+            .server_info
+            .as_ref()
+            .filter(|info| !info.name.trim().is_empty())
+            .map(|info| info.title.clone().filter(|title| !title.trim().is_empty()).unwrap_or_else(|| info.name.clone()));
+        let unnamed = entry.snapshot.borrow().config.name.is_none();
+        let tool_prefix = match (&own_name, unnamed) {
+            (Some(own), true) => self.unique_name(ServerId::sanitize(own), Some(&entry.id)),
+            _ => entry.id.clone(),
+        };
         let (connected, detected) = {
             let mut snapshot = entry.snapshot.borrow_mut();
-            if snapshot.config.name.is_none()
-                && let Some(info) = &hello.server_info
-                && !info.name.trim().is_empty()
-            {
-                snapshot.name = info.title.clone().unwrap_or_else(|| info.name.clone());
+            if let (Some(own), true) = (own_name, unnamed) {
+                snapshot.name = own;
             }
+            snapshot.tool_prefix = tool_prefix.clone();
             snapshot.transport = Some(transport);
             snapshot.server_info = hello.server_info.clone();
             snapshot.instructions = hello.instructions.clone();
             let connected = HubEvent::Connected {
                 server: entry.id.clone(),
                 name: snapshot.name.clone(),
+                tool_prefix,
                 transport,
                 server_info: hello.server_info,
                 instructions: hello.instructions,
@@ -536,11 +605,17 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
 }
 
 impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
+    fn call_timeout_ms(&self, server: &ServerId) -> Option<u32> {
+        let entry = self.inner.entry_for_model(server)?;
+        let timeout_ms = entry.session.borrow().call_timeout_ms();
+        Some(timeout_ms)
+    }
+
     fn servers(&self) -> Vec<RemoteServerView> {
         self.snapshots()
             .into_iter()
             .map(|snapshot| RemoteServerView {
-                id: snapshot.id,
+                id: snapshot.tool_prefix,
                 name: snapshot.name,
                 status: match snapshot.status {
                     ServerStatus::Connected { .. } => RemoteStatus::Connected,
@@ -568,7 +643,7 @@ impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
         async move {
             let entry = self
                 .inner
-                .entry(server)
+                .entry_for_model(server)
                 .ok_or_else(|| RemoteCallError::UnknownServer(server.clone()))?;
             let status = entry.snapshot.borrow().status.clone();
             let reason = match status {
@@ -605,6 +680,11 @@ impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
                 Err(McpError::Cancelled) => {
                     (Err(RemoteCallError::Cancelled), CallOutcome::Cancelled)
                 }
+                Err(McpError::Timeout { ms }) => {
+                    let timed_out = RemoteCallError::TimedOut { server: server.clone(), seconds: ms.div_ceil(1_000) };
+                    let reported = CallOutcome::Failed(timed_out.to_string());
+                    (Err(timed_out), reported)
+                }
                 Err(error) => {
                     let message = format!("calling \"{tool}\" on {server} failed: {error}");
                     (
@@ -614,7 +694,7 @@ impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
                 }
             };
             self.inner.emit(HubEvent::CallFinished {
-                server: server.clone(),
+                server: entry.id.clone(),
                 tool: tool.to_owned(),
                 latency_ms,
                 outcome: reported,

@@ -7,8 +7,10 @@ use std::rc::Rc;
 use futures::channel::mpsc::UnboundedSender;
 use serde_json::Value;
 
-use crate::mcp::jsonrpc::{METHOD_NOT_FOUND, Message, Method, Notification, Request, RequestId};
-use crate::mcp::model::notify::ProgressParams;
+use crate::mcp::elicit::{self, SharedElicitor};
+use crate::mcp::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND, Message, Method, Notification, Request, RequestId};
+use crate::mcp::model::initialize::{ClientCapabilities, ElicitationCapability, Empty};
+use crate::mcp::model::notify::{LoggingMessageParams, ProgressParams};
 
 /// Something a session reports to its owner (the hub) as it happens.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,6 +23,10 @@ pub enum Notice {
     ToolsRefreshFailed { reason: String },
     /// The connection dropped; the session is trying again.
     Reconnecting { reason: String },
+    /// The server asked for input in a way this client could not show; it was refused with `reason`.
+    ElicitationRefused { reason: String },
+    /// `notifications/message`: a log entry from the server, its data as text.
+    Log { level: String, logger: Option<String>, message: String },
     /// `notifications/progress` for a running `tools/call`.
     Progress {
         tool: String,
@@ -38,6 +44,8 @@ pub(crate) struct Inbound {
     /// Running `tools/call`s by progress token (their request id), to name the tool in progress notices.
     calls: RefCell<HashMap<RequestId, String>>,
     relist: UnboundedSender<()>,
+    /// Who answers `elicitation/create`, and the server's name to show them.
+    elicitor: Option<(SharedElicitor, String)>,
 }
 
 impl Inbound {
@@ -46,6 +54,21 @@ impl Inbound {
             notices,
             calls: RefCell::new(HashMap::new()),
             relist,
+            elicitor: None,
+        }
+    }
+
+    pub(crate) fn set_elicitor(&mut self, elicitor: SharedElicitor, server: String) {
+        self.elicitor = Some((elicitor, server));
+    }
+
+    /// What the `initialize` request declares: exactly what [`Inbound::answer`] handles.
+    pub(crate) fn capabilities(&self) -> ClientCapabilities {
+        ClientCapabilities {
+            elicitation: self.elicitor.as_ref().map(|(elicitor, _)| ElicitationCapability {
+                form: Empty {},
+                url: elicitor.supports_url().then_some(Empty {}),
+            }),
         }
     }
 
@@ -61,13 +84,26 @@ impl Inbound {
         self.calls.borrow_mut().remove(id);
     }
 
-    /// The answer to a server request: `ping` gets an empty result, anything else `-32601`.
-    pub(crate) fn answer(&self, request: &Request) -> Message {
-        match request.method {
-            Method::Ping => {
+    /// The answer to a server request: `ping` gets an empty result, `elicitation/create` the
+    /// person's answer (when there is someone to ask), anything else `-32601`.
+    pub(crate) async fn answer(&self, request: &Request) -> Message {
+        match (&request.method, &self.elicitor) {
+            (Method::Ping, _) => {
                 Message::response(request.id.clone(), Value::Object(Default::default()))
             }
-            ref other => Message::error(
+            (Method::ElicitationCreate, Some((elicitor, server))) => {
+                let asked = match elicit::read_request(server, request.params.clone(), elicitor.supports_url()) {
+                    Ok(asked) => asked,
+                    Err(error) => {
+                        self.notice(Notice::ElicitationRefused { reason: error.to_string() });
+                        return Message::error(Some(request.id.clone()), INVALID_PARAMS, error.to_string());
+                    }
+                };
+                let answer = elicitor.elicit(asked.clone()).await;
+                let result = elicit::to_result(&asked, answer);
+                Message::response(request.id.clone(), serde_json::to_value(result).unwrap_or(Value::Null))
+            }
+            (other, _) => Message::error(
                 Some(request.id.clone()),
                 METHOD_NOT_FOUND,
                 format!("method not found: this client does not implement \"{other}\""),
@@ -99,7 +135,17 @@ impl Inbound {
                     message: progress.message,
                 });
             }
-            // Logging, resource updates and the like have no consumer in this app.
+            Method::LoggingMessage => {
+                let Some(Ok(log)) = notification.params.map(serde_json::from_value::<LoggingMessageParams>) else {
+                    return;
+                };
+                let message = match log.data {
+                    Value::String(text) => text,
+                    other => other.to_string(),
+                };
+                self.notice(Notice::Log { level: log.level, logger: log.logger, message });
+            }
+            // Resource updates and the like have no consumer in this app.
             _ => {}
         }
     }

@@ -10,6 +10,10 @@ pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
 
+/// The deepest nesting a message may have. serde_json's own limit (128) would refuse a whole tool
+/// list for one deep schema; past this bound a message is refused, so parsing stays stack-safe.
+pub const MAX_MESSAGE_DEPTH: usize = 256;
+
 /// The `"jsonrpc": "2.0"` marker; any other value fails to deserialize.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Version;
@@ -62,6 +66,8 @@ pub enum Method {
     Cancelled,
     Progress,
     ToolsListChanged,
+    ElicitationCreate,
+    LoggingMessage,
     Other(String),
 }
 
@@ -76,12 +82,14 @@ impl Method {
             Method::Cancelled => "notifications/cancelled",
             Method::Progress => "notifications/progress",
             Method::ToolsListChanged => "notifications/tools/list_changed",
+            Method::ElicitationCreate => "elicitation/create",
+            Method::LoggingMessage => "notifications/message",
             Method::Other(name) => name,
         }
     }
 
     pub fn from_wire(name: &str) -> Method {
-        const KNOWN: [Method; 8] = [
+        const KNOWN: [Method; 10] = [
             Method::Initialize,
             Method::Initialized,
             Method::Ping,
@@ -90,6 +98,8 @@ impl Method {
             Method::Cancelled,
             Method::Progress,
             Method::ToolsListChanged,
+            Method::ElicitationCreate,
+            Method::LoggingMessage,
         ];
         KNOWN
             .into_iter()
@@ -223,9 +233,48 @@ impl Message {
             One(Message),
             Batch(Vec<Message>),
         }
-        Ok(match serde_json::from_str::<OneOrBatch>(text)? {
+        let depth = nesting_depth(text);
+        if depth > MAX_MESSAGE_DEPTH {
+            return Err(serde::de::Error::custom(format!(
+                "the message is nested {depth} levels deep, more than the {MAX_MESSAGE_DEPTH} this client reads"
+            )));
+        }
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        deserializer.disable_recursion_limit();
+        let parsed = OneOrBatch::deserialize(&mut deserializer)?;
+        deserializer.end()?;
+        Ok(match parsed {
             OneOrBatch::One(message) => vec![message],
             OneOrBatch::Batch(messages) => messages,
         })
+    }
+}
+
+/// How deeply arrays and objects nest in JSON `text` (brackets inside strings do not count).
+pub fn nesting_depth(text: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for byte in text.bytes() {
+        match (in_string, byte) {
+            (true, _) if escaped => escaped = false,
+            (true, b'\\') => escaped = true,
+            (true, b'"') | (false, b'"') => in_string = !in_string,
+            (true, _) => {}
+            (false, b'[' | b'{') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (false, b']' | b'}') => depth = depth.saturating_sub(1),
+            (false, _) => {}
+        }
+    }
+    deepest
+}
+
+/// How deeply arrays and objects nest in `value` (a scalar is 0).
+pub fn value_depth(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(value_depth).max().unwrap_or(0),
+        Value::Object(fields) => 1 + fields.values().map(value_depth).max().unwrap_or(0),
+        _ => 0,
     }
 }

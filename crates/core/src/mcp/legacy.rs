@@ -263,9 +263,8 @@ impl<H: HttpTransport + ?Sized> LegacyLink<H> {
                     }
                 }
                 Message::Request(request) => {
-                    let _ = self
-                        .send(&inbound.answer(&request), &CancelToken::new())
-                        .await;
+                    let answer = inbound.answer(&request).await;
+                    let _ = self.send(&answer, &CancelToken::new()).await;
                 }
                 Message::Notification(notification) => inbound.notification(notification),
             }

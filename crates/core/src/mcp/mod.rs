@@ -5,10 +5,12 @@
 //! - [`jsonrpc`], [`model`]: the wire; nothing outside `mcp/` sees JSON-RPC.
 //! - [`sse`]: the event-stream parser (also for LLM streaming).
 //! - [`streamable`], [`legacy`]: the two transports; [`legacy::EventSourcePort`] is the browser's `EventSource`.
+//! - [`elicit`]: server requests for input (`elicitation/create`), as forms the person fills.
 //! - [`session`]: one server (detection, handshake, paging, calls, listening, recovery).
 //! - [`hub`]: all servers, their states and events; implements [`crate::remote::RemoteServers`].
 
 pub mod config;
+pub mod elicit;
 pub mod endpoint;
 pub mod error;
 pub mod hub;

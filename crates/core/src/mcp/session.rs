@@ -9,16 +9,17 @@ use std::pin::pin;
 use std::rc::Rc;
 
 use futures::StreamExt;
-use futures::channel::mpsc::{self, UnboundedReceiver};
+use futures::channel::mpsc::{self, UnboundedReceiver, UnboundedSender};
 use futures::future::{Either, select};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::cancel::CancelToken;
 use crate::mcp::config::{McpOptions, ServerConfig, TransportKind};
+use crate::mcp::elicit::SharedElicitor;
 use crate::mcp::error::McpError;
 use crate::mcp::inbound::{Inbound, Notice, NoticeSink};
-use crate::mcp::jsonrpc::{Message, Method, Request, RequestId, Version};
+use crate::mcp::jsonrpc::{Message, Method, Request, RequestId, Version, value_depth};
 use crate::mcp::legacy::{EventSourcePort, EventStream, HttpEventSource, LegacyLink};
 use crate::mcp::model::call::CallToolResult;
 use crate::mcp::model::initialize::{
@@ -51,6 +52,10 @@ impl<H: ?Sized> Clone for SessionPorts<H> {
     }
 }
 
+/// Deepest input schema a tool may have to be offered: deeper ones are skipped with a note, as the
+/// model's provider and the page's own JSON reading (serde_json's 128) would choke on them.
+pub const MAX_SCHEMA_DEPTH: usize = 64;
+
 /// What a server told us about itself and its tools.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ServerFacts {
@@ -70,6 +75,10 @@ pub struct Session<H: ?Sized> {
     active: Cell<Option<TransportKind>>,
     inbound: Inbound,
     relist: RefCell<Option<UnboundedReceiver<()>>>,
+    /// Notifications sent from [`Session::run`]'s task rather than the caller's: a cancellation
+    /// must reach the server even when the caller drops the call right after (Stop, a timeout).
+    outbox: UnboundedSender<Message>,
+    outbox_queue: RefCell<Option<UnboundedReceiver<Message>>>,
     next_id: Cell<i64>,
     facts: RefCell<ServerFacts>,
     stop: CancelToken,
@@ -93,6 +102,7 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             None => ports.event_sources,
         };
         let (relist_sender, relist_receiver) = mpsc::unbounded();
+        let (outbox, outbox_queue) = mpsc::unbounded();
         Session {
             streamable: StreamableLink::new(
                 ports.http.clone(),
@@ -108,12 +118,21 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             active: Cell::new(None),
             inbound: Inbound::new(notices, relist_sender),
             relist: RefCell::new(Some(relist_receiver)),
+            outbox,
+            outbox_queue: RefCell::new(Some(outbox_queue)),
             next_id: Cell::new(0),
             facts: RefCell::new(ServerFacts::default()),
             stop: CancelToken::new(),
             config,
             options,
         }
+    }
+
+    /// Lets `elicitor` answer the server's `elicitation/create` requests (and declares it), naming
+    /// this server `server` to whoever is asked.
+    pub fn with_elicitor(mut self, elicitor: SharedElicitor, server: &str) -> Session<H> {
+        self.inbound.set_elicitor(elicitor, server.to_owned());
+        self
     }
 
     /// The transport in use, once connected.
@@ -128,7 +147,9 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
     /// Connects, then keeps the connection alive (listening, re-listing tools, reconnecting).
     /// It only returns when it gives up, with the reason; drop it (and call [`Session::close`]) to stop.
     pub async fn run(&self) -> McpError {
-        let Some(mut relist) = self.relist.borrow_mut().take() else {
+        let (Some(mut relist), Some(mut outbox)) =
+            (self.relist.borrow_mut().take(), self.outbox_queue.borrow_mut().take())
+        else {
             return McpError::Protocol("this session is already running".to_owned());
         };
         let legacy_stream = match self.establish().await {
@@ -147,9 +168,16 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 }
             }
         };
-        match select(pin!(self.keep_connected(legacy_stream)), pin!(refresh)).await {
+        let deliver = async {
+            while let Some(message) = outbox.next().await {
+                // Best effort: the call is over for us either way.
+                let _ = self.send_bounded(&message).await;
+            }
+        };
+        let background = futures::future::join(refresh, deliver);
+        match select(pin!(self.keep_connected(legacy_stream)), pin!(background)).await {
             Either::Left((reason, _)) => reason,
-            Either::Right(((), keep)) => keep.await,
+            Either::Right((_, keep)) => keep.await,
         }
     }
 
@@ -172,7 +200,7 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         let request = request(id.clone(), Method::ToolsCall, Some(to_params(&params)));
         self.inbound.call_started(id.clone(), tool);
         let outcome = self
-            .exchange_renewing(&request, self.options.call_timeout_ms, cancel)
+            .exchange_renewing(&request, self.call_timeout_ms(), cancel)
             .await;
         self.inbound.call_ended(&id);
         let result: CallToolResult =
@@ -180,6 +208,11 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 |error| McpError::Protocol(format!("the tools/call result is malformed: {error}")),
             )?;
         Ok(to_tool_result(result))
+    }
+
+    /// How long one tool call may take: the server's own setting, else the default.
+    pub fn call_timeout_ms(&self) -> u32 {
+        self.config.call_timeout_ms(&self.options)
     }
 
     /// Stops listening and ends the server-side session (`DELETE`, best effort).
@@ -283,7 +316,10 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
     async fn handshake(&self) -> Result<(), McpError> {
         let request = self.new_request(
             Method::Initialize,
-            Some(to_params(&InitializeParams::default())),
+            Some(to_params(&InitializeParams {
+                capabilities: self.inbound.capabilities(),
+                ..InitializeParams::default()
+            })),
         );
         let result = self
             .exchange(
@@ -335,16 +371,26 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 McpError::Protocol(format!("tools/list page {page} is malformed: {error}"))
             })?;
             for (index, raw) in listed.tools.into_iter().enumerate() {
+                let named = raw.get("name").and_then(Value::as_str).map(str::to_owned);
+                let schema_depth = raw.get("inputSchema").map_or(0, value_depth);
+                if schema_depth > MAX_SCHEMA_DEPTH {
+                    let name = named.unwrap_or_else(|| format!("number {}", index + 1));
+                    unreadable.push(format!(
+                        "tool \"{name}\" (tools/list page {page}) is skipped: its input schema is nested \
+                         {schema_depth} levels deep, more than the {MAX_SCHEMA_DEPTH} this client accepts"
+                    ));
+                    continue;
+                }
                 match serde_json::from_value::<Tool>(raw) {
                     Ok(tool) if names.insert(tool.name.clone()) => tools.push(tool.into_spec()),
                     Ok(tool) => unreadable.push(format!(
                         "tool \"{}\" is listed twice; the first one is kept",
                         tool.name
                     )),
-                    Err(error) => unreadable.push(format!(
-                        "tools/list page {page}, tool {}: {error}",
-                        index + 1
-                    )),
+                    Err(error) => unreadable.push(match named {
+                        Some(name) => format!("tool \"{name}\" (tools/list page {page}) is skipped: {error}"),
+                        None => format!("tools/list page {page}, tool {}: {error}", index + 1),
+                    }),
                 }
             }
             match listed.next_cursor.filter(|next| !next.is_empty()) {
@@ -379,7 +425,8 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                         .hello
                         .as_ref()
                         .is_some_and(InitializeResult::announces_tool_changes);
-                    if !announces {
+                    // A server may also ask for input (elicitation) on this stream, outside any call.
+                    if !announces && self.inbound.capabilities().elicitation.is_none() {
                         // Nothing to listen for: the session lives on through its POSTs.
                         futures::future::pending::<()>().await;
                     }
@@ -487,10 +534,10 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 request_id: request.id.clone(),
                 reason,
             };
-            // Best effort: the call is over for us either way.
+            // Sent by `run`'s task: dropping this call's future must not abort it.
             let _ = self
-                .notify(Method::Cancelled, Some(to_params(&params)))
-                .await;
+                .outbox
+                .unbounded_send(Message::notification(Method::Cancelled, Some(to_params(&params))));
         }
         Err(stopped)
     }
@@ -511,12 +558,16 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
 
     /// Sends a notification, bounded by the connect timeout.
     async fn notify(&self, method: Method, params: Option<Value>) -> Result<(), McpError> {
-        let message = Message::notification(method, params);
+        self.send_bounded(&Message::notification(method, params)).await
+    }
+
+    /// Sends a message that gets no answer, bounded by the connect timeout.
+    async fn send_bounded(&self, message: &Message) -> Result<(), McpError> {
         let abort = CancelToken::new();
         let sending = async {
             match self.active.get() {
-                Some(TransportKind::Streamable) => self.streamable.send(&message, &abort).await,
-                Some(TransportKind::Sse) => self.legacy.send(&message, &abort).await,
+                Some(TransportKind::Streamable) => self.streamable.send(message, &abort).await,
+                Some(TransportKind::Sse) => self.legacy.send(message, &abort).await,
                 None => Err(McpError::Closed),
             }
         };

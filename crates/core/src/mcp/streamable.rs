@@ -378,7 +378,8 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
             }
             Message::Request(request) => {
                 // Best effort: if the answer cannot be delivered the server times its request out.
-                let _ = self.send(&inbound.answer(&request), abort).await;
+                let answer = inbound.answer(&request).await;
+                let _ = self.send(&answer, abort).await;
                 None
             }
             Message::Notification(notification) => {

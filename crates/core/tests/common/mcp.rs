@@ -38,6 +38,8 @@ pub struct FakeMcp {
     calls: RefCell<Vec<RemoteCall>>,
     stopped: RefCell<usize>,
     clock: Option<Rc<dyn Clock>>,
+    /// The timeout the fake says it enforces itself, as the MCP hub does.
+    call_timeout_ms: Option<u32>,
 }
 
 pub fn spec(name: &str, description: &str) -> ToolSpec {
@@ -58,7 +60,14 @@ impl FakeMcp {
             calls: RefCell::new(Vec::new()),
             stopped: RefCell::new(0),
             clock: None,
+            call_timeout_ms: None,
         }
+    }
+
+    /// Says its calls time out by themselves after `ms` (the fake itself never times out).
+    pub fn with_call_timeout(mut self, ms: u32) -> FakeMcp {
+        self.call_timeout_ms = Some(ms);
+        self
     }
 
     /// Slow tools sleep on this clock.
@@ -79,6 +88,14 @@ impl FakeMcp {
             tools,
             instructions: None,
         });
+        self
+    }
+
+    /// Gives `server` the `instructions` its `initialize` would send.
+    pub fn instructions(self, server: &str, instructions: &str) -> FakeMcp {
+        for view in self.servers.borrow_mut().iter_mut().filter(|view| view.name == server) {
+            view.instructions = Some(instructions.to_owned());
+        }
         self
     }
 
@@ -104,6 +121,10 @@ impl FakeMcp {
 impl RemoteServers for FakeMcp {
     fn servers(&self) -> Vec<RemoteServerView> {
         self.servers.borrow().clone()
+    }
+
+    fn call_timeout_ms(&self, _server: &ServerId) -> Option<u32> {
+        self.call_timeout_ms
     }
 
     fn call_tool<'a>(

@@ -31,10 +31,24 @@ impl Default for InitializeParams {
     }
 }
 
-/// Empty on purpose: this client implements no roots, sampling or elicitation, so it declares none
-/// (servers then never send those requests, and would get `-32601` if they did).
+/// Only what this session really handles: elicitation when it has someone to ask (form mode,
+/// URL mode too when that is handled). No roots or sampling: servers would get `-32601` for those.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct ClientCapabilities {}
+pub struct ClientCapabilities {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elicitation: Option<ElicitationCapability>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ElicitationCapability {
+    pub form: Empty,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<Empty>,
+}
+
+/// `{}` on the wire.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Empty {}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Implementation {

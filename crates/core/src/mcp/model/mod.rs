@@ -2,6 +2,7 @@
 
 pub mod call;
 pub mod content;
+pub mod elicit;
 pub mod initialize;
 pub mod notify;
 pub mod tool;

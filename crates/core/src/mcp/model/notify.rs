@@ -1,4 +1,4 @@
-//! Parameters of the notifications this client sends (`cancelled`) and reads (`progress`).
+//! Parameters of the notifications this client sends (`cancelled`) and reads (`progress`, `message`).
 
 use crate::mcp::jsonrpc::RequestId;
 use serde::{Deserialize, Serialize};
@@ -19,4 +19,14 @@ pub struct ProgressParams {
     pub total: Option<f64>,
     #[serde(default)]
     pub message: Option<String>,
+}
+
+/// `notifications/message`: a log entry the server sends (RFC 5424 level names).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct LoggingMessageParams {
+    pub level: String,
+    #[serde(default)]
+    pub logger: Option<String>,
+    #[serde(default)]
+    pub data: serde_json::Value,
 }
