@@ -30,6 +30,7 @@ pub mod samples;
 pub mod sandbox_doc;
 pub mod sankey_layout;
 pub mod settings;
+pub mod store;
 pub mod table;
 pub mod tool;
 pub mod tool_name;

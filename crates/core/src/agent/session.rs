@@ -109,6 +109,9 @@ pub struct SessionSnapshot {
     pub activated: Vec<ActivatedServer>,
     #[serde(default)]
     pub results: Vec<StoredResult>,
+    /// Results forgotten to stay within the buffer's capacity, oldest first, so `recall` can say so.
+    #[serde(default)]
+    pub evicted: Vec<String>,
 }
 
 pub struct AgentSession {
@@ -132,7 +135,7 @@ impl AgentSession {
         session
             .dispatcher
             .restore_activated(snapshot.activated.into_iter().map(|active| (active.server, active.protocol)).collect());
-        session.results.restore(snapshot.results);
+        session.results.restore(snapshot.results, snapshot.evicted);
         session
     }
 
@@ -141,6 +144,7 @@ impl AgentSession {
             messages: self.messages.clone(),
             activated: self.activated(),
             results: self.results.entries(),
+            evicted: self.results.evicted(),
         }
     }
 
