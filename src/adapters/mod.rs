@@ -4,6 +4,8 @@ pub mod clock;
 pub mod download;
 pub mod event_source;
 pub mod http;
+pub mod indexed_db;
+pub mod quota;
 pub mod storage;
 pub mod validator;
 pub mod webmcp;

@@ -16,6 +16,7 @@ pub mod recipes;
 pub mod route;
 pub mod servers;
 pub mod settings;
+pub mod settings_storage;
 pub mod theme;
 pub mod views;
 pub mod widget_frame;
