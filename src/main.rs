@@ -17,7 +17,9 @@ fn main() {
 /// the app over it; the static shell stays on screen meanwhile.
 fn mount() {
     wasm_bindgen_futures::spawn_local(async {
+        let span = autoui::adapters::clock::Span::start("autoui-restore");
         let restored = autoui::state::persist::restore().await;
+        drop(span);
         if let Some(boot) = leptos::prelude::document().get_element_by_id("au-boot") {
             boot.remove();
         }

@@ -59,14 +59,20 @@ impl RecordStore {
     /// Commits `plan` whole or not at all: IndexedDB rolls an aborted transaction back, so the
     /// previous records stay as they were.
     pub async fn write(&self, plan: &WritePlan) -> Result<(), StoreError> {
-        if plan.is_empty() {
-            return Ok(());
-        }
+        self.begin(plan)?.finished().await
+    }
+
+    /// Hands `plan` to the browser now (the main-thread part of a write) and asks it to commit; the
+    /// returned write says how it ended.
+    pub fn begin(&self, plan: &WritePlan) -> Result<Commit, StoreError> {
         let failed = |error: idb::Error| StoreError::Failed(error.to_string());
+        if plan.is_empty() {
+            return Ok(Commit { transaction: None, bytes: 0 });
+        }
         let names: Vec<&str> = plan.stores().iter().map(|store| store.as_str()).collect();
-        let transaction = self.database.transaction(&names, TransactionMode::ReadWrite).map_err(failed)?;
-        // A second handle on the same transaction, to read why it aborted once the first is awaited.
-        let raw: web_sys::IdbTransaction = transaction.into();
+        // Two handles on one transaction: `raw` reads why it aborted once the other is awaited.
+        let raw: web_sys::IdbTransaction =
+            self.database.transaction(&names, TransactionMode::ReadWrite).map_err(failed)?.into();
         let transaction = Transaction::from(raw.clone());
         let requests = || -> Result<(), idb::Error> {
             for (store, key) in &plan.deletes {
@@ -80,23 +86,38 @@ impl RecordStore {
         };
         if let Err(error) = requests() {
             let _ = raw.abort();
-            return Err(refusal(&raw, plan).unwrap_or_else(|| failed(error)));
+            return Err(refusal(&raw, plan.bytes()).unwrap_or_else(|| failed(error)));
         }
+        // Committing now, not when the page next yields, so a write begun as the page unloads still lands.
+        let transaction = transaction.commit().map_err(failed)?;
+        Ok(Commit { transaction: Some((transaction, raw)), bytes: plan.bytes() })
+    }
+}
+
+/// A write handed to the browser.
+pub struct Commit {
+    transaction: Option<(Transaction, web_sys::IdbTransaction)>,
+    bytes: usize,
+}
+
+impl Commit {
+    pub async fn finished(self) -> Result<(), StoreError> {
+        let Some((transaction, raw)) = self.transaction else { return Ok(()) };
+        let bytes = self.bytes;
         match transaction.await {
             Ok(TransactionResult::Committed) => Ok(()),
-            Ok(TransactionResult::Aborted) => {
-                Err(refusal(&raw, plan).unwrap_or_else(|| StoreError::Failed("the transaction was aborted".to_owned())))
-            }
-            Err(error) => Err(refusal(&raw, plan).unwrap_or_else(|| failed(error))),
+            Ok(TransactionResult::Aborted) => Err(refusal(&raw, bytes)
+                .unwrap_or_else(|| StoreError::Failed("the transaction was aborted".to_owned()))),
+            Err(error) => Err(refusal(&raw, bytes).unwrap_or_else(|| StoreError::Failed(error.to_string()))),
         }
     }
 }
 
 /// The transaction's own error, typed: a quota refusal carries the size of the write.
-fn refusal(transaction: &web_sys::IdbTransaction, plan: &WritePlan) -> Option<StoreError> {
+fn refusal(transaction: &web_sys::IdbTransaction, bytes: usize) -> Option<StoreError> {
     let error = transaction.error()?;
     Some(match error.name().as_str() {
-        "QuotaExceededError" => StoreError::Quota { bytes: plan.bytes() },
+        "QuotaExceededError" => StoreError::Quota { bytes },
         name => StoreError::Failed(format!("{name}: {}", error.message())),
     })
 }
