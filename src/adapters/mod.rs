@@ -7,5 +7,6 @@ pub mod http;
 pub mod indexed_db;
 pub mod quota;
 pub mod storage;
+pub mod tabs;
 pub mod validator;
 pub mod webmcp;

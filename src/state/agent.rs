@@ -191,8 +191,25 @@ impl AgentCtx {
         self.send_shown(text.clone(), text);
     }
 
+    /// Shows the conversation as the tab this one follows saved it (`state/tabs.rs`).
+    pub fn follow(&self, snapshot: SessionSnapshot) {
+        if self.running.get_untracked() {
+            return;
+        }
+        let mut next_id = self.next_id.get_value();
+        let transcript = transcript_from(&snapshot.messages, &mut next_id);
+        self.next_id.set_value(next_id);
+        self.transcript.set(transcript);
+        self.settled.set_value(snapshot);
+    }
+
     /// Sends `text` to the agent while the transcript shows `shown` (e.g. a widget click).
     pub fn send_shown(&self, text: String, shown: String) {
+        if self.canvas.is_following_now() {
+            let text = "This conversation continues in another tab of this browser: send it there, or close that tab to continue here.";
+            self.push_item(ChatBody::Note { kind: NoteKind::Stopped, text: text.to_owned() });
+            return;
+        }
         if self.running.get_untracked() {
             self.queued.set_value(Some((text, shown)));
             return;

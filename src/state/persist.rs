@@ -20,6 +20,7 @@ use leptos::prelude::*;
 use crate::adapters::clock::{BrowserRandom, Span};
 use crate::adapters::indexed_db::{RecordStore, StoreError};
 use crate::adapters::quota;
+use crate::adapters::tabs::Channel;
 use crate::adapters::storage;
 use crate::state::notices::NoticesCtx;
 
@@ -156,10 +157,22 @@ impl From<LibraryError> for LibraryChangeError {
     }
 }
 
+/// Which tab writes the store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The tab asked for the writer's lock and has no answer yet.
+    Deciding,
+    Writer,
+    /// Another tab holds the lock; this one follows what it saves.
+    Follower,
+}
+
 type Snapshot = Rc<dyn Fn() -> SessionState>;
 
 struct Inner {
     store: Option<Rc<RecordStore>>,
+    /// Tells the tabs following this one that a session write committed.
+    channel: RefCell<Option<Channel>>,
     writer: RefCell<SessionWriter>,
     servers: RefCell<Vec<ServerConfig>>,
     pending: RefCell<Option<(TimeoutHandle, Snapshot)>>,
@@ -177,6 +190,8 @@ pub struct PersistCtx {
     refused: RwSignal<Option<String>>,
     /// The browser's answer to the request for persistent storage, once asked.
     persistent: RwSignal<Option<bool>>,
+    /// Whether this tab writes the store (`state/tabs.rs`); saves wait while it is not known.
+    role: RwSignal<Role>,
     notices: NoticesCtx,
 }
 
@@ -226,6 +241,15 @@ impl PersistCtx {
     fn write_session(&self, snapshot: Snapshot) {
         let inner = self.inner.get_value();
         let Some(store) = inner.store.clone() else { return };
+        match self.role.get_untracked() {
+            Role::Writer => {}
+            // Written once this tab knows it is the writer.
+            Role::Deciding => {
+                *inner.again.borrow_mut() = Some(snapshot);
+                return;
+            }
+            Role::Follower => return,
+        }
         if inner.writing.get() {
             *inner.again.borrow_mut() = Some(snapshot);
             return;
@@ -249,6 +273,9 @@ impl PersistCtx {
                 Ok(()) => {
                     inner.writer.borrow_mut().confirm(write);
                     ctx.refused.set(None);
+                    if let Some(channel) = inner.channel.borrow().as_ref() {
+                        channel.post("session");
+                    }
                 }
                 Err(error) => ctx.report(&error, "Your latest changes"),
             }
@@ -290,6 +317,13 @@ impl PersistCtx {
 
     /// Stores the server configs (one small record).
     pub fn save_servers(&self, configs: Vec<ServerConfig>) {
+        // A follower reconnecting the stored servers learns their transports: nothing the person did.
+        let same_servers = |stored: &Vec<ServerConfig>| {
+            stored.iter().map(|config| &config.url).eq(configs.iter().map(|config| &config.url))
+        };
+        if self.role_now() == Role::Follower && self.inner.with_value(|inner| same_servers(&inner.servers.borrow())) {
+            return;
+        }
         let mut plan = WritePlan::default();
         plan.put(StoreName::Meta, SERVERS_KEY, servers_record(&configs));
         self.inner.with_value(|inner| *inner.servers.borrow_mut() = configs);
@@ -299,11 +333,54 @@ impl PersistCtx {
         });
     }
 
+    /// Whether this tab writes the store (tracked).
+    pub fn role(&self) -> Role {
+        self.role.get()
+    }
+
+    pub fn role_now(&self) -> Role {
+        self.role.get_untracked()
+    }
+
+    /// This tab turned out to be the writer: what waited for that is written now.
+    pub fn become_writer(&self, channel: Channel) {
+        self.inner.with_value(|inner| *inner.channel.borrow_mut() = Some(channel));
+        self.role.set(Role::Writer);
+        let waiting = self.inner.with_value(|inner| inner.again.borrow_mut().take());
+        if let Some(snapshot) = waiting {
+            self.write_session(snapshot);
+        }
+    }
+
+    /// Another tab writes the store: this one writes nothing and follows it.
+    pub fn become_follower(&self) {
+        self.role.set(Role::Follower);
+        self.inner.with_value(|inner| {
+            inner.again.borrow_mut().take();
+            if let Some((handle, _)) = inner.pending.borrow_mut().take() {
+                handle.clear();
+            }
+        });
+    }
+
+    /// The session as stored now (what the tab this one follows saved).
+    pub async fn read_stored_session(&self) -> Option<SessionState> {
+        let store = self.inner.with_value(|inner| inner.store.clone())?;
+        let records = store.read_all().await.ok()?;
+        let read = read_session(&records, &BrowserRandom, js_sys::Date::now()).ok()??;
+        Some(read.loaded.value)
+    }
+
     /// Commits `plan`; a refusal is reported and returned as its message.
     async fn commit(&self, plan: WritePlan) -> Result<(), String> {
         let Some(store) = self.inner.with_value(|inner| inner.store.clone()) else {
             return Err("this browser gives the page no storage".to_owned());
         };
+        if self.role.get_untracked() == Role::Follower {
+            let text = "This change is not saved: the session is being edited in another tab of this browser.";
+            self.notices.error(text);
+            return Err(text.to_owned());
+        }
         match store.write(&plan).await {
             Ok(()) => {
                 self.refused.set(None);
@@ -341,8 +418,11 @@ pub fn provide_persist(restored: &mut Restored, notices: NoticesCtx) -> PersistC
     for problem in restored.problems.drain(..) {
         notices.error(problem);
     }
+    // Without a store there is nothing to share with other tabs.
+    let role = if restored.store.is_some() { Role::Deciding } else { Role::Writer };
     let inner = Inner {
         store: restored.store.take(),
+        channel: RefCell::new(None),
         writer: RefCell::new(std::mem::take(&mut restored.writer)),
         servers: RefCell::new(std::mem::take(&mut restored.servers)),
         pending: RefCell::new(None),
@@ -354,6 +434,7 @@ pub fn provide_persist(restored: &mut Restored, notices: NoticesCtx) -> PersistC
         library: RwSignal::new(std::mem::take(&mut restored.library)),
         refused: RwSignal::new(None),
         persistent: RwSignal::new(None),
+        role: RwSignal::new(role),
         notices,
     };
     let flush = window_event_listener(leptos::ev::pagehide, move |_| ctx.flush());

@@ -19,6 +19,7 @@ use crate::state::engine::provide_engine;
 use crate::state::notices::{NoticesCtx, provide_notices};
 use crate::state::persist::{PersistCtx, Restored, provide_persist};
 use crate::state::settings::provide_settings;
+use crate::state::tabs::share_with_other_tabs;
 use crate::ui::canvas::CanvasArea;
 use crate::ui::chat::ChatPanel;
 use crate::ui::events::provide_widget_events;
@@ -98,6 +99,7 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     // ready for the agent's first widget.
     after_first_paint(|| views().request());
     let agent = provide_agent(settings, canvas, engine, session.agent);
+    share_with_other_tabs(persist, canvas, agent);
     // Button clicks and chat-input submits become the agent's next turn; a chat-input stop stops it.
     events.set_handler(Callback::new(move |(event, delivery): (autoui_core::canvas::event::WidgetEvent, Delivery)| match delivery {
         Delivery::NextTurn => agent.send_shown(event.agent_text(), event.selection_text()),

@@ -2,7 +2,9 @@
 //! after a reload with every row; the local storage documents of the previous version move into
 //! IndexedDB and leave local storage only once moved; a write the browser refuses (a quota-limited
 //! origin) keeps the last saved state and says what did not fit; a reload in the middle of a run
-//! keeps the conversation, and `recall` of a result from before the reload returns its full text.
+//! keeps the conversation, and `recall` of a result from before the reload returns its full text;
+//! a second tab follows the first read-only (refusing its own edits with the reason, never
+//! overwriting), shows the first tab's new widgets, and takes over when the first tab closes.
 
 use std::sync::Arc;
 
@@ -78,10 +80,15 @@ async fn wait_for_stored_blocks(page: &Page, expected: usize) {
 }
 
 async fn add_table(page: &Page, index: usize, rows: usize) -> String {
-    let id = page.eval_async(ADD_TABLE, vec![json!(index), json!(rows)]).await;
-    let id = id.as_str().unwrap_or_default().to_owned();
+    let id = try_add_table(page, index, rows).await;
     assert!(id.starts_with("w_"), "widget_display answered: {id}");
     id
+}
+
+/// The new widget's id, or what `widget_display` answered instead.
+async fn try_add_table(page: &Page, index: usize, rows: usize) -> String {
+    let id = page.eval_async(ADD_TABLE, vec![json!(index), json!(rows)]).await;
+    id.as_str().unwrap_or_default().to_owned()
 }
 
 #[tokio::test]
@@ -263,4 +270,46 @@ async fn a_reload_mid_run_keeps_the_conversation_and_recall_returns_a_result_fro
     gate.notify_one();
     llm.stop().await;
     drop(server);
+}
+
+#[tokio::test]
+async fn a_second_tab_follows_the_first_read_only_and_takes_over_when_it_closes() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        let first = add_table(&page, 0, 10).await;
+        wait_for_stored_blocks(&page, 1).await;
+        let client = page.client().clone();
+        let tab_a = client.window().await.expect("the first tab");
+        let tab_b = client.new_window(true).await.expect("a second tab").handle;
+        client.switch_to_window(tab_b.clone()).await.expect("to the second tab");
+        page.open("/").await;
+        page.find("[data-testid=other-tab-banner]").await;
+        page.wait_for_text("[data-widget-type=data-table]", "City 0-9").await;
+
+        let refused = try_add_table(&page, 1, 10).await;
+        assert!(refused.contains("another tab"), "the follower's edit is refused with the reason: {refused}");
+        assert_eq!(page.count("[data-widget-type=data-table]").await, 1);
+
+        client.switch_to_window(tab_a.clone()).await.expect("to the first tab");
+        let second = add_table(&page, 2, 10).await;
+        let added = std::time::Instant::now();
+        client.switch_to_window(tab_b.clone()).await.expect("to the second tab");
+        page.wait_for_text("[data-testid=canvas-grid]", "City 2-9").await;
+        let followed = added.elapsed();
+        assert!(followed < std::time::Duration::from_secs(2), "the follower showed the new widget after {followed:?}");
+        assert_eq!(stored_block_ids(&page).await, [first.clone(), second.clone()], "the writer's work is stored whole");
+
+        client.switch_to_window(tab_a).await.expect("to the first tab");
+        client.close_window().await.expect("the first tab closes");
+        client.switch_to_window(tab_b).await.expect("to the second tab");
+        page.wait_until("the second tab took over", "return !document.querySelector('[data-testid=other-tab-banner]') && !!document.querySelector('[data-testid=canvas-grid]');").await;
+        page.wait_for_count("[data-widget-type=data-table]", 2).await;
+        let third = add_table(&page, 3, 10).await;
+        wait_for_stored_blocks(&page, 3).await;
+        assert_eq!(stored_block_ids(&page).await, [first, second, third], "nothing either tab added was lost");
+
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
 }
