@@ -1,6 +1,7 @@
 //! The only code that calls browser APIs (fetch, EventSource, storage, `modelContext`, the validator module).
 
 pub mod clock;
+pub mod confirm;
 pub mod download;
 pub mod event_source;
 pub mod http;

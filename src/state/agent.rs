@@ -191,6 +191,27 @@ impl AgentCtx {
         self.send_shown(text.clone(), text);
     }
 
+    /// Continues `snapshot` instead of the current conversation (a backup read back); refused
+    /// while a run is going.
+    pub fn replace_conversation(&self, snapshot: SessionSnapshot) -> bool {
+        if self.running.get_untracked() {
+            return false;
+        }
+        let mut next_id = self.next_id.get_value();
+        let transcript = transcript_from(&snapshot.messages, &mut next_id);
+        self.next_id.set_value(next_id);
+        self.session.with_value(|session| match session {
+            Some(session) => session.borrow_mut().replace(snapshot.clone()),
+            None => {}
+        });
+        self.settled.set_value(snapshot);
+        self.transcript.set(transcript);
+        self.console.set(Vec::new());
+        self.last_stop.set(None);
+        self.revision.update(|r| *r += 1);
+        true
+    }
+
     /// Shows the conversation as the tab this one follows saved it (`state/tabs.rs`).
     pub fn follow(&self, snapshot: SessionSnapshot) {
         if self.running.get_untracked() {

@@ -307,6 +307,22 @@ impl PersistCtx {
         Ok(saved)
     }
 
+    /// Adds `dashboards` in one write, none replacing another (a taken name gets a suffix);
+    /// returns the names they were added under.
+    pub async fn add_dashboards(&self, dashboards: Vec<Dashboard>) -> Result<Vec<String>, LibraryChangeError> {
+        let mut next = self.library.get_untracked();
+        let mut plan = WritePlan::default();
+        let mut names = Vec::new();
+        for dashboard in dashboards {
+            let name = next.add_unique(dashboard);
+            plan.extend(put_dashboard(next.open(&name)?));
+            names.push(name);
+        }
+        self.commit(plan).await.map_err(|_| LibraryChangeError::Refused)?;
+        self.library.set(next);
+        Ok(names)
+    }
+
     pub async fn delete_dashboard(&self, name: &str) -> Result<Dashboard, LibraryChangeError> {
         let mut next = self.library.get_untracked();
         let deleted = next.delete(name)?;

@@ -1,5 +1,5 @@
-//! The canvas toolbar: undo/redo (also Ctrl+Z / Ctrl+Shift+Z), clear, named dashboards, file
-//! export/import and share links.
+//! The canvas toolbar: undo/redo (also Ctrl+Z / Ctrl+Shift+Z), clear, named dashboards (and "Export
+//! all", `backup.rs`), file export/import (a backup file is read back as one) and share links.
 
 use autoui_core::canvas::exchange;
 use autoui_core::canvas::model::Canvas;
@@ -13,9 +13,11 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::adapters::clock::BrowserRandom;
 use crate::adapters::download::{download_text, timestamped_name};
+use crate::state::agent::use_agent;
 use crate::state::canvas::{CanvasCtx, use_canvas};
 use crate::state::notices::{NoticesCtx, use_notices};
 use crate::state::persist::{LibraryChangeError, use_persist};
+use crate::ui::backup::{Targets, download_backup, import_backup, is_backup};
 use crate::ui::icons::{Icon, IconSvg};
 
 /// Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes, unless the person is typing in a field.
@@ -62,6 +64,7 @@ pub fn CanvasToolbar() -> impl IntoView {
     let notices = use_notices();
     install_shortcuts(canvas);
     let persist = use_persist();
+    let agent = use_agent();
     let library = persist.library();
     let dashboard_name = RwSignal::new(String::new());
     let share_link = RwSignal::new(None::<String>);
@@ -109,6 +112,10 @@ pub fn CanvasToolbar() -> impl IntoView {
         input.set_value("");
         leptos::task::spawn_local(async move {
             let text = JsFuture::from(file.text()).await.ok().and_then(|value| value.as_string()).unwrap_or_default();
+            if is_backup(&text) {
+                import_backup(&text, &file.name(), Targets { canvas, agent, persist, notices }).await;
+                return;
+            }
             match exchange::import(&text, &BrowserRandom, js_sys::Date::now()) {
                 Ok(imported) => {
                     for part in &imported.set_aside {
@@ -187,6 +194,9 @@ pub fn CanvasToolbar() -> impl IntoView {
                     <Show when=move || library.with(|l| l.list().is_empty())>
                         <p class="au-menu__empty">"No saved dashboards yet."</p>
                     </Show>
+                    <button class="au-button au-button--ghost" data-testid="export-all"
+                        title="Download every saved dashboard and the current canvas and conversation as one file (Import reads it back)"
+                        on:click=move |_| download_backup(canvas, agent, persist)>"Export all"</button>
                 </div>
             </details>
             <button class="au-button au-button--ghost" data-testid="export-file" on:click=export_file title="Download the canvas as a JSON file">"Export"</button>

@@ -302,3 +302,36 @@ fn recall_of_a_result_forgotten_for_room_says_so_after_a_restore() {
     let full = recall(&restored, &json!({ "id": "new" })).unwrap();
     assert_eq!(full.structured.unwrap()["total"], 10);
 }
+
+#[test]
+fn export_all_reads_back_every_dashboard_and_the_conversation() {
+    use autoui_core::store::backup::{export_all, is_backup, read_backup};
+    let store = store_with(1, 3);
+    let mut library = DashboardLibrary::default();
+    library.save("Sales", store.canvas(), 10.0).unwrap();
+    library.save("Ops", &Canvas::new(), 20.0).unwrap();
+    let text = export_all(store.canvas(), &conversation(), &library, 30.0);
+    assert!(is_backup(&text));
+    let read = read_backup(&text, &random(), 40.0).expect("a backup");
+    assert!(read.set_aside.is_empty());
+    assert_eq!(read.value.canvas, store.canvas().clone());
+    assert_eq!(read.value.conversation, conversation());
+    assert_eq!(read.value.dashboards, library.dashboards());
+
+    // Added back next to dashboards of the same name, nothing is replaced.
+    let mut mine = library.clone();
+    let name = mine.add_unique(read.value.dashboards[0].clone());
+    assert_eq!(name, "Sales (2)");
+    assert_eq!(mine.list().len(), 3);
+}
+
+#[test]
+fn a_corrupt_or_foreign_backup_is_a_clear_error() {
+    use autoui_core::store::backup::read_backup;
+    let not_json = read_backup("{\"autoui\": \"backup\"", &random(), 1.0).unwrap_err();
+    assert!(matches!(not_json, PersistError::NotJson { .. }), "{not_json}");
+    let foreign = read_backup("{\"name\": \"someone else's\"}", &random(), 1.0).unwrap_err();
+    assert!(foreign.to_string().contains("not an autoui backup"), "{foreign}");
+    let newer = read_backup("{\"autoui\": \"backup\", \"version\": 7}", &random(), 1.0).unwrap_err();
+    assert!(newer.to_string().contains("newer autoui"), "{newer}");
+}

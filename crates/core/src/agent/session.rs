@@ -139,6 +139,14 @@ impl AgentSession {
         session
     }
 
+    /// Continues another persisted conversation instead of this one (a backup read back).
+    pub fn replace(&mut self, snapshot: SessionSnapshot) {
+        self.messages = snapshot.messages;
+        self.dispatcher
+            .restore_activated(snapshot.activated.into_iter().map(|active| (active.server, active.protocol)).collect());
+        self.results.restore(snapshot.results, snapshot.evicted);
+    }
+
     pub fn snapshot(&self) -> SessionSnapshot {
         SessionSnapshot {
             messages: self.messages.clone(),

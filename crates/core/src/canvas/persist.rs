@@ -320,6 +320,15 @@ impl DashboardLibrary {
         }
     }
 
+    /// Adds `dashboard` without replacing any: a name already taken gets a ` (2)`-style suffix.
+    /// Returns the name it was added under.
+    pub fn add_unique(&mut self, mut dashboard: Dashboard) -> String {
+        dashboard.name = self.unused_name(&dashboard.name);
+        let name = dashboard.name.clone();
+        self.dashboards.push(dashboard);
+        name
+    }
+
     /// Every dashboard, in the order they were first saved.
     pub fn dashboards(&self) -> &[Dashboard] {
         &self.dashboards

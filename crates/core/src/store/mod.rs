@@ -6,6 +6,7 @@
 //! which blocks, how many messages and which results make the current session, so a record that is
 //! written but not (yet) named by it is never read. The adapter only moves these strings.
 
+pub mod backup;
 pub mod library;
 pub mod migrate;
 pub mod session;
