@@ -4,7 +4,7 @@
 
 use autoui_core::store::{StoreName, StoredRecords, WritePlan};
 use idb::{Database, ObjectStore, Transaction, TransactionMode, TransactionResult};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 const DATABASE: &str = "autoui";
 /// IndexedDB's own schema version: which object stores exist (not the record layout's version).
@@ -86,6 +86,12 @@ impl RecordStore {
         };
         if let Err(error) = requests() {
             let _ = raw.abort();
+            // A put the browser refuses at once (its quota) throws instead of aborting the transaction.
+            if let idb::Error::UpdateFailed(thrown) = &error {
+                if thrown.dyn_ref::<web_sys::DomException>().is_some_and(|e| e.name() == "QuotaExceededError") {
+                    return Err(StoreError::Quota { bytes: plan.bytes() });
+                }
+            }
             return Err(refusal(&raw, plan.bytes()).unwrap_or_else(|| failed(error)));
         }
         // Committing now, not when the page next yields, so a write begun as the page unloads still lands.

@@ -31,19 +31,22 @@ fn space_text(estimate: Option<Estimate>) -> String {
 #[component]
 pub fn StorageSection(open: RwSignal<bool>) -> impl IntoView {
     let persist = use_persist();
+    let figures = RwSignal::new(None::<(Option<bool>, Option<Estimate>)>);
     // Read again each time the drawer opens, after a dashboard is saved and after a refusal.
-    let figures = LocalResource::new(move || {
-        let _ = open.get();
+    Effect::new(move |_| {
+        if !open.get() {
+            return;
+        }
         let _ = persist.refused();
         let asked = persist.persistent();
         let _ = persist.library().with(|library| library.list().len());
-        async move {
+        leptos::task::spawn_local(async move {
             let persistent = match asked {
                 Some(answer) => Some(answer),
                 None => persisted().await,
             };
-            (persistent, estimate().await)
-        }
+            figures.set(Some((persistent, estimate().await)));
+        });
     });
     view! {
         <section class="au-settings__section" aria-labelledby="settings-storage" data-testid="settings-storage">

@@ -1,7 +1,7 @@
 //! Storage that loses nothing (release build, real Chromium): twenty 10,000-row tables come back
 //! after a reload with every row; the local storage documents of the previous version move into
-//! IndexedDB and leave local storage only once moved; a write the browser refuses (a quota-limited
-//! origin) keeps the last saved state and says what did not fit; a reload in the middle of a run
+//! IndexedDB and leave local storage only once moved; a write the browser refuses (a store whose
+//! puts fail as over quota) keeps the last saved state and says what did not fit; a reload in the middle of a run
 //! keeps the conversation, and `recall` of a result from before the reload returns its full text;
 //! a second tab follows the first read-only (refusing its own edits with the reason, never
 //! overwriting), shows the first tab's new widgets, and takes over when the first tab closes.
@@ -9,7 +9,6 @@
 use std::sync::Arc;
 
 use autoui_e2e::browser::BrowserOptions;
-use autoui_e2e::cdp::cdp;
 use autoui_e2e::llm::{Reply, ScriptedLlm, calls_to, exchanges};
 use autoui_e2e::mcp_server::{McpServer, Transport};
 use autoui_e2e::page::Page;
@@ -188,17 +187,19 @@ async fn the_previous_versions_local_storage_moves_into_indexeddb_with_nothing_l
     drop(server);
 }
 
+/// Makes IndexedDB refuse every put the way a full origin does (the quota is used up).
+const FULL_STORE: &str = r#"
+IDBObjectStore.prototype.put = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };"#;
+
 #[tokio::test]
 async fn a_write_the_browser_refuses_keeps_the_last_saved_state_and_says_what_did_not_fit() {
     with_app(BrowserOptions::default(), |page| async move {
         page.open("/").await;
-        let origin = page.url("").trim_end_matches('/').to_owned();
         let kept = add_table(&page, 0, 10).await;
         wait_for_stored_blocks(&page, 1).await;
 
-        cdp(page.client(), "Storage.overrideQuotaForOrigin", json!({ "origin": origin, "quotaSize": 200_000 }))
-            .await
-            .expect("the quota override is applied");
+        // From now on the browser's store refuses every write as over its quota.
+        page.eval(FULL_STORE, vec![]).await;
         add_table(&page, 1, ROWS).await;
         page.wait_for_text(".au-notices", "could not be saved").await;
         let notice = page.text(".au-notices").await;
