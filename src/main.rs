@@ -3,6 +3,7 @@
 
 fn main() {
     console_error_panic_hook::set_once();
+    autoui::chunks::install();
     // The gallery and the recipes are made of the views chunk: a page opened on them starts loading
     // it first and builds the app in the next task, so the chunk compiles while the app is built.
     if autoui::ui::route::initial_view() == autoui::ui::route::View::Canvas {
