@@ -12,7 +12,7 @@ use std::time::Duration;
 use autoui_core::canvas::persist::{Dashboard, DashboardLibrary, LibraryError, Saved};
 use autoui_core::mcp::config::ServerConfig;
 use autoui_core::store::library::{delete_dashboard, put_dashboard, read_library};
-use autoui_core::store::migrate::{LegacyDocuments, Migration, migrate, servers_record};
+use autoui_core::store::migrate::{LegacyDocuments, Migration, migrate, read_servers, servers_record};
 use autoui_core::store::session::{SessionState, SessionWriter, read_session};
 use autoui_core::store::{SERVERS_KEY, StoreName, StoredRecords, WritePlan};
 use leptos::prelude::*;
@@ -128,7 +128,7 @@ fn read(store: Rc<RecordStore>, records: &StoredRecords) -> Restored {
     problems.extend(library.set_aside.iter().map(|part| format!("A saved dashboard could not be read ({}): {}", part.what, part.reason)));
     let servers = records
         .meta(SERVERS_KEY)
-        .map(|text| serde_json::from_str::<Vec<ServerConfig>>(text))
+        .map(read_servers)
         .transpose()
         .unwrap_or_else(|error| {
             problems.push(format!("Your MCP server list could not be read: {error}"));

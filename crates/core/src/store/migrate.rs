@@ -8,7 +8,7 @@ use crate::canvas::persist::{DashboardLibrary, PersistError, decode_session};
 use crate::mcp::config::ServerConfig;
 use crate::ports::Random;
 use crate::store::library::put_library;
-use crate::store::session::{PendingWrite, SessionState, SessionWriter};
+use crate::store::session::{PendingWrite, SessionState, SessionWriter, from_text};
 use crate::store::{SERVERS_KEY, StoreName, WritePlan};
 
 /// The local storage keys of version 1.
@@ -83,7 +83,7 @@ pub fn migrate(documents: &LegacyDocuments, random: &dyn Random, now_ms: f64) ->
     let mut servers = Vec::new();
     let mut extra = put_library(&library);
     if let Some(text) = &documents.servers {
-        match serde_json::from_str::<Vec<ServerConfig>>(text) {
+        match from_text::<Vec<ServerConfig>>(text) {
             Ok(configs) => {
                 extra.put(StoreName::Meta, SERVERS_KEY, servers_record(&configs));
                 servers = configs;
@@ -101,5 +101,10 @@ pub fn migrate(documents: &LegacyDocuments, random: &dyn Random, now_ms: f64) ->
 
 /// The server configs as their record's value.
 pub fn servers_record(configs: &[ServerConfig]) -> String {
-    serde_json::to_string(configs).unwrap_or_else(|_| "[]".to_owned())
+    serde_json::to_value(configs).map_or_else(|_| "[]".to_owned(), |value| value.to_string())
+}
+
+/// The server configs from their record's value.
+pub fn read_servers(text: &str) -> Result<Vec<ServerConfig>, serde_json::Error> {
+    from_text(text)
 }

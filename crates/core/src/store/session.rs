@@ -99,7 +99,7 @@ impl SessionWriter {
         let messages = &state.agent.messages;
         for (position, message) in messages.iter().enumerate() {
             if old.messages.get(position) != Some(message) {
-                let text = serde_json::to_string(message).unwrap_or_default();
+                let text = to_text(message);
                 plan.put(StoreName::Messages, message_key(position), text);
             }
         }
@@ -146,13 +146,24 @@ fn written_from(state: SessionState) -> Written {
         blocks: state.canvas.blocks().iter().map(|block| (block.id.clone(), block.clone())).collect(),
         messages: state.agent.messages,
         results: state.agent.results.into_iter().map(|result| (result.id, result.text)).collect(),
-        index: serde_json::to_string(&index).unwrap_or_default(),
+        index: to_text(&index),
         orphans: Vec::new(),
     }
 }
 
 fn encode_block(block: &Block) -> String {
-    serde_json::to_string(block).unwrap_or_default()
+    to_text(block)
+}
+
+/// JSON text through a `Value`: the app already carries the `Value` encoders of these types, and a
+/// second, direct-to-text instantiation of each would add to the first load for no gain.
+fn to_text(value: &impl Serialize) -> String {
+    serde_json::to_value(value).map(|value| value.to_string()).unwrap_or_default()
+}
+
+/// A value from JSON text through a `Value`, for the same reason.
+pub(crate) fn from_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
+    serde_json::from_str::<Value>(text).and_then(serde_json::from_value)
 }
 
 /// Messages sort by key in the store, so positions are zero-padded.
@@ -234,8 +245,9 @@ fn read_messages(records: &StoredRecords, count: usize, set_aside: &mut Vec<SetA
             failure.get_or_insert_with(|| format!("message {} is missing", position + 1));
             continue;
         };
-        raw.push(serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String((*text).to_owned())));
-        match serde_json::from_str::<Message>(text) {
+        let value = serde_json::from_str::<Value>(text);
+        raw.push(value.as_ref().map_or_else(|_| Value::String((*text).to_owned()), Value::clone));
+        match value.and_then(serde_json::from_value::<Message>) {
             Ok(message) => messages.push(message),
             Err(error) => {
                 failure.get_or_insert_with(|| format!("message {}: {error}", position + 1));
