@@ -1,7 +1,7 @@
 //! The settings drawer: provider (with presets for Anthropic, OpenAI, OpenRouter, Ollama and LM
 //! Studio), model, base URL, API key (masked; it stays in this browser), the model profile
-//! (`settings_model.rs`), agent limits, a custom system-prompt prefix and the theme. Changes are
-//! saved as they are made.
+//! (`settings_model.rs`), agent limits, a custom system-prompt prefix, storage
+//! (`settings_storage.rs`) and the theme. Changes are saved as they are made.
 
 use autoui_core::settings::{PRESETS, ProviderKind, Theme};
 use leptos::prelude::*;
@@ -12,6 +12,7 @@ use crate::state::webmcp::use_webmcp;
 use crate::ui::dismiss::follow_focus;
 use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::settings_model::ModelProfileSection;
+use crate::ui::settings_storage::StorageSection;
 
 fn parse_bounded(text: &str, min: u64, max: u64) -> Option<u64> {
     text.trim().parse::<u64>().ok().map(|value| value.clamp(min, max))
@@ -149,6 +150,8 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
                 }}
                 <p class="au-field__note">"Every widget is exposed as tools (read, update, remove), and the page offers the autoui tools, so an agent in this browser can build dashboards here too."</p>
             </section>
+
+            <StorageSection open />
 
             <section class="au-settings__section" aria-labelledby="settings-look">
                 <h3 id="settings-look">"Appearance"</h3>

@@ -107,6 +107,9 @@ pub struct SessionSnapshot {
     pub activated: Vec<ActivatedServer>,
     #[serde(default)]
     pub results: Vec<StoredResult>,
+    /// Results forgotten to stay within the buffer's capacity, oldest first, so `recall` can say so.
+    #[serde(default)]
+    pub evicted: Vec<String>,
 }
 
 pub struct AgentSession {
@@ -139,8 +142,16 @@ impl AgentSession {
         session
             .dispatcher
             .restore_activated(snapshot.activated.into_iter().map(|active| (active.server, active.protocol)).collect());
-        session.results.restore(snapshot.results);
+        session.results.restore(snapshot.results, snapshot.evicted);
         session
+    }
+
+    /// Continues another persisted conversation instead of this one (a backup read back).
+    pub fn replace(&mut self, snapshot: SessionSnapshot) {
+        self.messages = snapshot.messages;
+        self.dispatcher
+            .restore_activated(snapshot.activated.into_iter().map(|active| (active.server, active.protocol)).collect());
+        self.results.restore(snapshot.results, snapshot.evicted);
     }
 
     pub fn snapshot(&self) -> SessionSnapshot {
@@ -148,6 +159,7 @@ impl AgentSession {
             messages: self.messages.clone(),
             activated: self.activated(),
             results: self.results.entries(),
+            evicted: self.results.evicted(),
         }
     }
 
