@@ -10,6 +10,7 @@ pub mod events;
 pub mod export;
 pub mod gallery;
 pub mod header;
+pub mod held_image;
 pub mod icons;
 pub mod notices;
 pub mod recipes;

@@ -3,7 +3,8 @@
 //! widget is on the canvas, else right after first paint; until it is here a widget shows a loading
 //! line in its frame and markdown shows as plain text.
 
-use autoui_core::markdown::{escape_html, to_safe_html};
+use autoui_core::markdown::{escape_html, to_safe_html_with};
+use autoui_core::provenance::ImageSources;
 use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 
@@ -18,7 +19,7 @@ pub struct Views {
     pub widget: fn(WidgetKind, WidgetProps) -> AnyView,
     pub gallery: Page,
     pub recipes: Page,
-    pub markdown: fn(&str) -> String,
+    pub markdown: fn(&str, ImageSources<'_>) -> String,
 }
 
 part! {
@@ -28,7 +29,7 @@ part! {
             widget: render,
             gallery: || view! { <Gallery /> }.into_any(),
             recipes: || view! { <RecipesBrowser /> }.into_any(),
-            markdown: to_safe_html,
+            markdown: to_safe_html_with,
         }
     }
 }
@@ -38,13 +39,13 @@ pub fn render_widget(kind: WidgetKind, props: WidgetProps) -> AnyView {
     views().view(move |views| (views.widget)(kind, props.clone()))
 }
 
-/// `markdown` as HTML that is safe for `inner_html` (tracked: it changes once the chunk is here);
-/// until then the text itself.
-pub fn safe_html(markdown: &str) -> String {
+/// `markdown` as HTML that is safe for `inner_html`, web images held back unless `images` allows
+/// them (tracked: it changes once the chunk is here); until then the text itself.
+pub fn safe_html(markdown: &str, images: ImageSources<'_>) -> String {
     let part = views();
     part.request();
     match part.status() {
-        Status::Ready(views) => (views.markdown)(markdown),
+        Status::Ready(views) => (views.markdown)(markdown, images),
         _ => format!("<p>{}</p>", escape_html(markdown)),
     }
 }

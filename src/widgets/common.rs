@@ -1,6 +1,8 @@
-//! Pieces every widget shares: typed parsing of its data, empty and error states, the title.
+//! Pieces every widget shares: typed parsing of its data, empty and error states, the title, the
+//! host shown beside a link.
 //! Pure presentation rules (safe URLs, numbers, colours, initials) live in `autoui_core::present`.
 
+use autoui_core::present::link_host;
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -31,4 +33,10 @@ pub fn EmptyState(#[prop(into)] message: String) -> impl IntoView {
 #[component]
 pub fn WidgetTitle(#[prop(into)] title: Option<String>) -> impl IntoView {
     title.filter(|t| !t.trim().is_empty()).map(|title| view! { <h3 class="au-widget-title">{title}</h3> })
+}
+
+/// The host a web link goes to, shown beside its label so a label cannot pass for another site.
+#[component]
+pub fn LinkHost(#[prop(into)] href: String) -> impl IntoView {
+    link_host(&href).map(|host| view! { <span class="au-link-host" data-testid="link-host">{format!(" ({host})")}</span> })
 }
