@@ -79,6 +79,8 @@ pub struct Pending {
 pub struct AgentCtx {
     /// Made when the engine chunk starts ([`AgentCtx::attach`]).
     session: StoredValue<Option<Rc<RefCell<AgentSession>>>, LocalStorage>,
+    /// The autoui server whose URL ledger the session fills, from [`AgentCtx::attach`].
+    autoui: StoredValue<Option<AutoUiCtx>>,
     /// The conversation as restored until there is a session, then as it was when the current run
     /// started: a run holds the session for its whole length, and a save can come in the middle of
     /// it (a widget was added).
@@ -169,8 +171,10 @@ impl AgentCtx {
             results: autoui.results(),
         };
         let snapshot = SessionSnapshot { messages: self.settled.get_value(), ..SessionSnapshot::default() };
-        let session = AgentSession::restore(deps, AgentConfig::default(), snapshot);
+        let session = AgentSession::restore(deps, AgentConfig::default(), snapshot).with_url_ledger(autoui.urls());
         self.session.set_value(Some(Rc::new(RefCell::new(session))));
+        self.autoui.set_value(Some(autoui));
+        autoui.urls_changed();
     }
 
     /// Sends `text` as the user's next turn (shown as `shown`), with the canvas changes made by the
@@ -213,6 +217,7 @@ impl AgentCtx {
             Some(session) => session.borrow_mut().clear(),
             None => self.settled.set_value(Vec::new()),
         });
+        self.urls_changed();
         self.unsent.set(None);
         self.transcript.set(Vec::new());
         self.console.set(Vec::new());
@@ -253,6 +258,13 @@ impl AgentCtx {
                 ctx.send_shown(text, shown);
             }
         });
+    }
+
+    /// Held-back images look at the session's URL ledger again.
+    fn urls_changed(&self) {
+        if let Some(autoui) = self.autoui.get_value() {
+            autoui.urls_changed();
+        }
     }
 
     fn id(&self) -> u64 {
@@ -324,6 +336,7 @@ impl EventSink for UiSink {
                 ctx.push_console(ConsoleRow::Call(signal));
             }
             AgentEvent::ToolCallFinished { record } => {
+                ctx.urls_changed();
                 ctx.pending.update(|pending| pending.retain(|p| p.call_id != record.id));
                 match self.calls.borrow().get(&record.id) {
                     Some(signal) => signal.set(record),
@@ -446,6 +459,7 @@ pub fn provide_agent(
     let transcript = transcript_from(&conversation, &mut next_id);
     let ctx = AgentCtx {
         session: StoredValue::new_local(None),
+        autoui: StoredValue::new(None),
         settled: StoredValue::new_local(conversation),
         engine,
         unsent: RwSignal::new(None),

@@ -10,6 +10,7 @@ pub mod llm;
 pub mod mcp_server;
 pub mod numbers;
 pub mod page;
+pub mod recorder;
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;

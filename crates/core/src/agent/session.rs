@@ -9,12 +9,14 @@ use crate::agent::budget::DEFAULT_REQUEST_BUDGET;
 use crate::agent::buffer::{ResultBuffer, StoredResult};
 use crate::agent::context::{DEFAULT_KEEP_RECENT, DEFAULT_PREVIEW_CHARS};
 use crate::agent::prompt::build_system_prompt;
+use crate::autoui::AutoUi;
 use crate::dispatch::catalog::Catalog;
 use crate::dispatch::{DEFAULT_TIMEOUT_MS, Dispatcher};
 use crate::ids::ServerId;
 use crate::llm::message::{ContentBlock, Message, Role};
 use crate::llm::model::ChatModel;
 use crate::ports::Clock;
+use crate::provenance::UrlLedger;
 use crate::remote::RemoteServers;
 use crate::settings::Settings;
 use crate::tool::LocalServer;
@@ -117,12 +119,34 @@ pub struct AgentSession {
     pub(super) config: AgentConfig,
     pub(super) dispatcher: Dispatcher,
     pub(super) messages: Vec<Message>,
+    /// The URLs of the data and of the person's messages, which model-made images may load from.
+    pub(super) urls: Rc<UrlLedger>,
 }
 
 impl AgentSession {
     pub fn new(deps: AgentDeps, config: AgentConfig) -> AgentSession {
         let dispatcher = Dispatcher::new(deps.local, deps.remote, deps.clock, config.tool_timeout_ms);
-        AgentSession { model: deps.model, results: deps.results, config, dispatcher, messages: Vec::new() }
+        AgentSession {
+            model: deps.model,
+            results: deps.results,
+            config,
+            dispatcher,
+            messages: Vec::new(),
+            urls: Rc::new(UrlLedger::default()),
+        }
+    }
+
+    /// Records the conversation's URLs in `urls` (shared with what renders images), starting with
+    /// those of the messages so far.
+    pub fn with_url_ledger(mut self, urls: Rc<UrlLedger>) -> AgentSession {
+        urls.record_conversation(&self.messages, AutoUi::NAME);
+        self.urls = urls;
+        self
+    }
+
+    /// The URLs model-made images may load from.
+    pub fn urls(&self) -> Rc<UrlLedger> {
+        self.urls.clone()
     }
 
     /// A session that continues a persisted conversation.
@@ -133,6 +157,7 @@ impl AgentSession {
             .dispatcher
             .restore_activated(snapshot.activated.into_iter().map(|active| (active.server, active.protocol)).collect());
         session.results.restore(snapshot.results);
+        session.urls.record_conversation(&session.messages, AutoUi::NAME);
         session
     }
 
@@ -176,5 +201,6 @@ impl AgentSession {
         self.messages.clear();
         self.dispatcher.reset();
         self.results.clear();
+        self.urls.clear();
     }
 }
