@@ -81,6 +81,17 @@ pub struct CanvasCtx {
     undo: RwSignal<UndoState>,
     revision: RwSignal<u64>,
     read_only: RwSignal<bool>,
+    foreign: RwSignal<Option<Foreign>>,
+}
+
+/// Where a canvas the person has not made their own came from. Its widgets cannot start an agent
+/// turn (an `actions` button would otherwise speak under the viewer's key and MCP credentials).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Foreign {
+    /// Opened from a share link (read-only until "Make a copy").
+    Shared,
+    /// Imported from a file (until the person allows its buttons).
+    Imported,
 }
 
 impl CanvasCtx {
@@ -95,7 +106,21 @@ impl CanvasCtx {
             undo: RwSignal::new(UndoState::default()),
             revision: RwSignal::new(0),
             read_only: RwSignal::new(false),
+            foreign: RwSignal::new(None),
         }
+    }
+
+    /// Where the canvas came from, while the person has not made it their own (tracked).
+    pub fn foreign(&self) -> Option<Foreign> {
+        self.foreign.get()
+    }
+
+    pub fn foreign_untracked(&self) -> Option<Foreign> {
+        self.foreign.get_untracked()
+    }
+
+    pub fn set_foreign(&self, foreign: Option<Foreign>) {
+        self.foreign.set(foreign);
     }
 
     /// A shared dashboard opened from a link is read-only until the person makes a copy.
