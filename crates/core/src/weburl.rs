@@ -86,6 +86,15 @@ pub fn web_host(raw: &str) -> Option<String> {
     }
 }
 
+/// `scheme://host[:port]`, lower-cased, of an `http(s)` URL: what a browser's same-origin rule compares.
+pub fn origin(raw: &str) -> Option<String> {
+    let parsed = parse(raw).ok()?;
+    let Target::Web { .. } = parsed.target else { return None };
+    let iri = IriRef::parse(parsed.url.as_str()).ok()?;
+    let scheme = iri.scheme()?.as_str().to_ascii_lowercase();
+    Some(format!("{scheme}://{}", iri.authority()?.as_str().to_ascii_lowercase()))
+}
+
 /// The normalised form of an `http(s)` URL (case of scheme and host, percent-encoding, dot
 /// segments), so two spellings of one address compare equal; `None` for anything else.
 pub fn normalised_web(raw: &str) -> Option<String> {

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use serde_json::{Value, json};
@@ -108,11 +108,13 @@ pub type Script = Arc<dyn Fn(&Value, usize) -> Reply + Send + Sync>;
 struct Shared {
     script: Script,
     requests: Arc<Mutex<Vec<Value>>>,
+    keys: Arc<Mutex<Vec<Option<String>>>>,
 }
 
 pub struct ScriptedLlm {
     address: SocketAddr,
     requests: Arc<Mutex<Vec<Value>>>,
+    keys: Arc<Mutex<Vec<Option<String>>>>,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<()>,
 }
@@ -122,9 +124,11 @@ impl ScriptedLlm {
         script: impl Fn(&Value, usize) -> Reply + Send + Sync + 'static,
     ) -> ScriptedLlm {
         let requests = Arc::new(Mutex::new(Vec::new()));
+        let keys = Arc::new(Mutex::new(Vec::new()));
         let shared = Shared {
             script: Arc::new(script),
             requests: requests.clone(),
+            keys: keys.clone(),
         };
         let router = Router::new()
             .route("/v1/messages", post(anthropic))
@@ -146,6 +150,7 @@ impl ScriptedLlm {
         ScriptedLlm {
             address,
             requests,
+            keys,
             shutdown: Some(shutdown),
             task,
         }
@@ -159,6 +164,11 @@ impl ScriptedLlm {
     /// Every request body received so far, in order.
     pub fn requests(&self) -> Vec<Value> {
         self.requests.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    /// The API key each request carried (`x-api-key`, or a bearer `authorization`), in order.
+    pub fn keys(&self) -> Vec<Option<String>> {
+        self.keys.lock().map(|k| k.clone()).unwrap_or_default()
     }
 
     pub async fn stop(mut self) {
@@ -175,7 +185,13 @@ impl ScriptedLlm {
     }
 }
 
-async fn record(shared: &Shared, body: &Value) -> (Ready, usize) {
+async fn record(shared: &Shared, headers: &HeaderMap, body: &Value) -> (Ready, usize) {
+    let key = headers
+        .get("x-api-key")
+        .or_else(|| headers.get("authorization"))
+        .and_then(|value| value.to_str().ok())
+        .map(|value| value.trim_start_matches("Bearer ").to_owned());
+    shared.keys.lock().expect("keys").push(key);
     let index = {
         let mut requests = shared.requests.lock().expect("requests");
         requests.push(body.clone());
@@ -213,9 +229,9 @@ fn pieces(text: &str) -> Vec<String> {
     chars.chunks(17).map(|c| c.iter().collect()).collect()
 }
 
-async fn anthropic(State(shared): State<Shared>, body: String) -> Response {
+async fn anthropic(State(shared): State<Shared>, headers: HeaderMap, body: String) -> Response {
     let request: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    let (reply, index) = record(&shared, &request).await;
+    let (reply, index) = record(&shared, &headers, &request).await;
     let parts = match reply {
         Ready::Error {
             status,
@@ -280,9 +296,9 @@ async fn anthropic(State(shared): State<Shared>, body: String) -> Response {
     sse(events)
 }
 
-async fn openai(State(shared): State<Shared>, body: String) -> Response {
+async fn openai(State(shared): State<Shared>, headers: HeaderMap, body: String) -> Response {
     let request: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    let (reply, index) = record(&shared, &request).await;
+    let (reply, index) = record(&shared, &headers, &request).await;
     let parts = match reply {
         Ready::Error {
             status,
