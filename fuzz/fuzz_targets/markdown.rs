@@ -2,7 +2,7 @@
 //! could run code, nor loads an image from a URL the ledger does not know.
 #![no_main]
 
-use autoui_core::markdown::to_safe_html_with;
+use autoui_core::view::markdown::to_safe_html_with;
 use autoui_core::provenance::{ImageSources, UrlLedger};
 use libfuzzer_sys::fuzz_target;
 

@@ -10,7 +10,6 @@ pub mod events;
 pub mod export;
 pub mod gallery;
 pub mod header;
-pub mod held_image;
 pub mod icons;
 pub mod notices;
 pub mod recipes;

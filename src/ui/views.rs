@@ -1,17 +1,13 @@
-//! The views the first screen can do without, in one chunk: every widget component, the gallery and
-//! recipes pages, and markdown (the parser's tables are large). The page fetches it as soon as a
-//! widget is on the canvas, else right after first paint; until it is here a widget shows a loading
-//! line in its frame and markdown shows as plain text.
+//! What the UI uses of the views chunk (declared in `chunks::views`): its entry points, a widget's
+//! component once the chunk is here, and markdown as safe HTML (plain text until then).
 
-use autoui_core::markdown::{escape_html, to_safe_html_with};
 use autoui_core::provenance::ImageSources;
+use autoui_core::view::markdown::escape_html;
 use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 
-use crate::deferred::{Page, Status, part};
-use crate::ui::gallery::Gallery;
-use crate::ui::recipes::RecipesBrowser;
-use crate::widgets::{WidgetProps, render};
+use crate::deferred::{Page, Part, Slot, Status};
+use crate::widgets::WidgetProps;
 
 /// The chunk's entry points.
 #[derive(Clone, Copy)]
@@ -22,16 +18,12 @@ pub struct Views {
     pub markdown: fn(&str, ImageSources<'_>) -> String,
 }
 
-part! {
-    #[chunk(views, "the widgets")]
-    pub fn views() -> Part<Views> {
-        Views {
-            widget: render,
-            gallery: || view! { <Gallery /> }.into_any(),
-            recipes: || view! { <RecipesBrowser /> }.into_any(),
-            markdown: to_safe_html_with,
-        }
-    }
+/// The views chunk, installed by `chunks::install`.
+pub static VIEWS: Slot<Views> = Slot::new();
+
+/// The page's views part.
+pub fn views() -> Part<Views> {
+    VIEWS.part()
 }
 
 /// The component for `kind`, once the chunk is here.

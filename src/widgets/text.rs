@@ -1,16 +1,15 @@
 //! `text` widget: markdown prose. The core turns it into HTML where raw HTML is text and every
-//! link and image URL is checked (`autoui_core::markdown`); that HTML, and only that, goes into
+//! link and image URL is checked (`autoui_core::view::markdown`); that HTML, and only that, goes into
 //! `inner_html`. Web images load only from the conversation's data (else a "Load image" button).
 
-use autoui_core::markdown::to_safe_html_with;
 use autoui_core::provenance::ImageSources;
+use autoui_core::view::markdown::to_safe_html_with;
 use leptos::prelude::*;
 use serde::Deserialize;
 
 use crate::state::autoui::AutoUiCtx;
-use crate::ui::held_image::load_held_image;
 use crate::widgets::WidgetProps;
-use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
+use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, load_held_image, parse};
 
 #[derive(Deserialize)]
 struct TextData {

@@ -18,7 +18,7 @@ use autoui_core::provenance::UrlLedger;
 use autoui_core::settings::Settings;
 use autoui_core::tool::{ResultPart, ToolResult};
 use common::Counter;
-use common::autoui::RecordingCanvas;
+use common::canvas::RecordingCanvas;
 use common::clock::FakeClock;
 use common::mcp::{Behaviour, FakeMcp, spec};
 use common::model::{ScriptedModel, Step, call, text};

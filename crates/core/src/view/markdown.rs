@@ -7,8 +7,8 @@
 
 use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd, html};
 
-use crate::present::{link_host, safe_image, safe_link};
 use crate::provenance::{ImageSources, held_back_host};
+use crate::view::present::{link_host, safe_image, safe_link};
 use crate::weburl::web_host;
 
 /// Renders `markdown` (CommonMark with tables, strikethrough and task lists) to HTML whose only
