@@ -3,7 +3,7 @@
 //! paint; until it is here a widget shows a loading line in its frame and markdown shows as plain text
 //! (`ui::views`).
 
-use autoui_core::view::markdown::to_safe_html;
+use autoui_core::view::markdown::to_safe_html_with;
 use leptos::prelude::*;
 
 use crate::deferred::part;
@@ -19,7 +19,7 @@ part! {
             widget: render,
             gallery: || view! { <Gallery /> }.into_any(),
             recipes: || view! { <RecipesBrowser /> }.into_any(),
-            markdown: to_safe_html,
+            markdown: to_safe_html_with,
         }
     }
 }

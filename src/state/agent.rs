@@ -83,6 +83,8 @@ pub struct Pending {
 pub struct AgentCtx {
     /// Made when the engine chunk starts ([`AgentCtx::attach`]).
     session: StoredValue<Option<Rc<RefCell<AgentSession>>>, LocalStorage>,
+    /// The autoui server whose URL ledger the session fills, from [`AgentCtx::attach`].
+    autoui: StoredValue<Option<AutoUiCtx>>,
     /// The conversation (with its activated servers and results) as restored until there is a
     /// session, then as it was when the current run started: a run holds the session for its whole
     /// length, and a save can come in the middle of it (a widget was added).
@@ -200,8 +202,11 @@ impl AgentCtx {
             results: autoui.results(),
         };
         self.results.set_value(Some(autoui.results()));
-        let session = AgentSession::restore(deps, AgentConfig::default(), self.settled.get_value());
+        let session =
+            AgentSession::restore(deps, AgentConfig::default(), self.settled.get_value()).with_url_ledger(autoui.urls());
         self.session.set_value(Some(Rc::new(RefCell::new(session))));
+        self.autoui.set_value(Some(autoui));
+        autoui.urls_changed();
     }
 
     /// Sends `text` as the user's next turn (shown as `shown`), with the canvas changes made by the
@@ -282,6 +287,7 @@ impl AgentCtx {
             Some(session) => session.borrow_mut().clear(),
             None => self.settled.set_value(SessionSnapshot::default()),
         });
+        self.urls_changed();
         self.unsent.set(None);
         self.transcript.set(Vec::new());
         self.console.set(Vec::new());
@@ -322,6 +328,13 @@ impl AgentCtx {
                 ctx.send_shown(text, shown);
             }
         });
+    }
+
+    /// Held-back images look at the session's URL ledger again.
+    fn urls_changed(&self) {
+        if let Some(autoui) = self.autoui.get_value() {
+            autoui.urls_changed();
+        }
     }
 
     fn id(&self) -> u64 {
@@ -398,6 +411,7 @@ impl EventSink for UiSink {
                 ctx.push_console(ConsoleRow::Call(signal));
             }
             AgentEvent::ToolCallFinished { record } => {
+                ctx.urls_changed();
                 ctx.pending.update(|pending| pending.retain(|p| p.call_id != record.id));
                 match self.calls.borrow().get(&record.id) {
                     Some(signal) => signal.set(record),
@@ -524,6 +538,7 @@ pub fn provide_agent(
     let transcript = transcript_from(&restored.messages, &mut next_id);
     let ctx = AgentCtx {
         session: StoredValue::new_local(None),
+        autoui: StoredValue::new(None),
         settled: StoredValue::new_local(restored),
         results: StoredValue::new_local(None),
         engine,

@@ -1,10 +1,13 @@
 //! The page's one `autoui` tool server, shared by the in-app agent and the WebMCP page tools, with
-//! the result buffer its `recall` tool reads and the schema validator it checks widget data with.
+//! the result buffer its `recall` tool reads, the schema validator it checks widget data with, and
+//! the ledger of the conversation's URLs that model-made images may load from (chat, text widget,
+//! widget image fields).
 
 use std::rc::Rc;
 
 use autoui_core::agent::buffer::ResultBuffer;
 use autoui_core::autoui::AutoUi;
+use autoui_core::provenance::{ImageSources, UrlLedger};
 use autoui_core::recipes::registry;
 use autoui_core::recipes::validate::SchemaValidator;
 use leptos::prelude::*;
@@ -19,6 +22,9 @@ pub struct AutoUiCtx {
     server: StoredValue<Rc<AutoUi>, LocalStorage>,
     results: StoredValue<Rc<ResultBuffer>, LocalStorage>,
     validator: StoredValue<Rc<dyn SchemaValidator>, LocalStorage>,
+    urls: StoredValue<Rc<UrlLedger>, LocalStorage>,
+    /// Bumps when the ledger may have changed, so held-back images are looked at again.
+    urls_revision: RwSignal<u64>,
 }
 
 impl AutoUiCtx {
@@ -36,6 +42,23 @@ impl AutoUiCtx {
     pub fn validator(&self) -> Rc<dyn SchemaValidator> {
         self.validator.get_value()
     }
+
+    /// The ledger the agent session fills: the same `Rc` for both.
+    pub fn urls(&self) -> Rc<UrlLedger> {
+        self.urls.get_value()
+    }
+
+    /// Says the ledger changed (a tool result, a message, a restored or cleared conversation).
+    pub fn urls_changed(&self) {
+        self.urls_revision.update(|revision| *revision += 1);
+    }
+
+    /// Calls `render` with the image rule for model-made markdown (tracked: re-runs when it changes).
+    pub fn with_image_sources<T>(&self, render: impl FnOnce(ImageSources<'_>) -> T) -> T {
+        self.urls_revision.track();
+        let urls = self.urls.get_value();
+        render(ImageSources::Known(&urls))
+    }
 }
 
 /// The page's autoui server, validating with the validator module loaded after first paint.
@@ -48,12 +71,17 @@ pub fn provide_autoui(canvas: CanvasCtx) -> AutoUiCtx {
 /// The autoui server with a given validator (browser tests validate in-process).
 pub fn provide_autoui_with(canvas: CanvasCtx, validator: Rc<dyn SchemaValidator>) -> AutoUiCtx {
     let results = Rc::new(ResultBuffer::new());
-    let server =
-        Rc::new(AutoUi::with_validator(Rc::new(canvas), results.clone(), Rc::new(BrowserRandom), validator.clone()));
+    let urls = Rc::new(UrlLedger::default());
+    let server = Rc::new(
+        AutoUi::with_validator(Rc::new(canvas), results.clone(), Rc::new(BrowserRandom), validator.clone())
+            .with_url_ledger(urls.clone()),
+    );
     let ctx = AutoUiCtx {
         server: StoredValue::new_local(server),
         results: StoredValue::new_local(results),
         validator: StoredValue::new_local(validator),
+        urls: StoredValue::new_local(urls),
+        urls_revision: RwSignal::new(0),
     };
     provide_context(ctx);
     ctx

@@ -83,6 +83,17 @@ pub struct CanvasCtx {
     read_only: RwSignal<bool>,
     /// Another tab edits the session and this one follows it (`state/tabs.rs`).
     following: RwSignal<bool>,
+    foreign: RwSignal<Option<Foreign>>,
+}
+
+/// Where a canvas the person has not made their own came from. Its widgets cannot start an agent
+/// turn (an `actions` button would otherwise speak under the viewer's key and MCP credentials).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Foreign {
+    /// Opened from a share link (read-only until "Make a copy").
+    Shared,
+    /// Imported from a file (until the person allows its buttons).
+    Imported,
 }
 
 impl CanvasCtx {
@@ -98,7 +109,21 @@ impl CanvasCtx {
             revision: RwSignal::new(0),
             read_only: RwSignal::new(false),
             following: RwSignal::new(false),
+            foreign: RwSignal::new(None),
         }
+    }
+
+    /// Where the canvas came from, while the person has not made it their own (tracked).
+    pub fn foreign(&self) -> Option<Foreign> {
+        self.foreign.get()
+    }
+
+    pub fn foreign_untracked(&self) -> Option<Foreign> {
+        self.foreign.get_untracked()
+    }
+
+    pub fn set_foreign(&self, foreign: Option<Foreign>) {
+        self.foreign.set(foreign);
     }
 
     /// A shared dashboard opened from a link is read-only until the person makes a copy; a tab

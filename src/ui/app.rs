@@ -14,7 +14,7 @@ use wasm_bindgen::closure::Closure;
 use crate::adapters::clock::BrowserRandom;
 use crate::deferred::{after_first_paint, drawer};
 use crate::state::agent::provide_agent;
-use crate::state::canvas::{CanvasCtx, provide_canvas};
+use crate::state::canvas::{CanvasCtx, Foreign, provide_canvas};
 use crate::state::engine::provide_engine;
 use crate::state::notices::{NoticesCtx, provide_notices};
 use crate::state::persist::{PersistCtx, Restored, provide_persist};
@@ -30,10 +30,16 @@ use crate::ui::settings::SettingsDrawer;
 use crate::ui::theme::apply_theme;
 use crate::ui::views::views;
 
-/// The dashboard in the page's `?hs=` share link, if there is one and it opens.
+/// The dashboard in the page's share link (`#hs=`, or an older link's `?hs=`), if there is one and
+/// it opens.
 fn shared_dashboard(notices: NoticesCtx) -> Option<Canvas> {
-    let search = window().location().search().ok()?;
-    let param = web_sys::UrlSearchParams::new_with_str(&search).ok()?.get("hs")?;
+    let location = window().location();
+    let hash = location.hash().unwrap_or_default();
+    let from_query = || {
+        let search = location.search().ok()?;
+        web_sys::UrlSearchParams::new_with_str(&search).ok()?.get(share::PARAM)
+    };
+    let param = share::fragment_param(&hash).or_else(from_query)?;
     match share::open(&param, &BrowserRandom, js_sys::Date::now()) {
         Ok(imported) => {
             for part in &imported.set_aside {
@@ -60,9 +66,11 @@ fn make_copy(canvas: CanvasCtx, previous: Canvas, notices: NoticesCtx, persist: 
         });
     }
     canvas.set_read_only(false);
+    canvas.set_foreign(None);
     if let Ok(history) = window().history() {
         let path = window().location().pathname().unwrap_or_else(|_| "/".to_owned());
         let hash = window().location().hash().unwrap_or_default();
+        let hash = if share::fragment_param(&hash).is_some() { String::new() } else { hash };
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{hash}")));
     }
     persist.schedule(move || session_state(canvas, agent));
@@ -91,6 +99,7 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     let previous = session.canvas.clone();
     let canvas = provide_canvas(shared.unwrap_or(session.canvas));
     canvas.set_read_only(read_only);
+    canvas.set_foreign(read_only.then_some(Foreign::Shared));
     let events = provide_widget_events(canvas);
     // The agent, its servers and the WebMCP tools come in a chunk fetched once the page has painted.
     let engine = provide_engine(canvas);

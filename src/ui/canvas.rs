@@ -5,7 +5,7 @@ use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 
 use crate::state::agent::use_agent;
-use crate::state::canvas::use_canvas;
+use crate::state::canvas::{Foreign, use_canvas};
 use crate::state::settings::use_settings;
 use crate::ui::canvas_toolbar::CanvasToolbar;
 use crate::ui::widget_frame::WidgetFrame;
@@ -70,6 +70,14 @@ pub fn CanvasArea(
                         </button>
                     </div>
                 </Show>
+            </Show>
+            <Show when=move || canvas.foreign() == Some(Foreign::Imported)>
+                <div class="au-banner" role="status" data-testid="imported-banner">
+                    <span>"This dashboard came from a file: its buttons cannot message your agent until you allow them."</span>
+                    <button class="au-button" data-testid="allow-buttons" on:click=move |_| canvas.set_foreign(None)>
+                        "Allow its buttons"
+                    </button>
+                </div>
             </Show>
             <Show when=move || canvas.is_empty()>
                 <FirstRun on_open_settings on_prompt />

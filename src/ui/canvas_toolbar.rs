@@ -14,7 +14,7 @@ use wasm_bindgen_futures::JsFuture;
 use crate::adapters::clock::BrowserRandom;
 use crate::adapters::download::{download_text, timestamped_name};
 use crate::state::agent::use_agent;
-use crate::state::canvas::{CanvasCtx, use_canvas};
+use crate::state::canvas::{CanvasCtx, Foreign, use_canvas};
 use crate::state::notices::{NoticesCtx, use_notices};
 use crate::state::persist::{LibraryChangeError, use_persist};
 use crate::ui::backup::{Targets, download_backup, import_backup, is_backup};
@@ -51,10 +51,17 @@ fn install_shortcuts(canvas: CanvasCtx) {
     on_cleanup(move || handle.remove());
 }
 
-fn replace_canvas(canvas: CanvasCtx, notices: NoticesCtx, next: Canvas, what: &str) {
+/// Whether the canvas was replaced.
+fn replace_canvas(canvas: CanvasCtx, notices: NoticesCtx, next: Canvas, what: &str) -> bool {
     match canvas.apply(Op::Replace { blocks: next.blocks().to_vec() }, Origin::User) {
-        Ok(_) => notices.info(format!("{what}. Undo (Ctrl+Z) brings back the previous canvas.")),
-        Err(error) => notices.error(format!("{what} failed: {error}")),
+        Ok(_) => {
+            notices.info(format!("{what}. Undo (Ctrl+Z) brings back the previous canvas."));
+            true
+        }
+        Err(error) => {
+            notices.error(format!("{what} failed: {error}"));
+            false
+        }
     }
 }
 
@@ -89,7 +96,12 @@ pub fn CanvasToolbar() -> impl IntoView {
     let open_dashboard = move |name: String| {
         let found = library.with_untracked(|l| l.open(&name).map(|d| d.canvas.clone()));
         match found {
-            Ok(saved) => replace_canvas(canvas, notices, saved, &format!("Opened \u{201c}{name}\u{201d}")),
+            Ok(saved) => {
+                // One of the person's own dashboards: its buttons work.
+                if replace_canvas(canvas, notices, saved, &format!("Opened \u{201c}{name}\u{201d}")) {
+                    canvas.set_foreign(None);
+                }
+            }
             Err(error) => notices.error(error.to_string()),
         }
     };
@@ -121,7 +133,10 @@ pub fn CanvasToolbar() -> impl IntoView {
                     for part in &imported.set_aside {
                         notices.error(format!("Part of the file was not imported ({}): {}", part.what, part.reason));
                     }
-                    replace_canvas(canvas, notices, imported.canvas, &format!("Imported {}", file.name()));
+                    // Someone else's dashboard: its buttons wait until the person allows them.
+                    if replace_canvas(canvas, notices, imported.canvas, &format!("Imported {}", file.name())) {
+                        canvas.set_foreign(Some(Foreign::Imported));
+                    }
                 }
                 Err(error) => notices.error(format!("{} could not be imported: {error}", file.name())),
             }

@@ -9,7 +9,9 @@ use leptos::prelude::*;
 use crate::state::agent::{ChatBody, ChatItem, NoteKind, use_agent};
 use crate::state::engine::use_engine;
 use crate::state::servers::ServersCtx;
+use crate::state::autoui::use_autoui;
 use crate::state::settings::use_settings;
+use crate::widgets::common::load_held_image;
 use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::views::safe_html;
 
@@ -97,12 +99,17 @@ fn TranscriptItem(item: ChatItem) -> impl IntoView {
         ChatBody::User(text) => {
             view! { <li class="au-chat__message au-chat__message--user" data-testid="chat-user">{text}</li> }.into_any()
         }
-        // Markdown rendered by a real parser into safe HTML (raw HTML escaped, link schemes filtered).
-        ChatBody::Assistant(text) => view! {
-            <li class="au-chat__message au-chat__message--assistant au-markdown" data-testid="chat-assistant"
-                inner_html=move || text.with(|t| safe_html(t))></li>
+        // Markdown rendered by a real parser into safe HTML (raw HTML escaped, link schemes filtered,
+        // images from outside the conversation's data held back until the person loads them).
+        ChatBody::Assistant(text) => {
+            let autoui = use_autoui();
+            view! {
+                <li class="au-chat__message au-chat__message--assistant au-markdown" data-testid="chat-assistant"
+                    on:click=load_held_image
+                    inner_html=move || autoui.with_image_sources(|images| text.with(|t| safe_html(t, images)))></li>
+            }
+            .into_any()
         }
-        .into_any(),
         ChatBody::Tool(record) => view! { <li class="au-chat__tool"><ToolLine record /></li> }.into_any(),
         ChatBody::Note { kind, text } => {
             let class = match kind {

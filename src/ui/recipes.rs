@@ -13,6 +13,7 @@ use autoui_core::dispatch::catalog::Catalog;
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::hub::ServerStatus;
 use autoui_core::recipes::listing::{parse_recipe_list, recipe_body};
+use autoui_core::provenance::ImageSources;
 use autoui_core::recipes::registry;
 use autoui_core::remote::RemoteServers;
 use autoui_core::tool::{CallContext, LocalServer, Origin};
@@ -139,7 +140,7 @@ fn WidgetDetail(kind: WidgetKind) -> impl IntoView {
                 <button class="au-button au-button--primary" data-testid="recipe-insert" on:click=insert>"Add this example to the canvas"</button>
             </header>
             <div class="au-recipe__preview au-widget" data-testid="recipe-preview">{render_widget(kind, props)}</div>
-            <div class="au-recipe__body au-markdown" inner_html=move || safe_html(&recipe.body)></div>
+            <div class="au-recipe__body au-markdown" inner_html=move || safe_html(&recipe.body, ImageSources::Any)></div>
             <details class="au-recipe__schema">
                 <summary>"JSON Schema of the params"</summary>
                 <pre>{schema}</pre>
@@ -169,7 +170,7 @@ fn FlowDetail(flow: Flow) -> impl IntoView {
                 <button class="au-button au-button--primary" data-testid="recipe-ask" on:click=ask>"Ask the agent to build it"</button>
             </header>
             <Suspense fallback=|| view! { <p>"Loading\u{2026}"</p> }>
-                {move || body.get().map(|text| view! { <div class="au-recipe__body au-markdown" inner_html=move || safe_html(&text)></div> })}
+                {move || body.get().map(|text| view! { <div class="au-recipe__body au-markdown" inner_html=move || safe_html(&text, ImageSources::Any)></div> })}
             </Suspense>
         </article>
     }

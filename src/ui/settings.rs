@@ -1,9 +1,12 @@
 //! The settings drawer: provider (with presets for Anthropic, OpenAI, OpenRouter, Ollama and LM
 //! Studio), model, base URL, API key (masked; it stays in this browser), the model profile
 //! (`settings_model.rs`), agent limits, a custom system-prompt prefix, storage
-//! (`settings_storage.rs`) and the theme. Changes are saved as they are made.
+//! (`settings_storage.rs`) and the theme. Changes are saved as they are made. A key is bound to the
+//! endpoint it was typed for: editing the base URL to another host clears it, and asks whether to
+//! send it there instead.
 
 use autoui_core::settings::{PRESETS, ProviderKind, Theme};
+use autoui_core::weburl::web_host;
 use leptos::prelude::*;
 
 use crate::state::engine::use_engine;
@@ -25,6 +28,9 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
     let settings = use_settings().0;
     let engine = use_engine();
     let key_visible = RwSignal::new(false);
+    // A key taken off the settings when the base URL moved to another host, until the person decides.
+    let held_key = RwSignal::new(None::<String>);
+    let new_host = move || settings.with(|s| web_host(&s.base_url).unwrap_or_else(|| s.base_url.clone()));
     let preset_id = move || settings.with(|s| s.preset().map(|p| p.id).unwrap_or("custom"));
     let models = move || settings.with(|s| s.preset().map(|p| p.models).unwrap_or_default());
     // The model profile sizes these two when its limits are in use.
@@ -83,20 +89,39 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
                 <label class="au-field">
                     <span>"Base URL"</span>
                     <input data-testid="settings-base-url" type="url" prop:value=move || settings.with(|s| s.base_url.clone())
-                        on:change=move |event| settings.update(|s| s.base_url = event_target_value(&event).trim().to_owned()) />
+                        on:change=move |event| {
+                            let url = event_target_value(&event);
+                            if let Some(removed) = settings.try_update(|s| s.change_base_url(&url)).flatten() {
+                                held_key.set(Some(removed));
+                            }
+                        } />
                 </label>
+                <Show when=move || held_key.with(Option::is_some)>
+                    <div class="au-banner" role="alert" data-testid="settings-key-moved">
+                        <span>{move || format!("Your API key was entered for another host, so it was removed. Send it to {} instead?", new_host())}</span>
+                        <button type="button" class="au-button" data-testid="settings-key-send"
+                            on:click=move |_| if let Some(key) = held_key.try_update(Option::take).flatten() {
+                                settings.update(|s| s.confirm_key(key));
+                            }>{move || format!("Send my key to {}", new_host())}</button>
+                        <button type="button" class="au-button au-button--ghost" data-testid="settings-key-clear"
+                            on:click=move |_| held_key.set(None)>"Keep it removed"</button>
+                    </div>
+                </Show>
                 <label class="au-field">
                     <span>"API key"</span>
                     <div class="au-field__row">
                         <input data-testid="settings-api-key" type=move || if key_visible.get() { "text" } else { "password" }
                             autocomplete="off" spellcheck="false" placeholder=move || settings.with(|s| if s.missing_key() { "Required for this provider" } else { "Not needed for a local server" })
                             prop:value=move || settings.with(|s| s.api_key.clone())
-                            on:change=move |event| settings.update(|s| s.api_key = event_target_value(&event).trim().to_owned()) />
+                            on:change=move |event| {
+                                held_key.set(None);
+                                settings.update(|s| s.set_key(&event_target_value(&event)));
+                            } />
                         <button type="button" class="au-button au-button--ghost" aria-pressed=move || key_visible.get().to_string()
                             on:click=move |_| key_visible.update(|v| *v = !*v)>{move || if key_visible.get() { "Hide" } else { "Show" }}</button>
                     </div>
                     <small class="au-field__note">
-                        "Stored only in this browser (local storage) and sent only to the base URL above. It is never logged."
+                        "Stored only in this browser (local storage) and sent only to the host it was entered for. It is never logged."
                     </small>
                 </label>
             </section>

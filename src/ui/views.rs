@@ -1,6 +1,7 @@
 //! What the UI uses of the views chunk (declared in `chunks::views`): its entry points, a widget's
 //! component once the chunk is here, and markdown as safe HTML (plain text until then).
 
+use autoui_core::provenance::ImageSources;
 use autoui_core::view::markdown::escape_html;
 use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
@@ -14,7 +15,7 @@ pub struct Views {
     pub widget: fn(WidgetKind, WidgetProps) -> AnyView,
     pub gallery: Page,
     pub recipes: Page,
-    pub markdown: fn(&str) -> String,
+    pub markdown: fn(&str, ImageSources<'_>) -> String,
 }
 
 /// The views chunk, installed by `chunks::install`.
@@ -30,13 +31,13 @@ pub fn render_widget(kind: WidgetKind, props: WidgetProps) -> AnyView {
     views().view(move |views| (views.widget)(kind, props.clone()))
 }
 
-/// `markdown` as HTML that is safe for `inner_html` (tracked: it changes once the chunk is here);
-/// until then the text itself.
-pub fn safe_html(markdown: &str) -> String {
+/// `markdown` as HTML that is safe for `inner_html`, web images held back unless `images` allows
+/// them (tracked: it changes once the chunk is here); until then the text itself.
+pub fn safe_html(markdown: &str, images: ImageSources<'_>) -> String {
     let part = views();
     part.request();
     match part.status() {
-        Status::Ready(views) => (views.markdown)(markdown),
+        Status::Ready(views) => (views.markdown)(markdown, images),
         _ => format!("<p>{}</p>", escape_html(markdown)),
     }
 }

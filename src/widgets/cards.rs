@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::widgets::WidgetProps;
-use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
+use crate::widgets::common::{EmptyState, LinkHost, WidgetError, WidgetTitle, parse};
 
 /// Narrowest card in px, by default and within bounds.
 const MIN_CARD_WIDTH: (u32, u32, u32) = (120, 480, 180);
@@ -91,6 +91,7 @@ fn render(data: CardsData, emit: Callback<(WidgetAction, Value)>) -> AnyView {
         .enumerate()
         .map(|(index, (card, raw))| {
             let title = filled(card.title).unwrap_or_else(|| "Untitled".to_owned());
+            let host = card.href.as_deref().and_then(safe_link).map(|href| view! { <LinkHost href /> });
             let heading = match card.href.as_deref().and_then(safe_link) {
                 Some(href) => {
                     let payload = item_payload(raw, index);
@@ -123,6 +124,7 @@ fn render(data: CardsData, emit: Callback<(WidgetAction, Value)>) -> AnyView {
                         <Picture src=card.image.as_deref().and_then(safe_image) />
                         <div class="au-cards__body">
                             <h4 class="au-cards__title">{heading}</h4>
+                            {host}
                             {subtitle}
                             {description}
                             {tags}

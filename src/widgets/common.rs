@@ -1,7 +1,11 @@
-//! Pieces every widget shares: typed parsing of its data, empty and error states, the title.
+//! Pieces every widget shares: typed parsing of its data, empty and error states, the title, the
+//! host shown beside a link, the "Load image" click of a held-back markdown image.
 //! Pure presentation rules (safe URLs, numbers, colours, initials) live in `autoui_core::view::present`.
 
+use autoui_core::view::present::link_host;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, MouseEvent};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -31,4 +35,32 @@ pub fn EmptyState(#[prop(into)] message: String) -> impl IntoView {
 #[component]
 pub fn WidgetTitle(#[prop(into)] title: Option<String>) -> impl IntoView {
     title.filter(|t| !t.trim().is_empty()).map(|title| view! { <h3 class="au-widget-title">{title}</h3> })
+}
+
+/// The host a web link goes to, shown beside its label so a label cannot pass for another site.
+#[component]
+pub fn LinkHost(#[prop(into)] href: String) -> impl IntoView {
+    link_host(&href).map(|host| view! { <span class="au-link-host" data-testid="link-host">{format!(" ({host})")}</span> })
+}
+
+/// Handles clicks on markdown rendered into `inner_html`; other clicks pass through untouched.
+pub fn load_held_image(event: MouseEvent) {
+    let Some(button) = event
+        .target()
+        .and_then(|target| target.dyn_into::<Element>().ok())
+        .and_then(|target| target.closest("[data-load-image]").ok().flatten())
+    else {
+        return;
+    };
+    let (Some(src), Some(placeholder)) = (button.get_attribute("data-load-image"), button.closest(".au-held-image").ok().flatten())
+    else {
+        return;
+    };
+    let Some(document) = placeholder.owner_document() else { return };
+    let Ok(image) = document.create_element("img") else { return };
+    // The URL was written by the model; the person chose to load it, so it goes as an attribute, never markup.
+    let _ = image.set_attribute("referrerpolicy", "no-referrer");
+    let _ = image.set_attribute("alt", &button.get_attribute("data-alt").unwrap_or_default());
+    let _ = image.set_attribute("src", &src);
+    let _ = placeholder.replace_with_with_node_1(&image);
 }

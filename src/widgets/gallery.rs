@@ -15,7 +15,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, KeyboardEvent};
 
 use crate::widgets::WidgetProps;
-use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
+use crate::widgets::common::{EmptyState, LinkHost, WidgetError, WidgetTitle, parse};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -228,7 +228,8 @@ fn Lightbox(album: Arc<Album>, open: RwSignal<Option<usize>>) -> impl IntoView {
                     </span>
                     {image.caption.clone().map(|caption| view! { <span class="au-gallery__view-text">{caption}</span> })}
                     {link.map(|href| view! {
-                        <a class="au-gallery__source" href=href target="_blank" rel="noopener noreferrer">"Source ↗"</a>
+                        <a class="au-gallery__source" href=href.clone() target="_blank" rel="noopener noreferrer">"Source ↗"</a>
+                        <LinkHost href />
                     })}
                 </figcaption>
             </figure>

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::widgets::WidgetProps;
-use crate::widgets::common::{EmptyState, WidgetError, parse};
+use crate::widgets::common::{EmptyState, LinkHost, WidgetError, parse};
 
 #[derive(Deserialize)]
 struct ProfileData {
@@ -167,8 +167,9 @@ fn render(profile: ProfileData, emit: Callback<(WidgetAction, Value)>) -> AnyVie
                 Some(href) => {
                     let external = !href.starts_with("mailto:");
                     view! {
-                        <a href=href target=external.then_some("_blank")
+                        <a href=href.clone() target=external.then_some("_blank")
                             rel=external.then_some("noopener noreferrer nofollow")>{value}</a>
+                        <LinkHost href />
                     }
                     .into_any()
                 }
@@ -191,9 +192,10 @@ fn render(profile: ProfileData, emit: Callback<(WidgetAction, Value)>) -> AnyVie
             let class = action_class(action.variant.as_deref());
             Some(match action.href.as_deref().and_then(safe_link) {
                 Some(href) => view! {
-                    <a class=class href=href target="_blank" rel="noopener noreferrer nofollow">
+                    <a class=class href=href.clone() target="_blank" rel="noopener noreferrer nofollow">
                         {label}<span aria-hidden="true">" ↗"</span>
                     </a>
+                    <LinkHost href />
                 }
                 .into_any(),
                 None => {

@@ -2,7 +2,7 @@
 //! connector, optional source links and tags; choosing an event reports it to the agent.
 
 use autoui_core::canvas::event::{WidgetAction, item_payload};
-use autoui_core::view::present::{safe_color, safe_link};
+use autoui_core::view::present::{link_host, safe_color, safe_link};
 use autoui_core::view::table::parse_date;
 use leptos::prelude::*;
 use serde::Deserialize;
@@ -129,7 +129,7 @@ fn render(timeline: TimelineData, emit: Callback<(WidgetAction, Value)>) -> AnyV
                 .filter(|d| !d.trim().is_empty())
                 .map(|text| view! { <span class="au-timeline__description">{text}</span> });
             let link = event.href.as_deref().and_then(safe_link).map(|href| {
-                let host = href.split("://").nth(1).unwrap_or(&href).split('/').next().unwrap_or_default().trim_start_matches("www.").to_owned();
+                let host = link_host(&href).map(|host| host.trim_start_matches("www.").to_owned()).unwrap_or_default();
                 let label = if host.is_empty() { "Open source".to_owned() } else { host };
                 view! {
                     <a class="au-timeline__link" href=href target="_blank" rel="noopener noreferrer nofollow">

@@ -1,10 +1,12 @@
 //! User settings: which LLM to call and how the agent behaves. Persisted by the app in local storage.
+//! The API key is bound to the endpoint it was entered for: it is sent only to that origin.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::llm::profile::{DerivedLimits, ModelProfile, ProfileSource, UNKNOWN_MODEL, known_profile};
+use crate::weburl::origin;
 
 /// Wire format of the LLM provider.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,6 +36,9 @@ pub struct Settings {
     pub model: String,
     pub base_url: String,
     pub api_key: String,
+    /// The base URL the key was entered for; empty in settings stored before keys were bound (the
+    /// key then belongs to the stored base URL).
+    pub key_base_url: String,
     pub max_iterations: u32,
     /// Tool results longer than this many characters are truncated for the model (the full text stays recallable).
     pub result_limit: usize,
@@ -71,6 +76,7 @@ impl Default for Settings {
             model: "claude-sonnet-4-5".to_owned(),
             base_url: "https://api.anthropic.com".to_owned(),
             api_key: String::new(),
+            key_base_url: String::new(),
             max_iterations: 12,
             result_limit: 10_000,
             system_prompt_prefix: String::new(),
@@ -156,7 +162,45 @@ impl Settings {
         }
         self.provider = preset.provider;
         self.base_url = preset.base_url.to_owned();
+        self.key_base_url = self.base_url.clone();
         self.model = preset.model.to_owned();
+    }
+
+    /// The key as typed by the person, for the current endpoint.
+    pub fn set_key(&mut self, key: &str) {
+        self.api_key = key.trim().to_owned();
+        self.key_base_url = self.base_url.clone();
+    }
+
+    /// Changes the endpoint by hand. A key entered for another origin is removed and returned, so the
+    /// app can ask whether to send it there ([`Settings::confirm_key`]); it is never kept silently.
+    pub fn change_base_url(&mut self, url: &str) -> Option<String> {
+        let bound = self.key_endpoint().to_owned();
+        self.base_url = url.trim().to_owned();
+        if self.api_key.is_empty() || same_origin(&bound, &self.base_url) {
+            self.key_base_url = self.base_url.clone();
+            return None;
+        }
+        self.key_base_url = self.base_url.clone();
+        Some(std::mem::take(&mut self.api_key))
+    }
+
+    /// The person agreed to send `key` to the current endpoint.
+    pub fn confirm_key(&mut self, key: String) {
+        self.api_key = key;
+        self.key_base_url = self.base_url.clone();
+    }
+
+    /// The key to send to the current endpoint: empty when it was entered for another origin.
+    pub fn key_for_endpoint(&self) -> &str {
+        match same_origin(self.key_endpoint(), &self.base_url) {
+            true => self.api_key.trim(),
+            false => "",
+        }
+    }
+
+    fn key_endpoint(&self) -> &str {
+        if self.key_base_url.is_empty() { &self.base_url } else { &self.key_base_url }
     }
 
     /// The preset these settings match (same provider and endpoint), if any.
@@ -167,7 +211,15 @@ impl Settings {
     /// Whether a run can start: a key is needed unless the endpoint is on this machine.
     pub fn missing_key(&self) -> bool {
         let local = ["://localhost", "://127.0.0.1", "://[::1]"].iter().any(|host| self.base_url.contains(host));
-        self.api_key.trim().is_empty() && !local
+        self.key_for_endpoint().is_empty() && !local
+    }
+}
+
+/// Two endpoints on one origin (scheme, host, port), or two spellings of one unparsable string.
+fn same_origin(a: &str, b: &str) -> bool {
+    match (origin(a), origin(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => a.trim().trim_end_matches('/') == b.trim().trim_end_matches('/'),
     }
 }
 
@@ -273,6 +325,29 @@ mod tests {
         assert_eq!(settings.effective().max_iterations, 12);
         settings.set_profile(|profile| profile.context_tokens = 32_768);
         assert_eq!(settings.effective().max_iterations, 13, "its context, once given, counts");
+    }
+
+    #[test]
+    fn a_key_follows_a_path_change_but_not_a_new_host_unless_confirmed() {
+        let mut settings = Settings::default();
+        settings.set_key("sk-ant-1");
+        assert_eq!(settings.change_base_url("https://api.anthropic.com/"), None, "same origin");
+        assert_eq!(settings.key_for_endpoint(), "sk-ant-1");
+        let removed = settings.change_base_url("https://evil.example/v1");
+        assert_eq!(removed.as_deref(), Some("sk-ant-1"));
+        assert_eq!(settings.api_key, "", "not kept for the new host");
+        assert_eq!(settings.key_for_endpoint(), "");
+        settings.confirm_key(removed.unwrap());
+        assert_eq!(settings.key_for_endpoint(), "sk-ant-1", "sent there once the person agreed");
+    }
+
+    #[test]
+    fn a_key_bound_to_another_endpoint_is_never_sent_to_this_one() {
+        let stored = r#"{"base_url":"https://other.example/v1","api_key":"k","key_base_url":"https://api.openai.com/v1"}"#;
+        let settings: Settings = serde_json::from_str(stored).unwrap();
+        assert_eq!(settings.key_for_endpoint(), "");
+        let legacy: Settings = serde_json::from_str(r#"{"base_url":"https://api.openai.com/v1","api_key":"k"}"#).unwrap();
+        assert_eq!(legacy.key_for_endpoint(), "k", "a key stored before binding belongs to its stored URL");
     }
 
     #[test]

@@ -160,15 +160,29 @@ fn large_dashboards_are_gzipped_and_small_ones_are_not() {
 }
 
 #[test]
-fn a_link_keeps_the_pages_other_parameters_and_fragment_and_replaces_an_old_hs() {
+fn a_link_carries_the_dashboard_in_its_fragment_keeps_other_parameters_and_drops_an_old_hs() {
+    // The fragment never reaches the app's host: no dashboard data in its logs, no 414 for long ones.
     assert_eq!(
         share::link("https://a.example/?lang=fr&hs=old#top", "gz.NEW"),
-        "https://a.example/?lang=fr&hs=gz.NEW#top"
+        "https://a.example/?lang=fr#hs=gz.NEW"
     );
     assert_eq!(
         share::link("https://a.example/page", "abc"),
-        "https://a.example/page?hs=abc"
+        "https://a.example/page#hs=abc"
     );
+}
+
+#[test]
+fn fragment_links_and_older_query_links_both_open() {
+    let canvas = share::open(REFERENCE_FLAT_URL, &random(), 1.0).unwrap().canvas;
+    let param = share::encode_param(&canvas, None);
+    let fragment = share::link("https://viewer.example/", &param);
+    assert_eq!(kinds(&share::open(&fragment, &random(), 2.0).unwrap().canvas), kinds(&canvas));
+    let query = format!("https://viewer.example/?hs={param}#/");
+    assert_eq!(kinds(&share::open(&query, &random(), 3.0).unwrap().canvas), kinds(&canvas));
+    assert_eq!(share::fragment_param("#hs=abc%3D").as_deref(), Some("abc="));
+    assert_eq!(share::fragment_param("#/gallery"), None);
+    assert_eq!(share::open("https://a.example/#hs=", &random(), 1.0).err(), Some(share::ShareError::Empty));
 }
 
 #[test]

@@ -1,9 +1,13 @@
-//! Serves the release build (`dist/`) on 127.0.0.1 with the headers production needs.
+//! Serves the release build (`dist/`) on 127.0.0.1 with the headers production needs, recording the
+//! request line (method and URI with its query) of every request, as a static host's log would.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use axum::Router;
+use axum::extract::Request;
+use axum::middleware::{self, Next};
 use http::HeaderValue;
 use http::header::{CACHE_CONTROL, HeaderName};
 use tokio::net::TcpListener;
@@ -19,8 +23,12 @@ pub fn dist_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../dist"))
 }
 
+/// The request lines an app server received, shared with the scenario.
+pub type RequestLog = Arc<Mutex<Vec<String>>>;
+
 pub struct AppServer {
     address: SocketAddr,
+    log: RequestLog,
     shutdown: oneshot::Sender<()>,
     task: JoinHandle<()>,
 }
@@ -35,8 +43,15 @@ impl AppServer {
             dist.display()
         );
         let files = ServeDir::new(&dist).fallback(ServeFile::new(dist.join("index.html")));
+        let log = RequestLog::default();
+        let recorded = log.clone();
         let router = Router::new()
             .fallback_service(files)
+            .layer(middleware::from_fn(move |request: Request, next: Next| {
+                let line = format!("{} {}", request.method(), request.uri());
+                recorded.lock().expect("request log").push(line);
+                next.run(request)
+            }))
             .layer(SetResponseHeaderLayer::overriding(
                 HeaderName::from_static("origin-agent-cluster"),
                 HeaderValue::from_static("?1"),
@@ -59,9 +74,15 @@ impl AppServer {
         });
         AppServer {
             address,
+            log,
             shutdown,
             task,
         }
+    }
+
+    /// Every request line so far (`GET /?hs=... `): what the host's access log would hold.
+    pub fn log(&self) -> RequestLog {
+        self.log.clone()
     }
 
     pub fn base_url(&self) -> String {

@@ -11,6 +11,7 @@ pub mod llm;
 pub mod mcp_server;
 pub mod numbers;
 pub mod page;
+pub mod recorder;
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -30,7 +31,7 @@ where
 {
     let app = AppServer::start().await;
     let browser = Browser::launch(&options).await;
-    let page = Page::new(browser.client(), app.base_url());
+    let page = Page::new(browser.client(), app.base_url()).with_server_log(app.log());
     let outcome = AssertUnwindSafe(scenario(page)).catch_unwind().await;
     browser.close().await;
     app.stop().await;

@@ -44,20 +44,27 @@ pub struct McpServer {
     port: u16,
     child: Option<Child>,
     log: PathBuf,
+    /// Environment variables the process starts with (e.g. the hosts a test server names).
+    env: Vec<(String, String)>,
 }
 
 impl McpServer {
     /// `@modelcontextprotocol/server-everything` from `tests/servers/node_modules`.
     pub async fn everything(transport: Transport) -> McpServer {
-        McpServer::start(Program::Everything, transport).await
+        McpServer::start(Program::Everything, transport, Vec::new()).await
     }
 
     /// A Python server from `tests/servers/`, e.g. `table_server.py`.
     pub async fn python(script: &'static str, transport: Transport) -> McpServer {
-        McpServer::start(Program::Python(script), transport).await
+        McpServer::start(Program::Python(script), transport, Vec::new()).await
     }
 
-    async fn start(program: Program, transport: Transport) -> McpServer {
+    /// A Python server started with environment variables `env`.
+    pub async fn python_with_env(script: &'static str, transport: Transport, env: Vec<(String, String)>) -> McpServer {
+        McpServer::start(Program::Python(script), transport, env).await
+    }
+
+    async fn start(program: Program, transport: Transport, env: Vec<(String, String)>) -> McpServer {
         let port = free_port();
         let log =
             std::env::temp_dir().join(format!("autoui-e2e-mcp-{}-{port}.log", std::process::id()));
@@ -67,6 +74,7 @@ impl McpServer {
             port,
             child: None,
             log,
+            env,
         };
         server.launch().await;
         server
@@ -139,6 +147,7 @@ impl McpServer {
             .unwrap_or_else(|e| panic!("cannot create {}: {e}", self.log.display()));
         let log_err = log.try_clone().expect("clone the log file handle");
         let child = command
+            .envs(self.env.iter().map(|(key, value)| (key, value)))
             .stdin(Stdio::null())
             .stdout(Stdio::from(log))
             .stderr(Stdio::from(log_err))

@@ -6,6 +6,7 @@ use fantoccini::elements::Element;
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 
+use crate::app_server::RequestLog;
 use crate::browser::console_errors;
 
 /// Reads every store of the `autoui` database in one transaction; an upgrade request means the
@@ -50,11 +51,22 @@ pub const WAIT: Duration = Duration::from_secs(10);
 pub struct Page {
     client: Client,
     base_url: String,
+    server_log: RequestLog,
 }
 
 impl Page {
     pub fn new(client: Client, base_url: String) -> Page {
-        Page { client, base_url }
+        Page { client, base_url, server_log: RequestLog::default() }
+    }
+
+    /// Reads the app server's request lines through `log`.
+    pub fn with_server_log(self, server_log: RequestLog) -> Page {
+        Page { server_log, ..self }
+    }
+
+    /// The request lines the app's static server received so far.
+    pub fn server_requests(&self) -> Vec<String> {
+        self.server_log.lock().expect("request log").clone()
     }
 
     pub fn client(&self) -> &Client {

@@ -70,7 +70,7 @@ async fn a_share_link_opens_the_same_dashboard_read_only_in_a_fresh_browser() {
         page.open("/#/").await;
         page.click("[data-testid=share]").await;
         let value = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
-        assert!(value.contains("?hs="), "the share link carries the dashboard: {value}");
+        assert!(value.contains("#hs="), "the share link carries the dashboard in its fragment: {value}");
         *written.lock().unwrap() = value;
     })
     .await;
@@ -78,8 +78,8 @@ async fn a_share_link_opens_the_same_dashboard_read_only_in_a_fresh_browser() {
     let link = link.lock().unwrap().clone();
     with_app(BrowserOptions::default(), |page| async move {
         // A new app server and a new profile: only the link carries the dashboard.
-        let query = link.split_once('?').map(|(_, q)| q.to_owned()).unwrap_or_default();
-        page.open(&format!("/?{query}")).await;
+        let fragment = link.split_once('#').map(|(_, f)| f.to_owned()).unwrap_or_default();
+        page.open(&format!("/#{fragment}")).await;
         page.find("[data-widget-type=stat-card]").await;
         page.find("[data-testid=read-only-banner]").await;
         assert!(!page.is_displayed("[data-testid=widget-remove]").await, "a shared dashboard has no edit tools");

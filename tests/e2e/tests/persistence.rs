@@ -158,8 +158,8 @@ async fn a_dashboard_survives_a_reload_undo_removes_the_agents_last_widget_and_a
             .flatten()
             .unwrap_or_default();
         assert!(
-            value.contains("?hs="),
-            "the share link carries the dashboard: {value}"
+            value.contains("#hs="),
+            "the share link carries the dashboard in its fragment: {value}"
         );
         *written.lock().expect("link") = value;
 
@@ -173,11 +173,11 @@ async fn a_dashboard_survives_a_reload_undo_removes_the_agents_last_widget_and_a
     let total = grouped(rows.iter().map(population).sum());
     with_app(BrowserOptions::default(), |page| async move {
         // A new app server and a fresh profile: only the link carries the dashboard.
-        let query = link
-            .split_once('?')
-            .map(|(_, query)| query.to_owned())
+        let fragment = link
+            .split_once('#')
+            .map(|(_, fragment)| fragment.to_owned())
             .unwrap_or_default();
-        page.open(&format!("/?{query}")).await;
+        page.open(&format!("/#{fragment}")).await;
         page.find("[data-testid=read-only-banner]").await;
         page.wait_for_count("[data-testid=widget]", 3).await;
         assert_dashboard(&page, &rows, &total, "shared").await;

@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::agent::buffer::ResultBuffer;
+use crate::agent::frame::is_frame_line;
 use crate::agent::json_text;
 use crate::dispatch::catalog::{Catalog, Entry, ToolRole};
 use crate::llm::message::{ContentBlock, Message, Role};
@@ -154,7 +155,10 @@ impl Economy<'_> {
     fn compress_result(&self, block: &mut ContentBlock) -> usize {
         let ContentBlock::ToolResult { tool_use_id, content, .. } = &*block else { return 0 };
         let has_image = content.iter().any(|part| matches!(part, ResultPart::Image { .. }));
-        let text = joined_text(content);
+        // The line naming a remote server's data stays in front of the preview.
+        let (frame, data): (Vec<ResultPart>, Vec<ResultPart>) =
+            content.iter().cloned().partition(|part| matches!(part, ResultPart::Text { text } if is_frame_line(text)));
+        let text = joined_text(&data);
         let threshold = self.preview + self.preview / 2;
         if text.contains(COMPRESSED_MARK) || (!has_image && text.chars().count() <= threshold) {
             return 0;
@@ -170,7 +174,8 @@ impl Economy<'_> {
             format!("{}… {COMPRESSED_MARK}{original} characters{images}; {tail}]", prefix_chars(&text, self.preview));
         let before = wire_len(block);
         if let ContentBlock::ToolResult { content, .. } = block {
-            *content = vec![ResultPart::Text { text: summary }];
+            *content = frame;
+            content.push(ResultPart::Text { text: summary });
         }
         before.saturating_sub(wire_len(block))
     }

@@ -5,6 +5,7 @@ pub mod budget;
 pub mod buffer;
 pub mod context;
 pub mod event;
+pub mod frame;
 pub mod json_text;
 pub mod prompt;
 pub mod run;

@@ -14,10 +14,12 @@ use crate::agent::event::{AgentEvent, EventSink};
 use crate::agent::prompt::build_system_prompt;
 use crate::agent::session::{AgentConfig, AgentSession, UserTurn};
 use crate::agent::stop::StopReason;
+use crate::autoui::AutoUi;
 use crate::cancel::CancelToken;
 use crate::dispatch::catalog::{Catalog, ToolRole};
 use crate::dispatch::record::CallRecord;
 use crate::dispatch::{Executed, PreparedCall};
+use crate::agent::frame::frame_line;
 use crate::ids::CallId;
 use crate::llm::cost::estimate_at;
 use crate::llm::message::{ContentBlock, Message, Role};
@@ -25,6 +27,7 @@ use crate::llm::model::{ChatRequest, FinishReason, LlmError, MalformedInput, Mod
 use crate::llm::partial_json::parse_prefix;
 use crate::settings::Settings;
 use crate::tool::ResultPart;
+use crate::tool_name::Protocol;
 
 /// What a run did, also reported piecewise through events.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,6 +55,11 @@ impl AgentSession {
         let system = build_system_prompt(&catalog, &settings.system_prompt_prefix);
         self.dispatcher.begin_run();
         self.output = OutputLimit::of(settings);
+        for block in &turn.content {
+            if let ContentBlock::Text { text } = block {
+                self.urls.record_words(text);
+            }
+        }
         if let Some(message) = turn.into_message() {
             self.messages.push(message);
         }
@@ -256,6 +264,10 @@ impl AgentSession {
             });
         }
         self.results.insert(&id, executed.text.clone());
+        // The canvas server's results echo what the model wrote: they are not data.
+        if executed.record.target.as_ref().is_some_and(|target| target.server.as_str() != AutoUi::NAME) {
+            self.urls.record_data(&executed.text);
+        }
         let mut record = executed.record;
         // `recall` pages results itself; cutting its answer again would hide its page marker.
         let shown = match executed.role {
@@ -264,7 +276,17 @@ impl AgentSession {
         };
         record.truncated = shown.as_ref().is_some_and(|shown| shown.truncated);
         let text = shown.and_then(|shown| shown.text).unwrap_or_else(|| executed.text.to_string());
-        let mut content = vec![ResultPart::Text { text }];
+        // A remote server's result is named as that server's data, so text in it that reads like
+        // an instruction is seen as coming from there (the system prompt says what that means).
+        // Errors start with "Error:" and mostly come from here (timeouts, Stop), so they go bare.
+        let mut content: Vec<ResultPart> = record
+            .target
+            .as_ref()
+            .filter(|target| target.protocol == Protocol::Mcp && !executed.result.is_error)
+            .map(|target| ResultPart::Text { text: frame_line(&target.server) })
+            .into_iter()
+            .collect();
+        content.push(ResultPart::Text { text });
         content.extend(executed.result.content.into_iter().filter(|part| matches!(part, ResultPart::Image { .. })));
         summary.calls.push(record.clone());
         sink.emit(AgentEvent::ToolCallFinished { record });

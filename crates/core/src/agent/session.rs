@@ -10,12 +10,14 @@ use crate::agent::buffer::{ResultBuffer, StoredResult};
 use crate::agent::context::{DEFAULT_KEEP_RECENT, DEFAULT_PREVIEW_CHARS};
 use crate::agent::prompt::build_system_prompt;
 use crate::agent::run::OutputLimit;
+use crate::autoui::AutoUi;
 use crate::dispatch::catalog::Catalog;
 use crate::dispatch::{DEFAULT_TIMEOUT_MS, Dispatcher};
 use crate::ids::ServerId;
 use crate::llm::message::{ContentBlock, Message, Role};
 use crate::llm::model::ChatModel;
 use crate::ports::Clock;
+use crate::provenance::UrlLedger;
 use crate::remote::RemoteServers;
 use crate::settings::Settings;
 use crate::tool::LocalServer;
@@ -120,6 +122,8 @@ pub struct AgentSession {
     pub(super) messages: Vec<Message>,
     /// The output token limit of the run in progress.
     pub(super) output: OutputLimit,
+    /// The URLs of the data and of the person's messages, which model-made images may load from.
+    pub(super) urls: Rc<UrlLedger>,
 }
 
 impl AgentSession {
@@ -132,7 +136,21 @@ impl AgentSession {
             dispatcher,
             messages: Vec::new(),
             output: OutputLimit::default(),
+            urls: Rc::new(UrlLedger::default()),
         }
+    }
+
+    /// Records the conversation's URLs in `urls` (shared with what renders images), starting with
+    /// those of the messages so far.
+    pub fn with_url_ledger(mut self, urls: Rc<UrlLedger>) -> AgentSession {
+        urls.record_conversation(&self.messages, AutoUi::NAME);
+        self.urls = urls;
+        self
+    }
+
+    /// The URLs model-made images may load from.
+    pub fn urls(&self) -> Rc<UrlLedger> {
+        self.urls.clone()
     }
 
     /// A session that continues a persisted conversation.
@@ -143,6 +161,7 @@ impl AgentSession {
             .dispatcher
             .restore_activated(snapshot.activated.into_iter().map(|active| (active.server, active.protocol)).collect());
         session.results.restore(snapshot.results, snapshot.evicted);
+        session.urls.record_conversation(&session.messages, AutoUi::NAME);
         session
     }
 
@@ -206,5 +225,6 @@ impl AgentSession {
         self.messages.clear();
         self.dispatcher.reset();
         self.results.clear();
+        self.urls.clear();
     }
 }

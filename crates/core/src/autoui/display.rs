@@ -40,7 +40,7 @@ pub async fn widget_display(
     // The first call of a page may come before the validator has loaded.
     ui.validator.ready().await?;
     let checked = recipe
-        .check_with(call.params, ui.validator.as_ref())
+        .check_with(call.params, ui.validator.as_ref(), ui.image_sources(&origin))
         .map_err(|error| match error {
             CheckError::Rejected(rejected) => AutoUiError::Invalid {
                 widget: recipe.kind,

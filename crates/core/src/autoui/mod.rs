@@ -24,6 +24,7 @@ use crate::canvas::model::{Block, merge_data};
 use crate::canvas::op::{CanvasPort, Op};
 use crate::ids::BlockId;
 use crate::ports::Random;
+use crate::provenance::{ImageSources, UrlLedger};
 use crate::recipes::check::CheckError;
 use crate::recipes::repair::Repair;
 use crate::recipes::sanitize::Dropped;
@@ -40,6 +41,8 @@ pub struct AutoUi {
     random: Rc<dyn Random>,
     validator: Rc<dyn SchemaValidator>,
     registry: &'static Registry,
+    /// When set, the in-app agent's web images must come from the conversation's data.
+    urls: Option<Rc<UrlLedger>>,
 }
 
 /// A block after a successful [`AutoUi::update_block`], and what was fixed on the way.
@@ -79,6 +82,20 @@ impl AutoUi {
             random,
             validator,
             registry: registry(),
+            urls: None,
+        }
+    }
+
+    /// Holds the in-app agent's widget images to the URLs `urls` has seen (the session fills it).
+    pub fn with_url_ledger(self, urls: Rc<UrlLedger>) -> AutoUi {
+        AutoUi { urls: Some(urls), ..self }
+    }
+
+    /// The image rule for a call from `origin`: the person and outside agents bring their own URLs.
+    fn image_sources(&self, origin: &Origin) -> ImageSources<'_> {
+        match (&self.urls, origin) {
+            (Some(urls), Origin::Agent { .. }) => ImageSources::Known(urls),
+            _ => ImageSources::Any,
         }
     }
 
@@ -115,8 +132,12 @@ impl AutoUi {
             .get(block.kind)
             .ok_or(AutoUiError::NoRecipe(block.kind))?;
         let merged = merge_data(&block.data, &patch);
+        let sources = match self.image_sources(&origin) {
+            ImageSources::Known(urls) => ImageSources::KnownOrIn(urls, &block.data),
+            other => other,
+        };
         let checked = recipe
-            .check_with(merged, self.validator.as_ref())
+            .check_with(merged, self.validator.as_ref(), sources)
             .map_err(|error| match error {
                 CheckError::Rejected(rejected) => AutoUiError::Invalid {
                     widget: block.kind,

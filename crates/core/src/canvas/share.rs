@@ -1,6 +1,8 @@
-//! Share links: `?hs=` carries the canvas document (see `exchange.rs`) as `gz.` + base64url(gzip(JSON)),
-//! or as plain base64url(JSON) when the JSON is under 1024 characters, the way the reference
-//! system writes them. Reading accepts both, the base64 and base64url alphabets, with or without
+//! Share links: the fragment `#hs=` carries the canvas document (see `exchange.rs`) as `gz.` +
+//! base64url(gzip(JSON)), or as plain base64url(JSON) when the JSON is under 1024 characters, the
+//! way the reference system writes them. A fragment never reaches the server hosting the app (no
+//! data in its logs, no 414 for long tables); older links put it in the query (`?hs=`), which still
+//! opens. Reading accepts both encodings, the base64 and base64url alphabets, with or without
 //! padding, `+` turned into a space by a URL decoder, a full URL or the bare parameter.
 
 use base64::Engine;
@@ -13,7 +15,7 @@ use crate::canvas::gzip::{self, GzipError};
 use crate::canvas::model::Canvas;
 use crate::ports::Random;
 
-/// The query parameter.
+/// The parameter, in the fragment (and in older links' query).
 pub const PARAM: &str = "hs";
 /// JSON shorter than this goes uncompressed, as the reference does.
 const GZIP_FROM_CHARS: usize = 1024;
@@ -51,16 +53,14 @@ pub fn encode_param(canvas: &Canvas, title: Option<&str>) -> String {
     encode_text(&exchange::export_compact(canvas, title))
 }
 
-/// `base_url` with its `hs` parameter set to `param` (other parameters and the fragment are kept).
+/// `base_url` with the fragment `#hs=param`, replacing its fragment and any old `hs` query
+/// parameter (other parameters are kept).
 pub fn link(base_url: &str, param: &str) -> String {
-    let (without_fragment, fragment) = match base_url.split_once('#') {
-        Some((url, fragment)) => (url, Some(fragment)),
-        None => (base_url, None),
-    };
+    let without_fragment = base_url.split_once('#').map_or(base_url, |(url, _)| url);
     let (path, query) = without_fragment
         .split_once('?')
         .unwrap_or((without_fragment, ""));
-    let mut pairs: Vec<String> = query
+    let pairs: Vec<&str> = query
         .split('&')
         .filter(|pair| !pair.is_empty())
         .filter(|pair| {
@@ -70,15 +70,19 @@ pub fn link(base_url: &str, param: &str) -> String {
                 .map(|(key, _)| key)
                 != Some(PARAM.into())
         })
-        .map(str::to_owned)
         .collect();
-    pairs.push(format!("{PARAM}={param}"));
-    let mut url = format!("{path}?{}", pairs.join("&"));
-    if let Some(fragment) = fragment {
-        url.push('#');
-        url.push_str(fragment);
+    match pairs.is_empty() {
+        true => format!("{path}#{PARAM}={param}"),
+        false => format!("{path}?{}#{PARAM}={param}", pairs.join("&")),
     }
-    url
+}
+
+/// The `hs` value of a fragment (`#hs=...`, with or without the `#`), percent-decoded, if it has one.
+pub fn fragment_param(fragment: &str) -> Option<String> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    form_urlencoded::parse(fragment.as_bytes())
+        .find(|(key, _)| key == PARAM)
+        .map(|(_, value)| value.trim().to_owned())
 }
 
 /// Opens a share link (or its bare `hs` value) as a canvas ready for `Op::Replace`.
@@ -122,8 +126,15 @@ fn encode_text(text: &str) -> String {
     }
 }
 
-/// The `hs` value of a URL or query string, percent-decoded; anything else is taken as the value itself.
+/// The `hs` value of a URL (its fragment, else its query) or query string, percent-decoded; anything
+/// else is taken as the value itself.
 fn find_param(input: &str) -> Result<String, ShareError> {
+    if let Some(param) = input.split_once('#').and_then(|(_, fragment)| fragment_param(fragment)) {
+        return match param.is_empty() {
+            true => Err(ShareError::Empty),
+            false => Ok(param),
+        };
+    }
     let query = match input.split_once('?') {
         Some((_, query)) => query
             .split_once('#')

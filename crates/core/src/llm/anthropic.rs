@@ -25,11 +25,11 @@ pub fn endpoint(base_url: &str) -> String {
 
 /// The complete HTTP request, called directly from the browser with the user's key.
 pub fn build_request(request: &ChatRequest<'_>, settings: &Settings) -> Result<HttpRequest, LlmError> {
-    if settings.api_key.trim().is_empty() {
+    if settings.key_for_endpoint().is_empty() {
         return Err(LlmError::MissingKey { provider: PROVIDER.to_owned() });
     }
     Ok(HttpRequest::new(Method::Post, endpoint(&settings.base_url))
-        .header("x-api-key", settings.api_key.trim())
+        .header("x-api-key", settings.key_for_endpoint())
         .header("anthropic-version", API_VERSION)
         // Without it the API refuses browser (CORS) requests.
         .header("anthropic-dangerous-direct-browser-access", "true")

@@ -43,7 +43,8 @@ pub fn endpoint(base_url: &str) -> String {
 }
 
 pub fn build_request(request: &ChatRequest<'_>, settings: &Settings) -> Result<HttpRequest, LlmError> {
-    let key = settings.api_key.trim();
+    // Only a key entered for this endpoint goes with the request.
+    let key = settings.key_for_endpoint();
     let base = base_or_default(&settings.base_url);
     if key.is_empty() && KEYED_HOSTS.iter().any(|host| base.contains(host)) {
         return Err(LlmError::MissingKey { provider: provider_label(base) });

@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use crate::provenance::ImageSources;
 use crate::recipes::repair::{self, Repair};
 use crate::recipes::sanitize::{self, Dropped};
 use crate::recipes::validate::{Detail, SchemaValidator, ValidatorError};
@@ -39,13 +40,15 @@ pub enum CheckError {
 }
 
 impl Recipe {
-    /// Repairs, sanitises and validates `params` against this recipe's schema with `validator`.
+    /// Repairs, sanitises and validates `params` against this recipe's schema with `validator`;
+    /// web images load only from `sources`.
     pub fn check_with(
         &self,
         mut params: Value,
         validator: &dyn SchemaValidator,
+        sources: ImageSources<'_>,
     ) -> Result<Checked, CheckError> {
-        let (repairs, dropped) = self.prepare(&mut params);
+        let (repairs, dropped) = self.prepare(&mut params, sources);
         let details = match validator.validate(&self.schema, &params) {
             Ok(details) => details,
             Err(ValidatorError::Schema(reason)) => vec![self.schema_error(reason)],
@@ -57,7 +60,7 @@ impl Recipe {
     /// Repairs, sanitises and validates `params` with this recipe's own compiled schema.
     #[cfg(feature = "jsonschema")]
     pub fn check(&self, mut params: Value) -> Result<Checked, Rejected> {
-        let (repairs, dropped) = self.prepare(&mut params);
+        let (repairs, dropped) = self.prepare(&mut params, ImageSources::Any);
         let details = match self.validator() {
             Ok(validator) => crate::recipes::validate::validate(validator, &self.schema, &params),
             Err(error) => vec![Detail {
@@ -69,13 +72,13 @@ impl Recipe {
     }
 
     /// Repairs then sanitises `params` in place.
-    fn prepare(&self, params: &mut Value) -> (Vec<Repair>, Vec<Dropped>) {
+    fn prepare(&self, params: &mut Value, sources: ImageSources<'_>) -> (Vec<Repair>, Vec<Dropped>) {
         let repairs = repair::repair(params, &self.schema, self.kind);
         // The JSON viewer shows data verbatim and renders no image, so its data is left whole.
         let dropped = if self.kind == WidgetKind::JsonViewer {
             Vec::new()
         } else {
-            sanitize::sanitize(params)
+            sanitize::sanitize_with(params, sources)
         };
         (repairs, dropped)
     }

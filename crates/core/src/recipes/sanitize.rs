@@ -1,14 +1,18 @@
 //! URL sanitising of widget data: image fields keep only URLs a browser can load from the data
 //! itself (`https://`, `http://`, `data:image/`, same-origin `/...`), and links lose script schemes.
 //! Models invent image names (`portrait.jpg`) and placeholder hosts; dropping them lets the
-//! widget show its fallback (initials, no image), and the report teaches the model.
+//! widget show its fallback (initials, no image), and the report teaches the model. With
+//! [`ImageSources::Known`], a web image must also have come from the conversation's data
+//! (`provenance`), so an injected instruction cannot make a widget fetch a URL of its choosing.
 
 use std::fmt::{self, Write};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::provenance::{ImageSources, held_back_host};
 use crate::recipes::validate::{push_segment, quote};
+use crate::weburl::{self, Refusal, Target};
 
 /// Keys (compared ignoring case, `_` and `-`) whose value is an image URL or a `{src}` object.
 const IMAGE_KEYS: &[&str] = &[
@@ -27,9 +31,6 @@ const IMAGE_KEYS: &[&str] = &[
 
 /// Keys whose value becomes a link's `href`.
 const LINK_KEYS: &[&str] = &["href"];
-
-/// Schemes a link may use; anything else (`javascript:`, `data:`, `vbscript:`...) is dropped.
-const LINK_SCHEMES: &[&str] = &["http", "https", "mailto", "tel"];
 
 /// Hosts that only serve placeholder or random pictures: an image from them never shows the data.
 const PLACEHOLDER_HOSTS: &[&str] = &[
@@ -73,6 +74,10 @@ pub enum DropReason {
     Placeholder(String),
     Scheme(String),
     NoHost,
+    /// Quotes, spaces or backslashes: not one URL.
+    NotOneUrl,
+    /// A web image whose URL appears in no tool result, resource or message of the conversation.
+    Unseen(String),
 }
 
 impl fmt::Display for DropReason {
@@ -86,6 +91,11 @@ impl fmt::Display for DropReason {
             DropReason::Placeholder(host) => write!(f, "{host} serves placeholder pictures, not the real image; omit the image"),
             DropReason::Scheme(scheme) => write!(f, "\"{scheme}:\" URLs are not allowed here"),
             DropReason::NoHost => f.write_str("URL without a host"),
+            DropReason::NotOneUrl => f.write_str("not one URL (it holds spaces, quotes or backslashes)"),
+            DropReason::Unseen(host) => write!(
+                f,
+                "this {host} image URL appears in no tool result or message of this conversation; only image URLs from the data load"
+            ),
         }
     }
 }
@@ -98,13 +108,24 @@ impl From<DropReason> for String {
 
 /// Removes unusable image URLs and unsafe links from `data`, recursively; returns what it removed.
 pub fn sanitize(data: &mut Value) -> Vec<Dropped> {
+    sanitize_with(data, ImageSources::Any)
+}
+
+/// [`sanitize`], also removing web images that `sources` does not allow.
+pub fn sanitize_with(data: &mut Value, sources: ImageSources<'_>) -> Vec<Dropped> {
     let mut dropped = Vec::new();
-    walk(data, &mut String::new(), &mut dropped);
+    walk(data, &mut String::new(), &mut Walk { sources, dropped: &mut dropped });
     dropped
 }
 
+/// What the walk carries down: the image rule and what it removed so far.
+struct Walk<'a, 'b> {
+    sources: ImageSources<'a>,
+    dropped: &'b mut Vec<Dropped>,
+}
+
 /// `path` is one buffer grown and cut back while walking, so a large table costs no allocation per cell.
-fn walk(value: &mut Value, path: &mut String, dropped: &mut Vec<Dropped>) {
+fn walk(value: &mut Value, path: &mut String, dropped: &mut Walk<'_, '_>) {
     match value {
         Value::Object(map) => walk_object(map, path, dropped),
         Value::Array(items) => {
@@ -120,18 +141,18 @@ fn walk(value: &mut Value, path: &mut String, dropped: &mut Vec<Dropped>) {
     }
 }
 
-fn walk_object(map: &mut Map<String, Value>, path: &mut String, dropped: &mut Vec<Dropped>) {
+fn walk_object(map: &mut Map<String, Value>, path: &mut String, dropped: &mut Walk<'_, '_>) {
     let mut removed = Vec::new();
     for (key, item) in map.iter_mut() {
         let len = path.len();
         push_segment(path, key);
         let verdict = match (classify(key), &*item) {
             (Some(Field::Image), Value::String(url)) => {
-                image_url(url).err().map(|reason| (url.clone(), reason))
+                image_from(url, dropped.sources).err().map(|reason| (url.clone(), reason))
             }
             (Some(Field::Image), Value::Object(inner)) => match inner.get("src") {
                 Some(Value::String(url)) => {
-                    image_url(url).err().map(|reason| (url.clone(), reason))
+                    image_from(url, dropped.sources).err().map(|reason| (url.clone(), reason))
                 }
                 _ => None,
             },
@@ -142,7 +163,7 @@ fn walk_object(map: &mut Map<String, Value>, path: &mut String, dropped: &mut Ve
         };
         match verdict {
             Some((url, reason)) => {
-                dropped.push(Dropped {
+                dropped.dropped.push(Dropped {
                     path: path.clone(),
                     value: quote(&url),
                     reason,
@@ -190,71 +211,45 @@ fn classify(key: &str) -> Option<Field> {
 
 /// Accepts `https://host/...`, `http://host/...`, `data:image/...` and same-origin `/path`.
 pub fn image_url(raw: &str) -> Result<(), DropReason> {
-    let url = normalise(raw);
-    if url.is_empty() {
-        return Err(DropReason::Empty);
-    }
-    if url.starts_with("//") {
-        return Err(DropReason::ProtocolRelative);
-    }
-    if url.starts_with('/') {
-        return Ok(());
-    }
-    match scheme(&url) {
-        Some("http" | "https") => web_host(&url),
-        Some("data") if url.starts_with("data:image/") => Ok(()),
-        Some(other) => Err(DropReason::Scheme(other.to_owned())),
-        None => Err(DropReason::Relative),
+    image_from(raw, ImageSources::Any)
+}
+
+/// [`image_url`], and a web image must be one `sources` allows.
+fn image_from(raw: &str, sources: ImageSources<'_>) -> Result<(), DropReason> {
+    let parsed = weburl::parse(raw).map_err(refusal)?;
+    match parsed.target {
+        Target::Web { host } => {
+            placeholder(&host)?;
+            match sources.allows(&parsed.url) {
+                true => Ok(()),
+                false => Err(DropReason::Unseen(held_back_host(&parsed.url))),
+            }
+        }
+        Target::DataImage | Target::SamePath => Ok(()),
+        Target::Relative | Target::Fragment => Err(DropReason::Relative),
+        Target::Mail => Err(DropReason::Scheme("mailto".to_owned())),
+        Target::Tel => Err(DropReason::Scheme("tel".to_owned())),
     }
 }
 
 /// Accepts relative links and `http(s):`, `mailto:` and `tel:` ones.
 pub fn link_url(raw: &str) -> Result<(), DropReason> {
-    let url = normalise(raw);
-    match scheme(&url) {
-        Some(scheme) if !LINK_SCHEMES.contains(&scheme) => {
-            Err(DropReason::Scheme(scheme.to_owned()))
-        }
-        _ => Ok(()),
+    weburl::parse(raw).map(|_| ()).map_err(refusal)
+}
+
+fn refusal(refusal: Refusal) -> DropReason {
+    match refusal {
+        Refusal::Empty => DropReason::Empty,
+        Refusal::NotOneUrl => DropReason::NotOneUrl,
+        Refusal::ProtocolRelative => DropReason::ProtocolRelative,
+        Refusal::Scheme(scheme) => DropReason::Scheme(scheme),
+        Refusal::NoHost => DropReason::NoHost,
     }
 }
 
-/// Lower-case, without the leading spaces and control characters and the inner tabs and newlines a
-/// browser ignores (so `" Java\tScript:"` is seen as `javascript:`).
-fn normalise(raw: &str) -> String {
-    raw.trim_start_matches(|c: char| c <= ' ')
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// The scheme of an absolute URL (`https` in `https://...`), per the URL grammar.
-fn scheme(url: &str) -> Option<&str> {
-    let (scheme, _) = url.split_once(':')?;
-    let mut chars = scheme.chars();
-    let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    valid.then_some(scheme)
-}
-
-fn web_host(url: &str) -> Result<(), DropReason> {
-    let rest = url
-        .split_once("://")
-        .map(|(_, rest)| rest)
-        .ok_or(DropReason::NoHost)?;
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host_port = authority
-        .rsplit_once('@')
-        .map_or(authority, |(_, host)| host);
-    let host = host_port
-        .split(':')
-        .next()
-        .unwrap_or_default()
-        .trim_end_matches('.');
-    if host.is_empty() {
-        return Err(DropReason::NoHost);
-    }
+/// Refuses hosts that serve only placeholder pictures, and reserved example domains.
+fn placeholder(host: &str) -> Result<(), DropReason> {
+    let host = host.trim_end_matches('.');
     let placeholder = PLACEHOLDER_HOSTS.iter().find(|known| {
         host == **known
             || host
@@ -379,6 +374,32 @@ mod tests {
             data["cards"][1]["href"],
             "https://www.assemblee-nationale.fr"
         );
+    }
+
+    #[test]
+    fn images_from_outside_the_conversation_are_dropped_and_named_by_host() {
+        let ledger = crate::provenance::UrlLedger::default();
+        ledger.record_data(r#"{"photo": "https://upload.wikimedia.org/ok.jpg"}"#);
+        let mut data = json!({"people": [
+            {"name": "a", "photo": "https://upload.wikimedia.org/ok.jpg"},
+            {"name": "b", "photo": "http://127.0.0.1:9/?d=secret"},
+            {"name": "c", "photo": "/logo.svg"}
+        ]});
+        let dropped = sanitize_with(&mut data, ImageSources::Known(&ledger));
+        assert_eq!(dropped.len(), 1);
+        assert_eq!(dropped[0].path, "/people/1/photo");
+        assert_eq!(dropped[0].reason, DropReason::Unseen("127.0.0.1".into()));
+        assert!(dropped[0].reason.to_string().contains("only image URLs from the data load"));
+        assert_eq!(data["people"][0]["photo"], "https://upload.wikimedia.org/ok.jpg");
+        assert_eq!(data["people"][2]["photo"], "/logo.svg");
+    }
+
+    #[test]
+    fn backslash_paths_and_quoted_strings_are_dropped() {
+        assert_eq!(image_url("/\\evil.example/a.png"), Err(DropReason::NotOneUrl));
+        assert_eq!(image_url("https://x.org/a.png\" onerror=\"alert(1)"), Err(DropReason::NotOneUrl));
+        assert_eq!(link_url("/\\evil.example/"), Err(DropReason::NotOneUrl));
+        assert_eq!(link_url("//evil.example/"), Err(DropReason::ProtocolRelative));
     }
 
     #[test]

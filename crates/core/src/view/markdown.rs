@@ -1,15 +1,26 @@
 //! Markdown to HTML that is safe to put in `inner_html`: raw HTML shows as text, and links and
 //! images keep only the URLs [`safe_link`] and [`safe_image`] accept (a refused link keeps its text,
-//! a refused image its alt text). Used by the `text` widget and the chat's assistant messages.
+//! a refused image its alt text). A web link shows its host after its text when the text does not
+//! name it; a web image the [`ImageSources`] do not allow becomes a placeholder naming its host
+//! with a "Load image" button (`data-load-image`), which the page turns into the image on click.
+//! Used by the `text` widget and the chat's assistant messages.
 
 use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd, html};
 
-use crate::view::present::{safe_image, safe_link};
+use crate::provenance::{ImageSources, held_back_host};
+use crate::view::present::{link_host, safe_image, safe_link};
+use crate::weburl::web_host;
 
 /// Renders `markdown` (CommonMark with tables, strikethrough and task lists) to HTML whose only
-/// markup comes from the parser's own writer or from this module, never from the input.
+/// markup comes from the parser's own writer or from this module, never from the input; every
+/// image it is willing to load loads.
 pub fn to_safe_html(markdown: &str) -> String {
-    let mut sanitizer = Sanitizer::default();
+    to_safe_html_with(markdown, ImageSources::Any)
+}
+
+/// [`to_safe_html`], holding back the web images `images` does not allow.
+pub fn to_safe_html_with(markdown: &str, images: ImageSources<'_>) -> String {
+    let mut sanitizer = Sanitizer { images, events: Vec::new(), links: Vec::new(), image: None };
     for event in Parser::new_ext(markdown, options()) {
         sanitizer.push(event);
     }
@@ -24,13 +35,21 @@ fn options() -> Options {
 
 /// Rewrites the parser's events: raw HTML becomes text, links and images are written by
 /// [`anchor`] and [`image`] with checked URLs, or dropped around their text.
-#[derive(Default)]
-struct Sanitizer<'a> {
+struct Sanitizer<'a, 's> {
+    images: ImageSources<'s>,
     events: Vec<Event<'a>>,
-    /// One entry per open link: whether its `<a>` was written (so its `</a>` must be).
-    links: Vec<bool>,
+    /// One entry per open link.
+    links: Vec<OpenLink>,
     /// A kept image whose alt text is being collected until its end.
     image: Option<PendingImage>,
+}
+
+struct OpenLink {
+    /// Whether its `<a>` was written (so its `</a>` must be).
+    written: bool,
+    /// The host of a web link, shown after it unless its text names it.
+    host: Option<String>,
+    text: String,
 }
 
 struct PendingImage {
@@ -41,7 +60,7 @@ struct PendingImage {
     depth: usize,
 }
 
-impl<'a> Sanitizer<'a> {
+impl<'a> Sanitizer<'a, '_> {
     fn push(&mut self, event: Event<'a>) {
         if let Some(pending) = self.image.as_mut() {
             match event {
@@ -49,7 +68,10 @@ impl<'a> Sanitizer<'a> {
                 Event::End(TagEnd::Image) => {
                     pending.depth -= 1;
                     if pending.depth == 0 {
-                        let tag = image(pending);
+                        let tag = match web_host(&pending.src).is_none() || self.images.allows(&pending.src) {
+                            true => image(pending),
+                            false => held_image(pending),
+                        };
                         self.events.push(Event::Html(tag.into()));
                         self.image = None;
                     }
@@ -63,6 +85,9 @@ impl<'a> Sanitizer<'a> {
             }
             return;
         }
+        if let (Some(link), Event::Text(text) | Event::Code(text)) = (self.links.last_mut(), &event) {
+            link.text.push_str(text);
+        }
         match event {
             Event::Html(raw) | Event::InlineHtml(raw) => self.events.push(Event::Text(raw)),
             // A raw HTML block reads as a paragraph of its source text.
@@ -75,14 +100,21 @@ impl<'a> Sanitizer<'a> {
                 ..
             }) => {
                 let href = link_target(link_type, &dest_url);
-                self.links.push(href.is_some());
+                let host = href.as_deref().and_then(link_host);
+                self.links.push(OpenLink { written: href.is_some(), host, text: String::new() });
                 if let Some(href) = href {
                     self.events.push(Event::Html(anchor(&href, &title).into()));
                 }
             }
             Event::End(TagEnd::Link) => {
-                if self.links.pop().unwrap_or(false) {
+                let Some(link) = self.links.pop() else { return };
+                if link.written {
                     self.events.push(Event::Html(CowStr::Borrowed("</a>")));
+                }
+                // A label that does not name the site cannot pass for another one.
+                if let Some(host) = link.host.filter(|host| !link.text.to_ascii_lowercase().contains(host.as_str())) {
+                    let badge = format!("<span class=\"au-link-host\"> ({})</span>", escape_html(&host));
+                    self.events.push(Event::Html(badge.into()));
                 }
             }
             Event::Start(Tag::Image {
@@ -131,6 +163,21 @@ fn image(pending: &PendingImage) -> String {
     };
     format!(
         "<img src=\"{}\" alt=\"{}\"{title} loading=\"lazy\" referrerpolicy=\"no-referrer\" />",
+        escape_html(&pending.src),
+        escape_html(&pending.alt)
+    )
+}
+
+/// A web image held back: its host, its alt text and a button that loads it on the person's click.
+fn held_image(pending: &PendingImage) -> String {
+    let alt = match pending.alt.trim().is_empty() {
+        true => String::new(),
+        false => format!(" <span class=\"au-held-image__alt\">\u{201c}{}\u{201d}</span>", escape_html(pending.alt.trim())),
+    };
+    format!(
+        "<span class=\"au-held-image\" data-testid=\"held-image\"><span class=\"au-held-image__label\">Image from <strong>{}</strong> not loaded{alt}</span> \
+         <button type=\"button\" class=\"au-button au-held-image__load\" data-load-image=\"{}\" data-alt=\"{}\">Load image</button></span>",
+        escape_html(&held_back_host(&pending.src)),
         escape_html(&pending.src),
         escape_html(&pending.alt)
     )
@@ -185,6 +232,8 @@ mod tests {
         "th",
         "td",
         "input",
+        "span",
+        "button",
     ];
 
     /// Every tag in `html` with its attributes, read the way a browser tokenizer would.
@@ -354,17 +403,35 @@ mod tests {
 
     #[test]
     fn quotes_in_urls_cannot_open_new_attributes() {
+        // Quotes and spaces make it no single URL: it stays text, so no attribute can open.
         let html = assert_safe("<https://example.org/\"onmouseover=\"window.__pwned=1>");
-        let anchors: Vec<_> = tags(&html)
-            .into_iter()
-            .filter(|(name, _)| name == "a")
-            .collect();
-        let keys: Vec<&str> = anchors[0].1.iter().map(|(key, _)| key.as_str()).collect();
-        assert_eq!(keys, ["href", "target", "rel"], "{html}");
-        assert!(
-            html.contains("href=\"https://example.org/&quot;onmouseover=&quot;"),
-            "{html}"
-        );
+        assert!(!html.contains("<a"), "{html}");
+        assert!(html.contains("<p>https://example.org/"), "the text stays: {html}");
+        let image = assert_safe("![x](<https://x.org/a.png\" onerror=\"alert(1)>)");
+        assert!(!image.contains("<img") && !image.contains("data-load-image"), "{image}");
+    }
+
+    #[test]
+    fn links_show_the_host_their_label_does_not_name() {
+        let html = assert_safe("[Your bank](https://login.evil.example/x) and [acme.org](https://acme.org/)");
+        assert!(html.contains("Your bank</a><span class=\"au-link-host\"> (login.evil.example)</span>"), "{html}");
+        assert!(!html.contains("(acme.org)"), "{html}");
+    }
+
+    #[test]
+    fn images_from_outside_the_data_are_held_back_with_their_host_and_a_load_button() {
+        let ledger = crate::provenance::UrlLedger::default();
+        ledger.record_data("{\"img\": \"https://cdn.data.org/chart.png\"}");
+        let markdown = "![chart](https://cdn.data.org/chart.png) ![](http://127.0.0.1:9/?d=secret) ![logo](/logo.png)";
+        let html = to_safe_html_with(markdown, ImageSources::Known(&ledger));
+        assert!(html.contains("<img src=\"https://cdn.data.org/chart.png\""), "{html}");
+        assert!(html.contains("<img src=\"/logo.png\""), "{html}");
+        assert!(!html.contains("<img src=\"http://127.0.0.1"), "{html}");
+        assert!(html.contains("Image from <strong>127.0.0.1</strong> not loaded"), "{html}");
+        assert!(html.contains("data-load-image=\"http://127.0.0.1:9/?d=secret\""), "{html}");
+        for (name, _) in tags(&html) {
+            assert!(ALLOWED_TAGS.contains(&name.as_str()), "<{name}> in {html}");
+        }
     }
 
     #[test]

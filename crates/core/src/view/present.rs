@@ -3,28 +3,31 @@
 
 use serde_json::Value;
 
-/// A link target we are willing to render: `http(s):`, `mailto:`, or a path on this site.
-/// Anything else (`javascript:`, `data:`, `vbscript:`, protocol-relative `//host`) is refused.
+use crate::weburl::{self, Parsed, Target};
+
+/// A link target we are willing to render: `http(s):`, `mailto:`, `tel:`, a path on this site or a
+/// fragment, read as one URL by [`weburl::parse`]. Anything else (`javascript:`, `data:`,
+/// protocol-relative `//host`, `/\\host`, strings with quotes or spaces) is refused.
 pub fn safe_link(href: &str) -> Option<String> {
-    let href = href.trim();
-    let lower = href.to_ascii_lowercase();
-    let allowed = lower.starts_with("https://")
-        || lower.starts_with("http://")
-        || lower.starts_with("mailto:")
-        || (href.starts_with('/') && !href.starts_with("//"))
-        || href.starts_with('#');
-    allowed.then(|| href.to_owned())
+    match weburl::parse(href).ok()? {
+        Parsed { url, target: Target::Web { .. } | Target::Mail | Target::Tel | Target::SamePath | Target::Fragment } => {
+            Some(url)
+        }
+        _ => None,
+    }
 }
 
 /// An image source we are willing to load: `http(s):`, `data:image/...` or a path on this site.
 pub fn safe_image(src: &str) -> Option<String> {
-    let src = src.trim();
-    let lower = src.to_ascii_lowercase();
-    let allowed = lower.starts_with("https://")
-        || lower.starts_with("http://")
-        || lower.starts_with("data:image/")
-        || (src.starts_with('/') && !src.starts_with("//"));
-    allowed.then(|| src.to_owned())
+    match weburl::parse(src).ok()? {
+        Parsed { url, target: Target::Web { .. } | Target::DataImage | Target::SamePath } => Some(url),
+        _ => None,
+    }
+}
+
+/// The host a link goes to, shown next to its label so a link cannot pass for another site.
+pub fn link_host(href: &str) -> Option<String> {
+    weburl::web_host(href)
 }
 
 /// `1234567.891` -> `1,234,567.89`; integers keep no decimals. Locale-free so tests are stable.
@@ -127,6 +130,15 @@ mod tests {
         assert_eq!(safe_image("data:text/html,x"), None);
         assert!(safe_image("data:image/png;base64,AAAA").is_some());
         assert!(safe_image("/img/a.png").is_some());
+    }
+
+    #[test]
+    fn backslash_hosts_and_quoted_strings_are_neither_links_nor_images() {
+        assert_eq!(safe_link("/\\evil.example/x"), None);
+        assert_eq!(safe_image("/\\evil.example/x.png"), None);
+        assert_eq!(safe_link("https://x/a.png\" onerror=\"alert(1)"), None);
+        assert_eq!(safe_image("https://x/a.png\" onerror=\"alert(1)"), None);
+        assert_eq!(link_host("https://Wiki.Acme.dev/w32").as_deref(), Some("wiki.acme.dev"));
     }
 
     #[test]

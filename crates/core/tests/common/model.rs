@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 
+use autoui_core::agent::frame::is_frame_line;
 use autoui_core::cancel::CancelToken;
 use autoui_core::llm::anthropic;
 use autoui_core::llm::message::{ContentBlock, Message, Role};
@@ -44,6 +45,8 @@ impl SeenRequest {
                 content
                     .iter()
                     .filter_map(|part| match part {
+                        // The line naming a remote server's data is not part of the result itself.
+                        ResultPart::Text { text } if is_frame_line(text) => None,
                         ResultPart::Text { text } => Some(text.as_str()),
                         ResultPart::Image { .. } => None,
                     })

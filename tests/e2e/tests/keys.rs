@@ -1,0 +1,66 @@
+//! Keys bound to their endpoint: editing the base URL by hand to another host removes the key and
+//! asks; unless the person agrees, the new host never receives it (the scripted LLMs record the key
+//! each request carried), and once they agree it goes there.
+
+use autoui_e2e::browser::BrowserOptions;
+use autoui_e2e::llm::{Reply, ScriptedLlm};
+use autoui_e2e::page::Page;
+use autoui_e2e::with_app;
+use serde_json::Value;
+
+/// Types `value` into a settings field the way a person does: the field changes when it loses focus.
+async fn change(page: &Page, testid: &str, value: &str) {
+    page.eval(
+        "const input = document.querySelector(`[data-testid=${arguments[0]}]`); input.value = arguments[1]; \
+         input.dispatchEvent(new Event('change', { bubbles: true }));",
+        vec![Value::from(testid), Value::from(value)],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_key_is_not_sent_to_a_new_base_url_unless_the_person_agrees() {
+    let first = ScriptedLlm::start(|_request: &Value, _index| Reply::text("From the first host.")).await;
+    let second = ScriptedLlm::start(|_request: &Value, _index| Reply::text("From the second host.")).await;
+    let (first_url, second_url) = (first.base_url(), second.base_url());
+    let (first_ref, second_ref) = (&first, &second);
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &first_url).await;
+        page.say("hello").await;
+        page.wait_for_runs(1).await;
+        assert_eq!(first_ref.keys(), [Some("test-key".to_owned())], "the key goes to the host it was entered for");
+
+        page.click("[data-testid=open-settings]").await;
+        change(&page, "settings-base-url", &second_url).await;
+        let asked = page.text("[data-testid=settings-key-moved]").await;
+        assert!(asked.contains("Send it to 127.0.0.1 instead?"), "{asked}");
+        page.click("[data-testid=settings-key-clear]").await;
+        page.wait_until_gone("[data-testid=settings-key-moved]").await;
+        let stored = page.eval("return localStorage.getItem('autoui.settings.v1');", vec![]).await;
+        assert!(!stored.to_string().contains("test-key"), "the key is not kept for the new host: {stored}");
+        page.click("[data-testid=open-settings]").await;
+
+        // A loopback endpoint needs no key, so the run goes ahead: without the key.
+        page.say("hello again").await;
+        page.wait_for_runs(2).await;
+        assert_eq!(second_ref.keys(), [None], "the second host never got the key");
+
+        // A key typed for the second host, then the URL moved back: sent only once the person agrees.
+        page.click("[data-testid=open-settings]").await;
+        change(&page, "settings-api-key", "second-key").await;
+        change(&page, "settings-base-url", &first_url).await;
+        page.click("[data-testid=settings-key-send]").await;
+        page.click("[data-testid=open-settings]").await;
+        page.say("and once more").await;
+        page.wait_for_runs(3).await;
+        assert_eq!(first_ref.keys().last().cloned().flatten().as_deref(), Some("second-key"));
+        assert_eq!(second_ref.keys(), [None]);
+
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+    first.stop().await;
+    second.stop().await;
+}

@@ -1,0 +1,70 @@
+//! Links never act for the viewer: a share link carries the dashboard in its fragment, so the app's
+//! static server never sees it (its request log is checked), and a shared dashboard's `actions`
+//! button cannot start an agent turn under the viewer's key until the person makes a copy. Older
+//! `?hs=` links still open.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use autoui_e2e::browser::BrowserOptions;
+use autoui_e2e::llm::{Reply, ScriptedLlm};
+use autoui_e2e::with_app;
+use serde_json::Value;
+
+const BUTTON: &str = "[data-widget-type=actions] button";
+
+#[tokio::test]
+async fn a_shared_dashboards_button_cannot_start_a_turn_and_its_data_stays_out_of_the_server_log() {
+    let link = Arc::new(Mutex::new(String::new()));
+    let written = link.clone();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        page.click("[data-testid=gallery-add-actions]").await;
+        page.open("/#/").await;
+        page.find(BUTTON).await;
+        page.click("[data-testid=share]").await;
+        let value = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
+        *written.lock().unwrap() = value;
+    })
+    .await;
+    let link = link.lock().unwrap().clone();
+    let (_, param) = link.split_once("#hs=").unwrap_or_else(|| panic!("the link carries the dashboard in its fragment: {link}"));
+    assert!(!link.contains("?hs="), "{link}");
+    let param = param.to_owned();
+
+    let llm = ScriptedLlm::start(|_request: &Value, _index| Reply::text("Noted.")).await;
+    let base = llm.base_url();
+    let llm_ref = &llm;
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open(&format!("/#hs={param}")).await;
+        // Settings with a key, as a person who uses the agent would have them (this reloads the link).
+        page.configure_llm("anthropic", &base).await;
+        page.find("[data-testid=read-only-banner]").await;
+        page.click(BUTTON).await;
+        page.wait_for_text("[data-testid=notice]", "A shared dashboard cannot: make a copy first").await;
+        tokio::time::sleep(Duration::from_millis(1_000)).await;
+        assert!(llm_ref.requests().is_empty(), "the link's button sent nothing to the model");
+        assert_eq!(page.count("[data-testid=chat-user]").await, 0, "no turn started");
+
+        let requests = page.server_requests();
+        assert!(!requests.is_empty(), "the server log records requests");
+        let leaked: Vec<&String> = requests.iter().filter(|line| line.contains("hs=") || line.contains(&param[..param.len().min(24)])).collect();
+        assert!(leaked.is_empty(), "the dashboard reached the server: {leaked:?}");
+
+        // Made their own, its buttons talk to the agent.
+        page.click("[data-testid=make-copy]").await;
+        page.click(BUTTON).await;
+        page.wait_for_runs(1).await;
+        assert_eq!(llm_ref.requests().len(), 1, "the copy's button started a turn");
+
+        // An older link with the dashboard in the query still opens, read-only.
+        page.open(&format!("/?hs={param}")).await;
+        page.find("[data-testid=read-only-banner]").await;
+        page.find(BUTTON).await;
+
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+    llm.stop().await;
+}
