@@ -12,7 +12,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
 use crate::adapters::clock::BrowserRandom;
-use crate::deferred::{after_first_paint, drawer};
+use crate::adapters::webmcp::when_tools_first_listed;
+use crate::deferred::drawer;
 use crate::state::agent::provide_agent;
 use crate::state::canvas::{CanvasCtx, provide_canvas};
 use crate::state::engine::provide_engine;
@@ -82,10 +83,16 @@ pub fn App() -> impl IntoView {
     // The agent, its servers and the WebMCP tools come in a chunk fetched once the page has painted.
     let engine = provide_engine(canvas);
     engine.start_after_first_paint();
-    // Widgets on the canvas fetch their chunk as they render; otherwise it comes after first paint,
-    // ready for the agent's first widget.
-    after_first_paint(|| views().request());
     let agent = provide_agent(settings, canvas, engine, session.conversation);
+    // Widgets on the canvas fetch their chunk as they render. An empty canvas needs it only once an
+    // agent may add one: from the person's first keystroke in the chat, a turn starting, or another
+    // agent in the page listing the page's tools, well before the first widget comes.
+    when_tools_first_listed(|| views().request());
+    Effect::new(move || {
+        if agent.is_running() {
+            views().request();
+        }
+    });
     // Button clicks and chat-input submits become the agent's next turn; a chat-input stop stops it.
     events.set_handler(Callback::new(move |(event, delivery): (autoui_core::canvas::event::WidgetEvent, Delivery)| match delivery {
         Delivery::NextTurn => agent.send_shown(event.agent_text(), event.selection_text()),
