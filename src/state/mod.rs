@@ -6,6 +6,7 @@ pub mod canvas;
 pub mod engine;
 pub mod notices;
 pub mod persist;
+pub mod samples;
 pub mod servers;
 pub mod settings;
 pub mod webmcp;
