@@ -45,7 +45,8 @@ pub fn render(figures: &BrowserFigures, dist: &Path) -> Result<String, BenchErro
     let _ = writeln!(
         out,
         "\n## Where the bytes go\n\nPer module as wasm-split wrote it (before wasm-bindgen and wasm-opt, so larger \
-         than what ships), from `twiggy top -a`. A function is counted to the first crate its name mentions other \
+         than what ships; custom sections such as names and relocations left out), from `twiggy top`. A \
+         function is counted to the first crate its name mentions other \
          than `core`, `alloc` and `std` (so `drop_in_place<leptos::…>` is leptos's); `data` is the data segments \
          (string literals, tables, panic locations).\n"
     );
@@ -55,7 +56,8 @@ pub fn render(figures: &BrowserFigures, dist: &Path) -> Result<String, BenchErro
     Ok(out)
 }
 
-/// The split modules of the last release build, then the validator module.
+/// The whole app before splitting, its split modules, then the validator module, of the last
+/// release build.
 fn modules(dist: &Path) -> Result<Vec<PathBuf>, BenchError> {
     let root = dist.parent().unwrap_or(dist);
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
@@ -69,6 +71,7 @@ fn modules(dist: &Path) -> Result<Vec<PathBuf>, BenchError> {
         .filter(|path| path.extension().is_some_and(|ext| ext == "wasm"))
         .collect();
     modules.sort();
+    modules.insert(0, target.join("wasm32-unknown-unknown/release/autoui.wasm"));
     let validator = target.join("wasm32-unknown-unknown/release/autoui_validator.wasm");
     if validator.is_file() {
         modules.push(validator);
@@ -107,7 +110,7 @@ fn attribute(out: &mut String, module: &Path) -> Result<(), BenchError> {
 /// Every item of `module`, largest first.
 fn twiggy(module: &Path) -> Result<Vec<Item>, BenchError> {
     let output = Command::new("twiggy")
-        .args(["top", "-a", "--format", "json"])
+        .args(["top", "--format", "json"])
         .arg(module)
         .output()
         .map_err(|error| BenchError::Io(format!("cannot run twiggy: {error} (scripts/bench.sh installs it)")))?;
@@ -128,14 +131,21 @@ fn twiggy(module: &Path) -> Result<Vec<Item>, BenchError> {
         .filter_map(|item| {
             Some(Item { name: item["name"].as_str()?.to_owned(), bytes: item["shallow_size"].as_u64()? })
         })
+        .filter(|item| ships(&item.name))
         .collect();
     items.sort_by(|a, b| b.bytes.cmp(&a.bytes));
     Ok(items)
 }
 
+/// Whether an item is in the shipped module: wasm-bindgen drops its describe functions, wasm-opt the
+/// names, the relocations the linker kept for wasm-split, and debug information.
+fn ships(name: &str) -> bool {
+    !(name.starts_with("custom section") || name.ends_with("subsection") || name.contains("__wbindgen_describe"))
+}
+
 /// The crate an item's bytes are counted to (see the report's note).
 fn owner(name: &str) -> String {
-    if name.starts_with("data[") {
+    if name.starts_with("data[") || name.starts_with("data segment") {
         return "data".to_owned();
     }
     if name.starts_with("__wbg") || name.starts_with("__wbindgen") || name.starts_with("wasm_bindgen") {
@@ -171,6 +181,9 @@ mod tests {
         assert_eq!(owner("core::ptr::drop_in_place<leptos::view::AnyView>"), "leptos");
         assert_eq!(owner("<alloc::vec::Vec<T> as core::clone::Clone>::clone"), "alloc");
         assert_eq!(owner("data[12]"), "data");
+        assert_eq!(owner("data segment \".rodata\""), "data");
+        assert!(!ships("custom section 'linking'") && !ships("\"function names\" subsection"));
+        assert!(!ships("export \"__wbindgen_describe___wbg_fetch\"") && ships("autoui::main"));
         assert_eq!(owner("__wbg_fetch_1234"), "wasm_bindgen");
         assert_eq!(owner("code[77]"), "other (unnamed)");
     }
