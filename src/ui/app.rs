@@ -13,7 +13,7 @@ use wasm_bindgen::closure::Closure;
 
 use crate::adapters::clock::BrowserRandom;
 use crate::adapters::webmcp::when_tools_first_listed;
-use crate::deferred::drawer;
+use crate::deferred::{Status, drawer};
 use crate::state::agent::provide_agent;
 use crate::state::canvas::{CanvasCtx, provide_canvas};
 use crate::state::engine::provide_engine;
@@ -25,7 +25,7 @@ use crate::ui::chat::ChatPanel;
 use crate::ui::events::provide_widget_events;
 use crate::ui::header::Header;
 use crate::ui::notices::Notices;
-use crate::ui::route::{View, use_view};
+use crate::ui::route::{View, initial_view, use_view};
 use crate::ui::settings::SettingsDrawer;
 use crate::ui::theme::apply_theme;
 use crate::ui::views::views;
@@ -80,9 +80,18 @@ pub fn App() -> impl IntoView {
     let canvas = provide_canvas(shared.unwrap_or(session.canvas));
     canvas.set_read_only(read_only);
     let events = provide_widget_events(canvas);
-    // The agent, its servers and the WebMCP tools come in a chunk fetched once the page has painted.
+    // The agent, its servers and the WebMCP tools come in a chunk fetched once the page has painted;
+    // on the gallery, once its widgets are there, so the two chunks do not compete.
     let engine = provide_engine(canvas);
-    engine.start_after_first_paint();
+    if initial_view() == View::Gallery {
+        Effect::new(move || {
+            if matches!(views().status(), Status::Ready(_)) {
+                engine.start_after_first_paint();
+            }
+        });
+    } else {
+        engine.start_after_first_paint();
+    }
     let agent = provide_agent(settings, canvas, engine, session.conversation);
     // Widgets on the canvas fetch their chunk as they render. An empty canvas needs it only once an
     // agent may add one: from the person's first keystroke in the chat, a turn starting, or another
