@@ -7,6 +7,7 @@
 //! has loaded, the rest of the app calls into it synchronously. The UI follows a part's [`Status`]:
 //! a visible loading state while it comes, the error with a way to try again if it could not.
 
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use futures::future::LocalBoxFuture;
@@ -67,6 +68,28 @@ macro_rules! part {
     };
 }
 pub(crate) use part;
+
+/// A part declared in a higher layer and used by lower ones. `crate::chunks` declares each chunk
+/// (its entry points name the panels and widgets it carries) and installs it here at start, so the
+/// state and the UI reach the chunk through its type and never import the layer above them.
+pub struct Slot<T: 'static>(OnceLock<fn() -> Part<T>>);
+
+impl<T: 'static> Slot<T> {
+    pub const fn new() -> Self {
+        Slot(OnceLock::new())
+    }
+
+    /// Installs the chunk's declaration; later calls keep the first.
+    pub fn install(&self, part: fn() -> Part<T>) {
+        let _ = self.0.set(part);
+    }
+
+    /// The page's part for this chunk.
+    pub fn part(&self) -> Part<T> {
+        let part = self.0.get().expect("chunks::install() runs before the app is mounted");
+        part()
+    }
+}
 
 /// Where a part stands.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,6 +2,7 @@
 //! on top of the pure `autoui_core`.
 
 pub mod adapters;
+pub mod chunks;
 pub mod deferred;
 pub mod state;
 pub mod ui;

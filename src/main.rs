@@ -3,6 +3,7 @@
 
 fn main() {
     console_error_panic_hook::set_once();
+    autoui::chunks::install();
     if let Some(boot) = leptos::prelude::document().get_element_by_id("au-boot") {
         boot.remove();
     }

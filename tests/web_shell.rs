@@ -9,6 +9,7 @@ use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn mount_app() -> web_sys::HtmlElement {
+    autoui::chunks::install();
     let _ = window().local_storage().ok().flatten().map(|storage| storage.clear());
     let document = document();
     let container = document.create_element("div").unwrap().unchecked_into::<web_sys::HtmlElement>();

@@ -1,8 +1,8 @@
 //! The engine: everything an agent turn needs beyond the first screen, in one chunk the page fetches
-//! right after first paint. It brings the `autoui` tool server (with its recipes and the schema
-//! validator), the built-in `samples` server's tool list (its datasets come in a chunk of their own on
-//! first use, `state/samples.rs`), the page's WebMCP tools, the MCP servers
-//! (reconnected from storage) and their panel, the agent loop with the LLM providers, and the
+//! right after first paint (declared in `chunks::engine`). It brings the `autoui` tool server (with
+//! its recipes and the schema validator), the built-in `samples` server's tool list (its datasets
+//! come in a chunk of their own on first use, `state::samples`), the page's WebMCP tools, the MCP
+//! servers (reconnected from storage) and their panel, the agent loop with the LLM providers, and the
 //! console that shows what it does.
 //!
 //! Until it is here, the chat says a turn is waiting for it and the panels that need it show a
@@ -17,22 +17,19 @@ use autoui_core::tool::LocalServer;
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 
-use crate::deferred::{Drawer, LoadError, Status, after_first_paint, part};
-use crate::state::agent::{AgentCtx, run_turn, use_agent};
+use crate::deferred::{Drawer, LoadError, Part, Slot, Status, after_first_paint};
+use crate::state::agent::{AgentCtx, use_agent};
 use crate::state::autoui::provide_autoui;
 use crate::state::canvas::CanvasCtx;
 use crate::state::samples::LazySamples;
 use crate::state::servers::provide_servers;
 use crate::state::webmcp::provide_webmcp;
-use crate::ui::console::ConsolePanel;
-use crate::ui::recipes::DataServersCtx;
-use crate::ui::servers::ServersDrawer;
 
 /// The engine chunk's entry points.
 #[derive(Clone, Copy)]
 pub struct Engine {
     /// Sets the servers up and provides their contexts; runs once, under the app's owner.
-    start: fn(CanvasCtx),
+    pub start: fn(CanvasCtx),
     /// Runs one turn of the agent, folding its events into the chat and the console.
     pub run: fn(AgentCtx, UserTurn, Settings, CancelToken) -> LocalBoxFuture<'static, ()>,
     /// The MCP servers panel.
@@ -41,20 +38,20 @@ pub struct Engine {
     pub console_drawer: Drawer,
 }
 
-part! {
-    #[chunk(engine, "the agent")]
-    fn engine() -> Part<Engine> {
-        Engine {
-            start,
-            run: run_turn,
-            servers_drawer: |open| view! { <ServersDrawer open /> }.into_any(),
-            console_drawer: |open| view! { <ConsolePanel open /> }.into_any(),
-        }
-    }
+/// The engine chunk, installed by `chunks::install`.
+pub static ENGINE: Slot<Engine> = Slot::new();
+
+fn engine() -> Part<Engine> {
+    ENGINE.part()
 }
 
+/// The page's tool servers other than `autoui` (whose recipes are the widget registry), made by the
+/// engine; the recipes browser lists their recipes.
+#[derive(Clone, Copy)]
+pub struct DataServersCtx(pub StoredValue<Vec<Rc<dyn LocalServer>>, LocalStorage>);
+
 /// The servers, their contexts and the agent's session, made from the chunk.
-fn start(canvas: CanvasCtx) {
+pub fn start(canvas: CanvasCtx) {
     let autoui = provide_autoui(canvas);
     provide_webmcp(canvas, autoui);
     let servers = provide_servers();

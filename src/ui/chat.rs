@@ -3,10 +3,8 @@
 //! that stopped early, and Clear conversation.
 
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
-use autoui_core::tool_name::ToolName;
 use leptos::html;
 use leptos::prelude::*;
-use serde_json::Value;
 
 use crate::state::agent::{ChatBody, ChatItem, NoteKind, use_agent};
 use crate::state::settings::use_settings;
@@ -31,22 +29,6 @@ fn preview(text: &str, limit: usize) -> String {
     }
 }
 
-/// The short label of a tool call: its tool name, and the widget for `widget_display`.
-pub fn call_label(record: &CallRecord) -> String {
-    // A call restored from a saved conversation has no routing target; its name still says the tool.
-    let tool = record
-        .target
-        .as_ref()
-        .map(|t| t.tool.clone())
-        .or_else(|| ToolName::parse(&record.name).ok().map(|name| name.tool))
-        .unwrap_or_else(|| record.name.clone());
-    let widget = record.args.get("name").and_then(Value::as_str).filter(|_| record.name.ends_with("widget_display"));
-    match widget {
-        Some(widget) => format!("{tool} \u{b7} {widget}"),
-        None => tool,
-    }
-}
-
 #[component]
 fn ToolLine(record: ArcRwSignal<CallRecord>) -> impl IntoView {
     let status = {
@@ -59,7 +41,7 @@ fn ToolLine(record: ArcRwSignal<CallRecord>) -> impl IntoView {
     };
     let label = {
         let record = record.clone();
-        move || record.with(call_label)
+        move || record.with(CallRecord::label)
     };
     let elapsed = {
         let record = record.clone();

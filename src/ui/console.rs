@@ -4,12 +4,11 @@
 
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
 use autoui_core::llm::model::Usage;
-use autoui_core::present::format_number;
+use autoui_core::view::present::format_number;
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::state::agent::{ConsoleRow, use_agent};
-use crate::ui::chat::call_label;
 use crate::ui::dismiss::follow_focus;
 use crate::ui::icons::{Icon, IconSvg};
 
@@ -79,7 +78,7 @@ fn CallRow(record: ArcRwSignal<CallRecord>) -> impl IntoView {
         let record = record.clone();
         move || record.with(|r| r.name.clone())
     };
-    let label = move || record.with(call_label);
+    let label = move || record.with(CallRecord::label);
     let s1 = summary.clone();
     let s2 = summary.clone();
     let s3 = summary.clone();

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use autoui_core::export;
+use autoui_core::view::export;
 use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 use serde_json::Value;
@@ -12,7 +12,6 @@ use web_sys::{Element, HtmlCanvasElement, HtmlImageElement, MouseEvent};
 
 use crate::adapters::download::{download_text, timestamped_name};
 use crate::ui::icons::{Icon, IconSvg};
-use crate::ui::widget_frame::is_chart;
 
 #[component]
 pub fn ExportMenu(kind: WidgetKind, data: Signal<Arc<Value>>) -> impl IntoView {
@@ -42,7 +41,7 @@ pub fn ExportMenu(kind: WidgetKind, data: Signal<Arc<Value>>) -> impl IntoView {
             <div class="au-export__menu" role="menu">
                 <button role="menuitem" data-testid="export-json" on:click=json>"JSON"</button>
                 {export::has_csv(kind).then(|| view! { <button role="menuitem" data-testid="export-csv" on:click=csv>"CSV"</button> })}
-                {is_chart(kind).then(|| view! {
+                {kind.is_chart().then(|| view! {
                     <button role="menuitem" data-testid="export-svg" on:click=svg>"SVG"</button>
                     <button role="menuitem" data-testid="export-png" on:click=png>"PNG"</button>
                 })}

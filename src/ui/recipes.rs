@@ -23,14 +23,11 @@ use serde_json::{Value, json};
 use crate::adapters::clock::BrowserRandom;
 use crate::state::agent::use_agent;
 use crate::state::canvas::use_canvas;
+use crate::state::engine::DataServersCtx;
 use crate::state::notices::use_notices;
 use crate::state::servers::use_servers;
 use crate::ui::views::{render_widget, safe_html};
 use crate::widgets::WidgetProps;
-
-/// The page's tool servers other than `autoui` (whose recipes are the widget registry).
-#[derive(Clone, Copy)]
-pub struct DataServersCtx(pub StoredValue<Vec<Rc<dyn LocalServer>>, LocalStorage>);
 
 /// A flow recipe from a data server of this page or from a remote MCP server.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,18 +1,12 @@
-//! The views the first screen can do without, in one chunk: every widget component, the gallery and
-//! recipes pages, and markdown (the parser's tables are large). The page fetches it as soon as a
-//! widget or a chat message is shown, the person types in the chat, a turn starts or another agent
-//! lists the page's tools (never for an empty canvas alone); until it is here a widget shows a
-//! loading line in its frame and markdown
-//! shows as plain text.
+//! What the UI uses of the views chunk (declared in `chunks::views`): its entry points, a widget's
+//! component once the chunk is here, and markdown as safe HTML (plain text until then).
 
-use autoui_core::markdown::{escape_html, to_safe_html};
+use autoui_core::view::markdown::escape_html;
 use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 
-use crate::deferred::{Page, Status, part};
-use crate::ui::gallery::Gallery;
-use crate::ui::recipes::RecipesBrowser;
-use crate::widgets::{WidgetProps, render};
+use crate::deferred::{Page, Part, Slot, Status};
+use crate::widgets::WidgetProps;
 
 /// The chunk's entry points.
 #[derive(Clone, Copy)]
@@ -23,16 +17,12 @@ pub struct Views {
     pub markdown: fn(&str) -> String,
 }
 
-part! {
-    #[chunk(views, "the widgets")]
-    pub fn views() -> Part<Views> {
-        Views {
-            widget: render,
-            gallery: || view! { <Gallery /> }.into_any(),
-            recipes: || view! { <RecipesBrowser /> }.into_any(),
-            markdown: to_safe_html,
-        }
-    }
+/// The views chunk, installed by `chunks::install`.
+pub static VIEWS: Slot<Views> = Slot::new();
+
+/// The page's views part.
+pub fn views() -> Part<Views> {
+    VIEWS.part()
 }
 
 /// The component for `kind`, once the chunk is here.

@@ -9,7 +9,6 @@ use autoui_core::canvas::model::Layout;
 use autoui_core::canvas::op::Op;
 use autoui_core::ids::BlockId;
 use autoui_core::tool::Origin;
-use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 use serde_json::Value;
 use web_sys::{KeyboardEvent, PointerEvent};
@@ -289,9 +288,4 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
             </Show>
         </article>
     }
-}
-
-/// Whether `kind` draws an SVG chart that can be exported as SVG or PNG.
-pub fn is_chart(kind: WidgetKind) -> bool {
-    matches!(kind, WidgetKind::Chart | WidgetKind::ChartRich | WidgetKind::Sankey | WidgetKind::Hemicycle)
 }

@@ -3,7 +3,7 @@
 //! link on the title.
 
 use autoui_core::canvas::event::{WidgetAction, item_payload};
-use autoui_core::present::{safe_image, safe_link};
+use autoui_core::view::present::{safe_image, safe_link};
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;
@@ -29,11 +29,11 @@ struct CardsData {
 
 #[derive(Deserialize)]
 struct Card {
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     title: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     subtitle: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     description: Option<String>,
     #[serde(default)]
     image: Option<String>,

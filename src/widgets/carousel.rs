@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use autoui_core::canvas::event::WidgetAction;
-use autoui_core::present::safe_image;
+use autoui_core::view::present::safe_image;
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};

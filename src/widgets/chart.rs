@@ -2,8 +2,8 @@
 //! Bars grow from a zero baseline (negative values hang below it), carry short value labels and a
 //! tooltip, and a visually hidden table gives screen readers the same numbers.
 
-use autoui_core::bar_layout::{BarScale, bar_value, compact_number};
-use autoui_core::present::{display_value, format_number};
+use autoui_core::view::bar::{BarScale, bar_value, compact_number};
+use autoui_core::view::present::{display_value, format_number};
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;

@@ -16,11 +16,11 @@ const DEFAULT_PLACEHOLDER: &str = "Type a message...";
 
 #[derive(Deserialize)]
 struct ChatInputData {
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     title: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     placeholder: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     value: Option<String>,
     #[serde(default)]
     disabled: Option<bool>,

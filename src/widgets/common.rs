@@ -1,5 +1,5 @@
 //! Pieces every widget shares: typed parsing of its data, empty and error states, the title.
-//! Pure presentation rules (safe URLs, numbers, colours, initials) live in `autoui_core::present`.
+//! Pure presentation rules (safe URLs, numbers, colours, initials) live in `autoui_core::view::present`.
 
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use autoui_core::canvas::event::WidgetAction;
-use autoui_core::present::{safe_image, safe_link};
+use autoui_core::view::present::{safe_image, safe_link};
 use leptos::html::Dialog;
 use leptos::prelude::*;
 use serde::Deserialize;

@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 
 use autoui_core::canvas::event::WidgetAction;
-use autoui_core::contrast::{Ink, ink_on};
-use autoui_core::present::safe_color;
-use autoui_core::table::{column_letter, table_number};
+use autoui_core::view::contrast::{Ink, ink_on};
+use autoui_core::view::present::safe_color;
+use autoui_core::view::table::{column_letter, table_number};
 use leptos::html;
 use leptos::prelude::*;
 use serde::Deserialize;

@@ -1,15 +1,15 @@
 //! `hemicycle` widget: a parliament drawn as SVG, seats as dots on concentric half rings, each group
 //! a contiguous wedge from left to right in the data's order (layout in
-//! `autoui_core::hemicycle_layout`), vacant seats grey, the total and the majority line; a legend
+//! `autoui_core::view::hemicycle`), vacant seats grey, the total and the majority line; a legend
 //! with seat counts. Hovering a group shows a tooltip; clicking a group or its legend entry reports
 //! `GroupClick`.
 
 use std::sync::Arc;
 
 use autoui_core::canvas::event::WidgetAction;
-use autoui_core::chart_math::num;
-use autoui_core::hemicycle_layout::{Chamber, chamber, majority};
-use autoui_core::present::{format_number, safe_color, series_color};
+use autoui_core::view::chart::num;
+use autoui_core::view::hemicycle::{Chamber, chamber, majority};
+use autoui_core::view::present::{format_number, safe_color, series_color};
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};

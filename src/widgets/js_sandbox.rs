@@ -1,9 +1,9 @@
 //! `js-sandbox` widget: the author's HTML, CSS and JavaScript run in an `<iframe sandbox="allow-scripts">`
 //! (never `allow-same-origin`, so the frame has an opaque origin and cannot reach this page, its
-//! storage or its keys) whose `srcdoc` is built by `autoui_core::sandbox_doc` with a strict inner
+//! storage or its keys) whose `srcdoc` is built by `autoui_core::view::sandbox_doc` with a strict inner
 //! policy (no network). Errors show inside the frame, and the frame's error report is shown under it.
 
-use autoui_core::sandbox_doc::{ERROR_MESSAGE_TYPE, SandboxSource, sandbox_document};
+use autoui_core::view::sandbox_doc::{ERROR_MESSAGE_TYPE, SandboxSource, sandbox_document};
 use leptos::html::Iframe;
 use leptos::prelude::*;
 use serde::Deserialize;

@@ -1,6 +1,6 @@
 //! `kv` widget: the details of one record as key/value pairs, keys on the left, stacked when narrow.
 
-use autoui_core::present::{display_value, safe_link};
+use autoui_core::view::present::{display_value, safe_link};
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! `list` widget: a titled list of short lines; clicking (or Enter/Space on) an item reports it.
 
 use autoui_core::canvas::event::WidgetAction;
-use autoui_core::present::display_value;
+use autoui_core::view::present::display_value;
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use autoui_core::lenient;
+use autoui_core::view::lenient;
 use leptos::html;
 use leptos::prelude::*;
 use serde::Deserialize;

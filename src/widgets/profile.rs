@@ -3,8 +3,8 @@
 //! that either open a link or tell the agent which action was chosen.
 
 use autoui_core::canvas::event::WidgetAction;
-use autoui_core::people::name_color;
-use autoui_core::present::{initials, safe_image, safe_link};
+use autoui_core::view::people::name_color;
+use autoui_core::view::present::{initials, safe_image, safe_link};
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -14,9 +14,9 @@ use crate::widgets::common::{EmptyState, WidgetError, parse};
 
 #[derive(Deserialize)]
 struct ProfileData {
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     name: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     subtitle: Option<String>,
     #[serde(default)]
     avatar: Option<Avatar>,
@@ -56,9 +56,9 @@ enum Badge {
 
 #[derive(Deserialize)]
 struct Field {
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     label: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     value: Option<String>,
     #[serde(default)]
     href: Option<String>,
@@ -66,15 +66,15 @@ struct Field {
 
 #[derive(Deserialize)]
 struct Stat {
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     label: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     value: Option<String>,
 }
 
 #[derive(Deserialize)]
 struct Action {
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     label: Option<String>,
     #[serde(default)]
     href: Option<String>,

@@ -1,14 +1,14 @@
 //! `sankey` widget: a real sankey diagram. Nodes sit in columns, node heights and flow bands are
-//! proportional to value (layout in `autoui_core::sankey_layout`), bands are cubic Bezier shapes
+//! proportional to value (layout in `autoui_core::view::sankey`), bands are cubic Bezier shapes
 //! shaded from source to target colour; hovering or focusing a node or flow highlights what it
 //! touches, and clicking (or Enter) reports it as `NodeClick` / `LinkClick`.
 
 use std::sync::Arc;
 
 use autoui_core::canvas::event::WidgetAction;
-use autoui_core::chart_math::num;
-use autoui_core::present::{format_number, safe_color, series_color};
-use autoui_core::sankey_layout::{LinkSpec, SankeyConfig, SankeyLayout, SankeyNote, layout};
+use autoui_core::view::chart::num;
+use autoui_core::view::present::{format_number, safe_color, series_color};
+use autoui_core::view::sankey::{LinkSpec, SankeyConfig, SankeyLayout, SankeyNote, layout};
 use leptos::html::Div;
 use leptos::prelude::*;
 use serde::Deserialize;

@@ -1,6 +1,6 @@
 //! `stat` widget: one key figure with its small label and an optional trend line with an arrow.
 
-use autoui_core::lenient;
+use autoui_core::view::lenient;
 use leptos::prelude::*;
 use serde::Deserialize;
 

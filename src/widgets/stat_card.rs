@@ -1,7 +1,7 @@
 //! `stat-card` widget: a KPI card with its unit, a delta with a trend arrow coloured by whether the
 //! change is good news, the previous value, and a top edge in the variant's colour.
 
-use autoui_core::lenient;
+use autoui_core::view::lenient;
 use leptos::prelude::*;
 use serde::Deserialize;
 

@@ -1,6 +1,6 @@
 //! `tags` widget: a caption and a wrapping group of pills, the active ones highlighted.
 
-use autoui_core::present::display_value;
+use autoui_core::view::present::display_value;
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;

@@ -1,8 +1,8 @@
 //! `text` widget: markdown prose. The core turns it into HTML where raw HTML is text and every
-//! link and image URL is checked (`autoui_core::markdown`); that HTML, and only that, goes into
+//! link and image URL is checked (`autoui_core::view::markdown`); that HTML, and only that, goes into
 //! `inner_html`.
 
-use autoui_core::markdown::to_safe_html;
+use autoui_core::view::markdown::to_safe_html;
 use leptos::prelude::*;
 use serde::Deserialize;
 

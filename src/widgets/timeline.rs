@@ -2,8 +2,8 @@
 //! connector, optional source links and tags; choosing an event reports it to the agent.
 
 use autoui_core::canvas::event::{WidgetAction, item_payload};
-use autoui_core::present::{safe_color, safe_link};
-use autoui_core::table::parse_date;
+use autoui_core::view::present::{safe_color, safe_link};
+use autoui_core::view::table::parse_date;
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;

@@ -2,9 +2,9 @@
 //! from the name) with name, subtitle and badge; choosing a person reports them to the agent.
 
 use autoui_core::canvas::event::{WidgetAction, item_payload};
-use autoui_core::contrast::ink_on;
-use autoui_core::people::{name_color, people_count};
-use autoui_core::present::{initials, safe_color, safe_image};
+use autoui_core::view::contrast::ink_on;
+use autoui_core::view::people::{name_color, people_count};
+use autoui_core::view::present::{initials, safe_color, safe_image};
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;
@@ -33,13 +33,13 @@ struct TrombinoscopeData {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Person {
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     name: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     subtitle: Option<String>,
     #[serde(default)]
     avatar: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::lenient::text")]
+    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     badge: Option<String>,
     #[serde(default)]
     color: Option<String>,

@@ -1,7 +1,7 @@
 //! Timing sanity check for the data-table core on 10,000 rows (issue 9: sort and filter fit in a
 //! 50 ms frame budget with room for the DOM): `cargo bench -p autoui-core --bench table`.
 
-use autoui_core::table::{Direction, SearchIndex, columns, original_order, sort_order, to_csv};
+use autoui_core::view::table::{Direction, SearchIndex, columns, original_order, sort_order, to_csv};
 use divan::{Bencher, black_box};
 use serde_json::{Value, json};
 

@@ -62,6 +62,11 @@ widget_kinds! {
 }
 
 impl WidgetKind {
+    /// Whether this kind draws an SVG chart, which can be exported as SVG or PNG.
+    pub fn is_chart(self) -> bool {
+        matches!(self, WidgetKind::Chart | WidgetKind::ChartRich | WidgetKind::Sankey | WidgetKind::Hemicycle)
+    }
+
     /// Resolves a name as the agent may write it: `stat-card`, or the legacy `render_stat_card`,
     /// `stat_card` and any letter case.
     pub fn from_name(name: &str) -> Option<WidgetKind> {

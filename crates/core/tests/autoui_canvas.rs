@@ -3,14 +3,14 @@
 //! post-state of what it touched; unknown ids list the existing ones; every change goes through
 //! `CanvasPort::apply` with the caller's origin.
 
-mod autoui_support;
+mod common;
 
 use autoui_core::autoui::AutoUi;
 use autoui_core::autoui::error::AutoUiError;
 use autoui_core::canvas::op::Op;
 use autoui_core::ids::BlockId;
 use autoui_core::tool::Origin;
-use autoui_support::{Harness, agent};
+use common::autoui_server::{Harness, agent};
 use serde_json::{Value, json};
 
 fn canvas(action: &str, id: &str, params: Value) -> Value {

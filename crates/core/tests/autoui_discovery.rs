@@ -1,12 +1,12 @@
 //! The `autoui` server as the dispatcher sees it (name, six tools, tight schemas within a character
 //! budget) and its discovery tools: `search_recipes`, `list_recipes`, `get_recipe`.
 
-mod autoui_support;
+mod common;
 
 use autoui_core::ids::ServerId;
 use autoui_core::tool::LocalServer;
 use autoui_core::tool_name::{Protocol, ToolName};
-use autoui_support::Harness;
+use common::autoui_server::Harness;
 use serde_json::{Value, json};
 
 /// What the six tool specs may cost together (descriptions plus input schemas, in characters):

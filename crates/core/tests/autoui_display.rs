@@ -3,11 +3,12 @@
 //! the call's origin; the result says what was rendered, where, and what was fixed or dropped.
 //! Failures are error results of the exact shape the model learns from.
 
-mod autoui_support;
+mod common;
 
 use autoui_core::canvas::op::Op;
 use autoui_core::widget_kind::WidgetKind;
-use autoui_support::{Counter, Harness, agent};
+use common::Counter;
+use common::autoui_server::{Harness, agent};
 use serde_json::{Value, json};
 
 fn display(name: &str, params: Value) -> Value {

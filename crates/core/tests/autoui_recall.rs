@@ -1,9 +1,9 @@
 //! `recall`: the full stored result of an earlier tool call, read through `ResultStore`, whole or
 //! one page at a time, with errors that list the ids that can be recalled.
 
-mod autoui_support;
+mod common;
 
-use autoui_support::Harness;
+use common::autoui_server::Harness;
 use serde_json::json;
 
 #[test]

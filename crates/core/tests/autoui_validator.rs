@@ -2,7 +2,7 @@
 //! is ready, and a validator that cannot run turns that call into an error saying why, never a pass.
 //! The browser's validator loads after first paint, so the first `widget_display` can come first.
 
-mod autoui_support;
+mod common;
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -17,7 +17,9 @@ use autoui_core::recipes::validate::in_process::JsonSchemaValidator;
 use autoui_core::recipes::validate::{SchemaValidator, ValidatorError, Verdict};
 use autoui_core::samples::Samples;
 use autoui_core::tool::{CallContext, LocalServer, Origin, ToolResult};
-use autoui_support::{Counter, RecordingCanvas, Results, agent};
+use common::Counter;
+use common::autoui_server::{Results, agent};
+use common::canvas::RecordingCanvas;
 use futures::channel::oneshot;
 use futures::executor::{LocalPool, block_on};
 use futures::future::{FutureExt, LocalBoxFuture, Shared};

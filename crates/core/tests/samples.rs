@@ -30,7 +30,7 @@ use autoui_core::tool::{CallContext, DataSource, LocalServer, Origin, ToolResult
 use autoui_core::tool_name::Protocol;
 use autoui_core::widget_kind::WidgetKind;
 use common::Counter;
-use common::autoui::RecordingCanvas;
+use common::canvas::RecordingCanvas;
 use common::clock::FakeClock;
 use common::mcp::FakeMcp;
 use common::model::{ScriptedModel, Step, call, text};

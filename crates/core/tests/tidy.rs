@@ -58,3 +58,60 @@ fn the_core_depends_on_no_browser_or_ui_crate() {
         }
     }
 }
+
+/// The app's layers, top first: a file may name its own layer and those below it, never one above.
+/// `main.rs` and `lib.rs` sit on top; `deferred.rs` (the chunk loader) is a leaf every layer may use.
+const APP_LAYERS: &[&str] = &["chunks", "ui", "widgets", "state", "adapters"];
+
+/// The layers `text`, a file of layer `layer`, names above itself, as `crate::<layer>` paths (comments
+/// aside).
+fn upward_imports(layer: &str, text: &str) -> Vec<String> {
+    let rank = |name: &str| APP_LAYERS.iter().position(|l| *l == name);
+    let own = rank(layer).unwrap_or(usize::MAX);
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or_default();
+        for (at, _) in code.match_indices("crate::") {
+            let name: String = code[at + "crate::".len()..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            if rank(&name).is_some_and(|named| named < own) {
+                found.push(format!("crate::{name} in `{}`", line.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_layer_check_catches_an_upward_import() {
+    assert_eq!(upward_imports("state", "use crate::ui::console::ConsolePanel;").len(), 1);
+    assert_eq!(upward_imports("adapters", "let x = crate::state::canvas::use_canvas();").len(), 1);
+    assert_eq!(upward_imports("ui", "use crate::chunks::views::views;").len(), 1);
+    assert!(upward_imports("ui", "use crate::state::canvas::CanvasCtx; // not crate::chunks").is_empty());
+    assert!(upward_imports("chunks", "use crate::ui::gallery::Gallery;").is_empty());
+    assert_eq!(upward_imports("deferred", "use crate::adapters::clock;").len(), 1, "the loader is a leaf");
+}
+
+#[test]
+fn the_app_layers_point_down() {
+    let src = workspace_root().join("src");
+    let mut violations = Vec::new();
+    let mut checked = 0;
+    for layer in APP_LAYERS.iter().copied().chain(["deferred"]) {
+        let mut files = Vec::new();
+        let dir = src.join(layer);
+        if dir.is_dir() {
+            rust_files(&dir, &mut files);
+        } else {
+            files.push(src.join(format!("{layer}.rs")));
+        }
+        for file in files {
+            let text = fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            checked += 1;
+            for found in upward_imports(layer, &text) {
+                violations.push(format!("{}: {found}", file.strip_prefix(&src).unwrap_or(&file).display()));
+            }
+        }
+    }
+    assert!(checked > 40, "only {checked} app files found under {}", src.display());
+    assert!(violations.is_empty(), "imports pointing up the layers (chunks -> ui -> widgets -> state -> adapters): {violations:#?}");
+}

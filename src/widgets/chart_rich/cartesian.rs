@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use autoui_core::chart_math::{Band, Linear, Ticks, area_path, line_path, num};
+use autoui_core::view::chart::{Band, Linear, Ticks, area_path, line_path, num};
 use leptos::html::Div;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;

@@ -9,7 +9,7 @@ pub(crate) mod size;
 
 use std::sync::Arc;
 
-use autoui_core::present::format_number;
+use autoui_core::view::present::format_number;
 use leptos::html::Details;
 use leptos::prelude::*;
 

@@ -1,7 +1,7 @@
 //! `chart-rich` data read into a chart: its kind, categories and series, with lenient numbers
 //! (`"12.5"` is read, `null` leaves a gap) and notes for anything left out.
 
-use autoui_core::present::{display_value, safe_color, series_color};
+use autoui_core::view::present::{display_value, safe_color, series_color};
 use serde::Deserialize;
 use serde_json::Value;
 

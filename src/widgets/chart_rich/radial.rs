@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use autoui_core::chart_math::{Slice, arc_path, num, pie, polar};
-use autoui_core::present::{format_number, series_color};
+use autoui_core::view::chart::{Slice, arc_path, num, pie, polar};
+use autoui_core::view::present::{format_number, series_color};
 use leptos::html::Div;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;

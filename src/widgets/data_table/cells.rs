@@ -1,6 +1,6 @@
 //! One data-table cell as elements: figures, checks, safe links, JSON chips and muted dashes.
 
-use autoui_core::table::{Align, Cell};
+use autoui_core::view::table::{Align, Cell};
 use leptos::prelude::*;
 
 /// Cells longer than this many characters carry their full text in a tooltip, since CSS cuts them.

@@ -1,6 +1,6 @@
 //! `data-table` widget: a sortable, filterable table over shared rows that renders only the rows in
 //! view (fixed row height, spacers above and below, sticky header), with keyboard row selection and
-//! CSV export. The rules (columns, cells, order, filter, CSV, window) live in `autoui_core::table`;
+//! CSV export. The rules (columns, cells, order, filter, CSV, window) live in `autoui_core::view::table`;
 //! this module maps them to the DOM.
 
 mod cells;
@@ -9,7 +9,7 @@ mod export;
 use std::sync::{Arc, OnceLock};
 
 use autoui_core::canvas::event::WidgetAction;
-use autoui_core::table::{self, Column, ColumnSpec, Direction, Movement, SearchIndex};
+use autoui_core::view::table::{self, Column, ColumnSpec, Direction, Movement, SearchIndex};
 use leptos::html;
 use leptos::prelude::*;
 use serde::Deserialize;

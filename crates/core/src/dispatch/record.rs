@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::ids::{CallId, ServerId};
-use crate::tool_name::Protocol;
+use crate::tool_name::{Protocol, ToolName};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CallRecord {
@@ -49,7 +49,54 @@ pub enum CallOutcome {
 }
 
 impl CallRecord {
+    /// The short label of this call in the chat and the console: its tool name, and the widget for
+    /// `widget_display`.
+    pub fn label(&self) -> String {
+        // A call restored from a saved conversation has no routing target; its name still says the tool.
+        let tool = self
+            .target
+            .as_ref()
+            .map(|t| t.tool.clone())
+            .or_else(|| ToolName::parse(&self.name).ok().map(|name| name.tool))
+            .unwrap_or_else(|| self.name.clone());
+        let widget = self.args.get("name").and_then(Value::as_str).filter(|_| self.name.ends_with("widget_display"));
+        match widget {
+            Some(widget) => format!("{tool} \u{b7} {widget}"),
+            None => tool,
+        }
+    }
+
     pub fn is_error(&self) -> bool {
         matches!(self.outcome, CallOutcome::Failed { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn record(name: &str, args: Value) -> CallRecord {
+        CallRecord {
+            id: CallId::new("toolu_1"),
+            name: name.to_owned(),
+            target: None,
+            args: Arc::new(args),
+            outcome: CallOutcome::Running,
+            elapsed_ms: 0,
+            guided: false,
+            result_bytes: 0,
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn a_label_names_the_tool_and_the_widget_it_shows() {
+        let shown = record("autoui_webmcp_widget_display", json!({ "name": "stat-card", "params": {} }));
+        assert_eq!(shown.label(), "widget_display \u{b7} stat-card");
+        // Restored from a saved conversation: no routing target, the canonical name still says the tool.
+        assert_eq!(record("samples_mcp_monthly_sales", json!({ "name": "x" })).label(), "monthly_sales");
+        assert_eq!(record("not a tool name", json!({})).label(), "not a tool name");
     }
 }

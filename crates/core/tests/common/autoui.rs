@@ -5,8 +5,8 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use autoui_core::canvas::model::{Block, Canvas, merge_data};
-use autoui_core::canvas::op::{Applied, CanvasError, CanvasPort, Op};
+use autoui_core::canvas::model::merge_data;
+use autoui_core::canvas::op::{CanvasPort, Op};
 use autoui_core::canvas::style::Style;
 use autoui_core::ids::BlockId;
 use autoui_core::tool::{CallContext, LocalServer, Origin, ResultStore, ToolResult, ToolSpec};
@@ -14,38 +14,7 @@ use autoui_core::widget_kind::WidgetKind;
 use futures::future::LocalBoxFuture;
 use serde_json::{Value, json};
 
-/// A canvas that records every op with its origin.
-#[derive(Default)]
-pub struct RecordingCanvas {
-    canvas: RefCell<Canvas>,
-    log: RefCell<Vec<(Op, Origin)>>,
-}
-
-impl RecordingCanvas {
-    pub fn log(&self) -> Vec<(Op, Origin)> {
-        self.log.borrow().clone()
-    }
-
-    /// (kind, data) of every block now on the canvas.
-    pub fn widgets(&self) -> Vec<(WidgetKind, Value)> {
-        self.canvas.borrow().blocks().iter().map(|block| (block.kind, (*block.data).clone())).collect()
-    }
-}
-
-impl CanvasPort for RecordingCanvas {
-    fn apply(&self, op: Op, origin: Origin) -> Result<Applied, CanvasError> {
-        self.log.borrow_mut().push((op.clone(), origin.clone()));
-        self.canvas.borrow_mut().apply(op, &origin, 0.0)
-    }
-
-    fn get(&self, id: &BlockId) -> Option<Block> {
-        self.canvas.borrow().get(id).cloned()
-    }
-
-    fn blocks(&self) -> Vec<Block> {
-        self.canvas.borrow().blocks().to_vec()
-    }
-}
+use super::canvas::RecordingCanvas;
 
 pub struct FakeAutoui {
     pub canvas: Rc<RecordingCanvas>,

@@ -1,15 +1,19 @@
-//! Test doubles for the agent engine: a virtual clock, a scripted HTTP transport, a scripted LLM,
-//! a fake MCP hub, a fake `autoui` server with a recording canvas, and a harness that wires them.
+//! Test doubles for the core: a virtual clock, a scripted HTTP transport, a scripted LLM, a fake MCP
+//! hub, a stand-in `autoui` server for the agent's tests and a harness over the real one for its own,
+//! a recording canvas, and a harness that wires the agent's parts.
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
 pub mod autoui;
+pub mod autoui_server;
+pub mod canvas;
 pub mod clock;
 pub mod harness;
 pub mod mcp;
 pub mod model;
 pub mod transport;
 
+use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -34,14 +38,35 @@ pub fn yield_now() -> impl Future<Output = ()> {
     YieldNow(false)
 }
 
-/// A deterministic random source: 0, 1, 2, ...
+/// A deterministic random source: `start` (0 by default) `repeat` times more, then counting up, so it
+/// collides on demand.
 #[derive(Default)]
-pub struct Counter(std::cell::Cell<u64>);
+pub struct Counter {
+    next: Cell<u64>,
+    repeat: Cell<u32>,
+}
+
+impl Counter {
+    pub fn new(start: u64) -> Counter {
+        Counter::repeating(start, 0)
+    }
+
+    pub fn repeating(start: u64, repeat: u32) -> Counter {
+        Counter {
+            next: Cell::new(start),
+            repeat: Cell::new(repeat),
+        }
+    }
+}
 
 impl Random for Counter {
     fn next_u64(&self) -> u64 {
-        let value = self.0.get();
-        self.0.set(value + 1);
+        let value = self.next.get();
+        if self.repeat.get() > 0 {
+            self.repeat.set(self.repeat.get() - 1);
+        } else {
+            self.next.set(value + 1);
+        }
         value
     }
 }

@@ -1,7 +1,7 @@
 //! Rules for the people widgets (profile, trombinoscope): a stable colour for a name, so a person
 //! without a portrait keeps the same tint everywhere, and the count line under a group.
 
-use crate::present::{format_number, series_color};
+use crate::view::present::{format_number, series_color};
 
 /// The palette colour of `name` (a `var(--au-series-N)` token): the same name always gets the same
 /// colour, whatever its case or surrounding spaces.

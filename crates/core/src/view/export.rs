@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::table::{self, ColumnSpec};
+use crate::view::table::{self, ColumnSpec};
 use crate::widget_kind::WidgetKind;
 
 /// The widget's data as pretty-printed JSON.

@@ -6,7 +6,7 @@ use serde::de::Error;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use crate::present::display_value;
+use crate::view::present::display_value;
 
 /// An optional text field that also accepts a number or a boolean (`12480` reads as `12,480`).
 /// `null` and a missing field are `None`; arrays and objects are refused.

@@ -1,52 +1,20 @@
-//! Doubles for the `autoui` server tests: a canvas port that records every op with its origin, a
-//! result store, a counting random source, and a harness that calls the tools like the dispatcher.
-// Each test binary uses a different subset of these helpers.
-#![allow(dead_code)]
+//! A harness over the real `autoui` server: a recording canvas, a result store, and the tools called
+//! like the dispatcher calls them.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use autoui_core::autoui::AutoUi;
 use autoui_core::cancel::CancelToken;
-use autoui_core::canvas::model::{Block, Canvas};
-use autoui_core::canvas::op::{Applied, CanvasError, CanvasPort, Op};
+use autoui_core::canvas::model::Block;
+use autoui_core::canvas::op::CanvasPort;
 use autoui_core::ids::{BlockId, CallId};
-use autoui_core::ports::Random;
 use autoui_core::tool::{CallContext, LocalServer, Origin, ResultStore, ToolResult};
 use futures::executor::block_on;
 use serde_json::Value;
 
-/// A real `Canvas` behind the port, with a log of `(op, origin)` for every apply.
-#[derive(Default)]
-pub struct RecordingCanvas {
-    canvas: RefCell<Canvas>,
-    log: RefCell<Vec<(Op, Origin)>>,
-}
-
-impl RecordingCanvas {
-    pub fn log(&self) -> Vec<(Op, Origin)> {
-        self.log.borrow().clone()
-    }
-
-    pub fn len(&self) -> usize {
-        self.canvas.borrow().len()
-    }
-}
-
-impl CanvasPort for RecordingCanvas {
-    fn apply(&self, op: Op, origin: Origin) -> Result<Applied, CanvasError> {
-        self.log.borrow_mut().push((op.clone(), origin.clone()));
-        self.canvas.borrow_mut().apply(op, &origin, 0.0)
-    }
-
-    fn get(&self, id: &BlockId) -> Option<Block> {
-        self.canvas.borrow().get(id).cloned()
-    }
-
-    fn blocks(&self) -> Vec<Block> {
-        self.canvas.borrow().blocks().to_vec()
-    }
-}
+use super::Counter;
+use super::canvas::RecordingCanvas;
 
 /// Stored results by call id, in insertion order.
 #[derive(Default)]
@@ -69,37 +37,6 @@ impl ResultStore for Results {
 
     fn known_ids(&self) -> Vec<String> {
         self.0.borrow().iter().map(|(id, _)| id.clone()).collect()
-    }
-}
-
-/// Yields `start`, `start`, ... `repeat` times, then counts up: a source that collides on demand.
-pub struct Counter {
-    next: Cell<u64>,
-    repeat: Cell<u32>,
-}
-
-impl Counter {
-    pub fn new(start: u64) -> Counter {
-        Counter::repeating(start, 0)
-    }
-
-    pub fn repeating(start: u64, repeat: u32) -> Counter {
-        Counter {
-            next: Cell::new(start),
-            repeat: Cell::new(repeat),
-        }
-    }
-}
-
-impl Random for Counter {
-    fn next_u64(&self) -> u64 {
-        let value = self.next.get();
-        if self.repeat.get() > 0 {
-            self.repeat.set(self.repeat.get() - 1);
-        } else {
-            self.next.set(value + 1);
-        }
-        value
     }
 }
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::fmt::Write;
 
-use crate::chart_math::num;
+use crate::view::chart::num;
 
 /// One flow as the data gives it.
 #[derive(Clone, Copy, Debug, PartialEq)]

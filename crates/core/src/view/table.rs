@@ -9,7 +9,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::present::{format_number, safe_link};
+use crate::view::present::{format_number, safe_link};
 
 /// How a column's cells read, sort and export.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]

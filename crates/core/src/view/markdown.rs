@@ -4,7 +4,7 @@
 
 use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd, html};
 
-use crate::present::{safe_image, safe_link};
+use crate::view::present::{safe_image, safe_link};
 
 /// Renders `markdown` (CommonMark with tables, strikethrough and task lists) to HTML whose only
 /// markup comes from the parser's own writer or from this module, never from the input.

@@ -1,0 +1,15 @@
+//! What the widgets show, decided without a browser: layouts, scales, cell rules, colours, safe markup
+//! and export formats. The components in the app only turn these answers into DOM.
+
+pub mod bar;
+pub mod chart;
+pub mod contrast;
+pub mod export;
+pub mod hemicycle;
+pub mod lenient;
+pub mod markdown;
+pub mod people;
+pub mod present;
+pub mod sandbox_doc;
+pub mod sankey;
+pub mod table;
