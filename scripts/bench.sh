@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Runs the benchmark suite and writes BENCHMARKS.md: every budget of issue 9 next to its figure.
-#   1. sets up what is missing, as scripts/test.sh does (plus the gzip and brotli tools)
+# Runs the benchmark suite and writes BENCHMARKS.md (every budget of issues 9 and 21 next to its
+# figure) and SIZE.md (the download per visit and where each wasm module's bytes go).
+#   1. sets up what is missing, as scripts/test.sh does (plus the gzip and brotli tools, and twiggy)
 #   2. builds the release site (trunk build --release)
 #   3. runs the native benches (divan: widget_display, table; and the context bench), output kept in target/bench/
 #   4. runs the browser bench driver (tests/e2e, bin `bench`): the release build served on 127.0.0.1,
-#      headless Chromium with a fresh profile per page load, 5 runs; it writes BENCHMARKS.md only when
-#      every measurement succeeded
+#      headless Chromium with a fresh profile per page load, 5 runs; it writes BENCHMARKS.md and
+#      SIZE.md only when every measurement succeeded
 # Usage: scripts/bench.sh [--runs N]   (N >= 5 for figures that count)
+#        scripts/bench.sh --download-only [--runs N]   only SIZE.md: no native benches, two page loads a run
 set -euo pipefail
 started=$(date +%s)
 source "$(dirname "$0")/env.sh"
@@ -23,10 +25,18 @@ if ((${#missing[@]})); then
   sudo_if_needed apt-get update -qq
   sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
+# Attributes each wasm module's bytes to crates and functions (SIZE.md).
+TWIGGY_VERSION=0.8.0
+if [[ "$(twiggy --version 2>/dev/null)" != "twiggy $TWIGGY_VERSION" ]]; then
+  say "installing twiggy $TWIGGY_VERSION"
+  cargo install --locked twiggy --version "$TWIGGY_VERSION"
+fi
+download_only=false
+for arg in "$@"; do [[ "$arg" == --download-only ]] && download_only=true; done
 
 AUTOUI_BENCH_DATE="$(date -u '+%Y-%m-%d %H:%M UTC')"
 AUTOUI_BENCH_COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-if ! git diff --quiet HEAD -- . ':(exclude)BENCHMARKS.md' 2>/dev/null; then
+if ! git diff --quiet HEAD -- . ':(exclude)BENCHMARKS.md' ':(exclude)SIZE.md' 2>/dev/null; then
   AUTOUI_BENCH_COMMIT="$AUTOUI_BENCH_COMMIT (with uncommitted changes)"
 fi
 export AUTOUI_BENCH_DATE AUTOUI_BENCH_COMMIT
@@ -34,14 +44,17 @@ export AUTOUI_BENCH_DATE AUTOUI_BENCH_COMMIT
 say "release build"
 trunk build --release
 
-say "native benches"
 native="$ROOT/target/bench"
 mkdir -p "$native"
-for bench in widget_display table context; do
-  echo "cargo bench -p autoui-core --bench $bench"
-  cargo bench --locked -p autoui-core --bench "$bench" >"$native/$bench.txt"
-done
+if ! $download_only; then
+  say "native benches"
+  for bench in widget_display table context; do
+    echo "cargo bench -p autoui-core --bench $bench"
+    cargo bench --locked -p autoui-core --bench "$bench" >"$native/$bench.txt"
+  done
+fi
 
 say "browser benches"
-cargo run --locked -p autoui-e2e --bin bench -- --native "$native" --out "$ROOT/BENCHMARKS.md" --started "$started" "$@"
-say "BENCHMARKS.md written in $(($(date +%s) - started)) s"
+cargo run --locked -p autoui-e2e --bin bench -- --native "$native" --out "$ROOT/BENCHMARKS.md" \
+  --size-report "$ROOT/SIZE.md" --started "$started" "$@"
+say "written in $(($(date +%s) - started)) s"

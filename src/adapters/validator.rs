@@ -1,18 +1,19 @@
-//! `LazyValidator`: the schema validator from its own wasm module (`crates/validator`), fetched after
-//! first paint so `jsonschema` stays out of the first load. A validation asked for before the module
-//! has loaded waits for it; a module that cannot load turns every validation into an error.
+//! The page's validators: `BrowserPatterns` (the `pattern` keyword run by the browser's `RegExp`) for
+//! the core's compact validator, and `LazyValidator`, the full validator from its own wasm module
+//! (`crates/validator`), fetched only when a schema outside the compact one's subset is validated, so
+//! `jsonschema` is not downloaded on a visit. A validation asked for before the module has loaded
+//! waits for it; a module that cannot load turns every such validation into an error.
 //!
 //! The module runs on the main thread: once loaded, a validation is one synchronous call taking JSON
-//! text, with no message round trip to a worker between `widget_display` and the painted widget.
+//! text, with no message round trip to a worker.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::time::Duration;
 
+use autoui_core::recipes::validate::subset::Patterns;
 use autoui_core::recipes::validate::{SchemaValidator, ValidatorError, Verdict};
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
-use leptos::prelude::{request_animation_frame, set_timeout};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -20,8 +21,19 @@ use wasm_bindgen_futures::JsFuture;
 /// The validator bundle Trunk writes next to the app (`<name>.js` and `<name>_bg.wasm`).
 pub const VALIDATOR_MODULE: &str = "autoui-validator";
 
-// Snippets are served from `snippets/<crate>-<hash>/`, two levels below the bundles.
+// Snippets are served from `snippets/<crate>-<hash>/`, two levels below the bundles. Patterns are
+// compiled once each (`null` for one that does not compile: `undefined` goes back to Rust as `None`).
 #[wasm_bindgen(inline_js = r#"
+const patterns = new Map();
+export function pattern_matches(pattern, text) {
+  if (!patterns.has(pattern)) {
+    let regex = null;
+    try { regex = new RegExp(pattern, "u"); } catch {}
+    patterns.set(pattern, regex);
+  }
+  const regex = patterns.get(pattern);
+  return regex === null ? undefined : regex.test(text);
+}
 export function load_validator(name) {
   const base = new URL("../../", import.meta.url);
   return import(new URL(name + ".js", base).href).then(async (module) => {
@@ -31,6 +43,8 @@ export function load_validator(name) {
 }
 "#)]
 extern "C" {
+    fn pattern_matches(pattern: &str, text: &str) -> Option<bool>;
+
     /// The validator module's exports, once its wasm is instantiated.
     type ValidatorModule;
 
@@ -39,6 +53,16 @@ extern "C" {
 
     #[wasm_bindgen(method, catch, js_name = validate)]
     fn validate_text(this: &ValidatorModule, schema: &str, instance: &str) -> Result<String, JsValue>;
+}
+
+/// ECMA-262 patterns, as JSON Schema defines them, run by the browser.
+#[derive(Clone, Copy, Default)]
+pub struct BrowserPatterns;
+
+impl Patterns for BrowserPatterns {
+    fn is_match(&self, pattern: &str, text: &str) -> Option<bool> {
+        pattern_matches(pattern, text)
+    }
 }
 
 type Loading = Shared<LocalBoxFuture<'static, Result<(), ValidatorError>>>;
@@ -65,31 +89,6 @@ impl LazyValidator {
     /// A validator that will load the bundle named `module`; nothing is fetched yet.
     pub fn new(module: &'static str) -> LazyValidator {
         LazyValidator { inner: Rc::new(Inner { module, state: RefCell::new(State::Idle) }) }
-    }
-
-    /// Starts loading once the page has painted: a timeout queued from an animation frame runs after
-    /// that frame is painted. A validation asked for earlier starts the load itself. Once loaded, each
-    /// of `schemas` is compiled in turn, one per idle moment, so the first `widget_display` of a kind
-    /// does not pay for compiling its schema.
-    pub fn load_after_first_paint(&self, schemas: Vec<Arc<Value>>) {
-        let validator = self.clone();
-        request_animation_frame(move || {
-            set_timeout(
-                move || {
-                    leptos::task::spawn_local(async move {
-                        if validator.load().await.is_err() {
-                            return;
-                        }
-                        for schema in schemas {
-                            idle().await;
-                            // The verdict does not matter: validating compiles and keeps the schema.
-                            let _ = validator.validate(&schema, &Value::Null);
-                        }
-                    })
-                },
-                Duration::ZERO,
-            );
-        });
     }
 
     /// Resolves when the module is ready, starting the load if nothing has yet.
@@ -152,8 +151,7 @@ async fn fetch(module: &str) -> Result<ValidatorModule, ValidatorError> {
     };
     let promise = load_validator(module).map_err(failed)?;
     let loaded: ValidatorModule = JsFuture::from(promise).await.map_err(failed)?.unchecked_into();
-    // The first validation pays a one-time set-up of the validator (about 60 ms): pay it now, while
-    // the page is idle after first paint, rather than in the first `widget_display`.
+    // The first validation pays a one-time set-up of the validator (about 60 ms): pay it now.
     let _ = loaded.validate_text("{}", "null");
     Ok(loaded)
 }
@@ -164,18 +162,4 @@ fn describe(error: &JsValue) -> String {
         Some(error) => format!("{}: {}", error.name(), error.message()),
         None => error.as_string().unwrap_or_else(|| format!("{error:?}")),
     }
-}
-
-/// Resolves at the browser's next idle moment (a short timeout where `requestIdleCallback` is missing).
-async fn idle() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let scheduled = web_sys::window().is_some_and(|window| {
-            window.request_idle_callback(&resolve).is_ok()
-                || window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 16).is_ok()
-        });
-        if !scheduled {
-            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }

@@ -31,6 +31,12 @@ use web_sys::AbortController;
 // closures and Promises. `inline_js` ships it as a same-origin module snippet, which the CSP allows.
 #[wasm_bindgen(inline_js = r#"
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+// Called once, the first time a script lists the tools: an agent about to call them.
+let onFirstListing = null;
+
+export function when_tools_first_listed(callback) {
+  onFirstListing = callback;
+}
 
 class ModelContextRegistry extends EventTarget {
   #tools = new Map();
@@ -77,6 +83,9 @@ class ModelContextRegistry extends EventTarget {
   }
 
   async getTools() {
+    const first = onFirstListing;
+    onFirstListing = null;
+    first?.();
     return [...this.#tools.values()].map(({ name, title, description, inputSchema, annotations }) => ({
       name,
       title,
@@ -131,6 +140,8 @@ export function is_built_in(context) {
 }
 "#)]
 extern "C" {
+    #[wasm_bindgen(js_name = when_tools_first_listed)]
+    fn on_first_listing(callback: &JsValue);
     fn install_built_in(document: &JsValue, navigator: &JsValue) -> Object;
     fn is_built_in(context: &JsValue) -> bool;
 }
@@ -182,6 +193,12 @@ pub struct WebMcp {
     surface: Surface,
     context: Object,
     problems: Problems,
+}
+
+/// Runs `run` the first time a script lists the page's tools on the built-in registry: another agent
+/// in the page is about to call them.
+pub fn when_tools_first_listed(run: impl FnOnce() + 'static) {
+    on_first_listing(&Closure::once_into_js(run));
 }
 
 impl WebMcp {

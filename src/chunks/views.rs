@@ -1,6 +1,7 @@
 //! The views chunk: every widget component, the gallery and recipes pages, and markdown (the parser's
-//! tables are large). The page fetches it as soon as a widget is on the canvas, else right after first
-//! paint; until it is here a widget shows a loading line in its frame and markdown shows as plain text
+//! tables are large). The page fetches it as soon as a widget or a chat message is shown, the person
+//! types in the chat, a turn starts or another agent lists the page's tools (never for an empty canvas
+//! alone); until it is here a widget shows a loading line in its frame and markdown shows as plain text
 //! (`ui::views`).
 
 use autoui_core::view::markdown::to_safe_html_with;

@@ -8,12 +8,12 @@ use std::rc::Rc;
 use autoui_core::agent::buffer::ResultBuffer;
 use autoui_core::autoui::AutoUi;
 use autoui_core::provenance::{ImageSources, UrlLedger};
-use autoui_core::recipes::registry;
 use autoui_core::recipes::validate::SchemaValidator;
+use autoui_core::recipes::validate::compact::CompactValidator;
 use leptos::prelude::*;
 
 use crate::adapters::clock::BrowserRandom;
-use crate::adapters::validator::{LazyValidator, VALIDATOR_MODULE};
+use crate::adapters::validator::{BrowserPatterns, LazyValidator, VALIDATOR_MODULE};
 use crate::state::canvas::CanvasCtx;
 
 /// Context handle; the server itself is `!Send`, so it lives in local storage of the reactive arena.
@@ -37,8 +37,8 @@ impl AutoUiCtx {
         self.results.get_value()
     }
 
-    /// The page's schema validator, loaded after first paint, for every local server that validates
-    /// (`samples` takes it in `Samples::new`).
+    /// The page's schema validator, for every local server that validates (`samples` takes it in
+    /// `Samples::new`).
     pub fn validator(&self) -> Rc<dyn SchemaValidator> {
         self.validator.get_value()
     }
@@ -61,10 +61,10 @@ impl AutoUiCtx {
     }
 }
 
-/// The page's autoui server, validating with the validator module loaded after first paint.
+/// The page's autoui server, validating with the compact validator; the full validator module is
+/// fetched only for a schema outside the compact one's subset (no recipe's, no built-in tool's).
 pub fn provide_autoui(canvas: CanvasCtx) -> AutoUiCtx {
-    let validator = LazyValidator::new(VALIDATOR_MODULE);
-    validator.load_after_first_paint(registry().all().iter().map(|recipe| recipe.schema.clone()).collect());
+    let validator = CompactValidator::new(BrowserPatterns, LazyValidator::new(VALIDATOR_MODULE));
     provide_autoui_with(canvas, Rc::new(validator))
 }
 

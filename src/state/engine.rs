@@ -1,8 +1,9 @@
 //! The engine: everything an agent turn needs beyond the first screen, in one chunk the page fetches
 //! right after first paint (declared in `chunks::engine`). It brings the `autoui` tool server (with
-//! its recipes and the schema validator's loader), the built-in `samples` server, the page's WebMCP
-//! tools, the MCP servers (reconnected from storage) and their panel, the agent loop with the LLM
-//! providers, and the console that shows what it does.
+//! its recipes and the schema validator), the built-in `samples` server's tool list (its datasets
+//! come in a chunk of their own on first use, `state::samples`), the page's WebMCP tools, the MCP
+//! servers (reconnected from storage) and their panel, the agent loop with the LLM providers, and the
+//! console that shows what it does.
 //!
 //! Until it is here, the chat says a turn is waiting for it and the panels that need it show a
 //! loading line; if it cannot be fetched, they show why and offer to try again.
@@ -20,6 +21,7 @@ use crate::deferred::{Drawer, LoadError, Part, Slot, Status, after_first_paint};
 use crate::state::agent::{AgentCtx, use_agent};
 use crate::state::autoui::provide_autoui;
 use crate::state::canvas::CanvasCtx;
+use crate::state::samples::LazySamples;
 use crate::state::servers::provide_servers;
 use crate::state::webmcp::provide_webmcp;
 
@@ -55,7 +57,7 @@ pub fn start(canvas: CanvasCtx) {
     let autoui = provide_autoui(canvas);
     provide_webmcp(canvas, autoui);
     let servers = provide_servers();
-    let data_servers: Vec<Rc<dyn LocalServer>> = vec![Rc::new(autoui_core::samples::Samples::new(autoui.validator()))];
+    let data_servers: Vec<Rc<dyn LocalServer>> = vec![Rc::new(LazySamples::new(autoui.validator()))];
     provide_context(DataServersCtx(StoredValue::new_local(data_servers.clone())));
     use_agent().attach(autoui, data_servers, servers.remote());
 }

@@ -7,6 +7,7 @@ pub mod elicitation;
 pub mod engine;
 pub mod notices;
 pub mod persist;
+pub mod samples;
 pub mod servers;
 pub mod settings;
 pub mod tabs;

@@ -12,7 +12,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
 use crate::adapters::clock::BrowserRandom;
-use crate::deferred::{after_first_paint, drawer};
+use crate::adapters::webmcp::when_tools_first_listed;
+use crate::deferred::{Status, drawer};
 use crate::state::agent::provide_agent;
 use crate::state::canvas::{CanvasCtx, Foreign, provide_canvas};
 use crate::state::engine::provide_engine;
@@ -25,7 +26,7 @@ use crate::ui::chat::ChatPanel;
 use crate::ui::events::provide_widget_events;
 use crate::ui::header::Header;
 use crate::ui::notices::Notices;
-use crate::ui::route::{View, use_view};
+use crate::ui::route::{View, initial_view, use_view};
 use crate::ui::settings::SettingsDrawer;
 use crate::ui::theme::apply_theme;
 use crate::ui::views::views;
@@ -101,14 +102,29 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     canvas.set_read_only(read_only);
     canvas.set_foreign(read_only.then_some(Foreign::Shared));
     let events = provide_widget_events(canvas);
-    // The agent, its servers and the WebMCP tools come in a chunk fetched once the page has painted.
+    // The agent, its servers and the WebMCP tools come in a chunk fetched once the page has painted;
+    // on the gallery, once its widgets are there, so the two chunks do not compete.
     let engine = provide_engine(canvas);
-    engine.start_after_first_paint();
-    // Widgets on the canvas fetch their chunk as they render; otherwise it comes after first paint,
-    // ready for the agent's first widget.
-    after_first_paint(|| views().request());
+    if initial_view() == View::Gallery {
+        Effect::new(move || {
+            if matches!(views().status(), Status::Ready(_)) {
+                engine.start_after_first_paint();
+            }
+        });
+    } else {
+        engine.start_after_first_paint();
+    }
     let agent = provide_agent(settings, canvas, engine, session.agent);
     share_with_other_tabs(persist, canvas, agent);
+    // Widgets on the canvas fetch their chunk as they render. An empty canvas needs it only once an
+    // agent may add one: from the person's first keystroke in the chat, a turn starting, or another
+    // agent in the page listing the page's tools, well before the first widget comes.
+    when_tools_first_listed(|| views().request());
+    Effect::new(move || {
+        if agent.is_running() {
+            views().request();
+        }
+    });
     // Button clicks and chat-input submits become the agent's next turn; a chat-input stop stops it.
     events.set_handler(Callback::new(move |(event, delivery): (autoui_core::canvas::event::WidgetEvent, Delivery)| match delivery {
         Delivery::NextTurn => agent.send_shown(event.agent_text(), event.selection_text()),

@@ -13,7 +13,7 @@ use crate::state::autoui::use_autoui;
 use crate::state::settings::use_settings;
 use crate::widgets::common::load_held_image;
 use crate::ui::icons::{Icon, IconSvg};
-use crate::ui::views::safe_html;
+use crate::ui::views::{safe_html, views};
 
 /// Requests an empty chat offers, one per demo dataset of the built-in `samples` server.
 const SUGGESTIONS: [&str; 4] = [
@@ -236,7 +236,10 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
                     rows="2"
                     placeholder="Ask for a dashboard\u{2026}"
                     prop:value=move || draft.get()
-                    on:input=move |event| draft.set(event_target_value(&event))
+                    on:input=move |event| {
+                        views().request();
+                        draft.set(event_target_value(&event));
+                    }
                     on:keydown=move |event| {
                         if event.key() == "Enter" && !event.shift_key() {
                             event.prevent_default();

@@ -38,7 +38,7 @@ pub async fn widget_display(
     let call = envelope(args)?;
     let recipe = discovery::find(ui.registry, &call.name)?;
     // The first call of a page may come before the validator has loaded.
-    ui.validator.ready().await?;
+    ui.validator.ready_for(&recipe.schema).await?;
     let checked = recipe
         .check_with(call.params, ui.validator.as_ref(), ui.image_sources(&origin))
         .map_err(|error| match error {

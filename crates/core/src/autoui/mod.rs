@@ -106,7 +106,9 @@ impl AutoUi {
         patch: Value,
         origin: Origin,
     ) -> Result<Updated, AutoUiError> {
-        self.validator.ready().await?;
+        if let Some(recipe) = self.block(id).ok().and_then(|block| self.registry.get(block.kind)) {
+            self.validator.ready_for(&recipe.schema).await?;
+        }
         self.update_block(id, patch, origin)
     }
 

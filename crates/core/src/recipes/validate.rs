@@ -2,13 +2,16 @@
 //! paths, expected vs got, the allowed values), and [`SchemaValidator`], the port that produces them.
 //!
 //! The `jsonschema` implementation (draft 2020-12) sits behind the default `jsonschema` feature. Native
-//! code uses it in process; the browser app builds the core without it and reaches the same code in
-//! a second wasm module loaded after first paint, so `jsonschema` stays out of the first load.
+//! code uses it in process. The browser app builds the core without it: [`compact::CompactValidator`]
+//! checks the schemas within [`subset`] (every recipe's, the built-in tools') itself, with the same
+//! details, and reaches `jsonschema` in a second wasm module loaded only for any other schema.
 
+pub mod compact;
 #[cfg(feature = "jsonschema")]
 mod describe;
 #[cfg(feature = "jsonschema")]
 pub mod in_process;
+pub mod subset;
 
 use std::sync::Arc;
 
@@ -43,8 +46,16 @@ pub enum ValidatorError {
 
 /// Checks instances against JSON Schemas (draft 2020-12).
 pub trait SchemaValidator {
-    /// Resolves once [`SchemaValidator::validate`] can answer, or with the reason it never will.
+    /// Resolves once [`SchemaValidator::validate`] can answer for any schema, or with the reason it
+    /// never will.
     fn ready(&self) -> LocalBoxFuture<'_, Result<(), ValidatorError>>;
+
+    /// Resolves once [`SchemaValidator::validate`] can answer for `schema`: at once when it needs
+    /// nothing more loaded (the app's [`compact::CompactValidator`] with a recipe's schema).
+    fn ready_for(&self, schema: &Arc<Value>) -> LocalBoxFuture<'_, Result<(), ValidatorError>> {
+        let _ = schema;
+        self.ready()
+    }
 
     /// Every violation of `schema` by `instance`, at most [`MAX_DETAILS`] plus one counting the
     /// rest; empty when it is valid.

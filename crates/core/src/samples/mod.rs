@@ -253,7 +253,7 @@ impl LocalServer for Samples {
         Box::pin(async move {
             let outcome = match Tool::from_name(tool) {
                 // Every tool checks its arguments, so every tool waits for the validator.
-                Some(known) => match self.validator.ready().await {
+                Some(known) => match self.validator.ready_for(&Arc::new(known.schema())).await {
                     Ok(()) => known.run(args, self.validator.as_ref()),
                     Err(error) => Err(error.into()),
                 },

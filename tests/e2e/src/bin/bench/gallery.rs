@@ -1,6 +1,6 @@
-//! The gallery in a cold browser: how long from navigation until every widget is in the DOM, and the
-//! page's memory once it has loaded (JS heap after a full garbage collection, plus every
-//! WebAssembly linear memory the page instantiated).
+//! The gallery in a cold browser: how long from navigation until every widget is in the DOM, every
+//! file it fetched until it settled, and the page's memory then (JS heap after a full garbage
+//! collection, plus every WebAssembly linear memory the page instantiated).
 
 use std::time::{Duration, Instant};
 
@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::BenchError;
+use crate::load::{self, Request};
 use crate::session::Session;
 
 /// Widgets the gallery must show: one per widget kind.
@@ -24,6 +25,8 @@ pub struct GalleryLoad {
     pub frame: f64,
     pub js_heap: f64,
     pub wasm_memory: f64,
+    /// Every request until the page settled (the document included).
+    pub requests: Vec<Request>,
 }
 
 #[derive(Deserialize)]
@@ -79,13 +82,30 @@ async fn read(session: &Session) -> Result<GalleryLoad, BenchError> {
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     session.idle(SETTLE_MS).await?;
+    let requests = settled(session).await?;
     let (js_heap, wasm_memory) = memory(session).await?;
     Ok(GalleryLoad {
         in_dom,
         frame,
         js_heap,
         wasm_memory,
+        requests,
     })
+}
+
+/// The requests once the page has settled: the quiet window of the time-to-interactive search.
+async fn settled(session: &Session) -> Result<Vec<Request>, BenchError> {
+    let deadline = Instant::now() + GIVE_UP;
+    loop {
+        let timeline = load::timeline(session).await?;
+        if load::interactive(&timeline).is_some() {
+            return Ok(timeline.requests);
+        }
+        if Instant::now() > deadline {
+            return Err(BenchError::Missing(format!("the gallery did not settle within {GIVE_UP:?}")));
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
 }
 
 /// JS heap in use after a full collection, and the bytes of every WebAssembly memory.

@@ -1,11 +1,16 @@
 //! The benchmark driver behind `scripts/bench.sh`: serves the release build on 127.0.0.1, measures it
 //! in headless Chromium with a fresh profile per browser (`--runs` times), reads the native benches'
-//! outputs, and writes `BENCHMARKS.md` with every budget of issue 9 next to its figure.
+//! outputs, and writes `BENCHMARKS.md` with every budget of issues 9 and 21 next to its figure.
+//! `--size-report FILE` also writes the size report (`SIZE.md`): the download per visit and where
+//! each wasm module's bytes go; `--download-only` measures only what that report needs.
 //!
-//! `cargo run -p autoui-e2e --bin bench -- --native DIR --out FILE [--runs N] [--started UNIX_SECONDS]`
+//! `cargo run -p autoui-e2e --bin bench -- --native DIR --out FILE [--runs N] [--started UNIX_SECONDS]
+//!  [--size-report FILE] [--download-only]`
 
+mod attribution;
 mod canvas;
 mod display;
+mod download;
 mod gallery;
 mod load;
 mod machine;
@@ -28,6 +33,7 @@ use serde_json::json;
 
 use crate::canvas::CanvasFigures;
 use crate::display::DisplayFigures;
+use crate::download::{DownloadFigures, Visit};
 use crate::load::Load;
 use crate::prompt::FirstRequest;
 use crate::session::Session;
@@ -59,6 +65,8 @@ struct Options {
     native: PathBuf,
     out: PathBuf,
     started: Option<u64>,
+    size_report: Option<PathBuf>,
+    download_only: bool,
 }
 
 impl Options {
@@ -68,6 +76,8 @@ impl Options {
             native: PathBuf::from("target/bench"),
             out: PathBuf::from("BENCHMARKS.md"),
             started: None,
+            size_report: None,
+            download_only: false,
         };
         while let Some(flag) = args.next() {
             let mut value = || {
@@ -82,6 +92,8 @@ impl Options {
                     })?;
                 }
                 "--native" => options.native = PathBuf::from(value()?),
+                "--size-report" => options.size_report = Some(PathBuf::from(value()?)),
+                "--download-only" => options.download_only = true,
                 "--out" => options.out = PathBuf::from(value()?),
                 "--started" => {
                     let started = value()?;
@@ -91,6 +103,9 @@ impl Options {
                 }
                 other => return Err(BenchError::Usage(format!("unknown option {other:?}"))),
             }
+        }
+        if options.download_only && options.size_report.is_none() {
+            return Err(BenchError::Usage("--download-only writes only the --size-report file: name one".to_owned()));
         }
         if options.runs == 0 {
             return Err(BenchError::Usage(
@@ -139,6 +154,7 @@ pub struct BrowserFigures {
     pub storage: StorageFigures,
     pub first_requests: Vec<FirstRequest>,
     pub load_average: Vec<String>,
+    pub download: DownloadFigures,
 }
 
 #[tokio::main]
@@ -163,11 +179,21 @@ async fn main() -> ExitCode {
 }
 
 async fn run(options: &Options) -> Result<(), BenchError> {
-    let native = report::Native::read(&options.native)?;
+    let native = if options.download_only { None } else { Some(report::Native::read(&options.native)?) };
     let app = AppServer::start().await;
-    let outcome = measure(&app.base_url(), options.runs).await;
+    let outcome = if options.download_only {
+        measure_download(&app.base_url(), options.runs).await
+    } else {
+        measure(&app.base_url(), options.runs).await
+    };
     app.stop().await;
     let figures = outcome?;
+    if let Some(path) = &options.size_report {
+        let markdown = attribution::render(&figures, &dist_dir())?;
+        std::fs::write(path, markdown).map_err(|error| BenchError::Io(format!("{}: {error}", path.display())))?;
+        println!("wrote {}", path.display());
+    }
+    let Some(native) = native else { return Ok(()) };
     let elapsed = options.started.map(|started| {
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -209,9 +235,11 @@ async fn measure(base_url: &str, runs: usize) -> Result<BrowserFigures, BenchErr
             .to_owned();
         figures.first_requests.push(first_request?);
         let first_load = record_load(&mut figures, &load, base_url, &dist, &mut sizes)?;
+        figures.download.record(Visit::Home, &load.requests, base_url, &dist, &mut sizes)?;
 
         println!("run {run} of {runs}: gallery");
         let gallery = gallery::measure(base_url).await?;
+        record_gallery(&mut figures.download, &gallery, base_url, &dist, &mut sizes)?;
         figures.gallery_dom.push(gallery.in_dom);
         figures.gallery_frame.push(gallery.frame);
         figures.js_heap.push(gallery.js_heap);
@@ -240,7 +268,38 @@ async fn measure(base_url: &str, runs: usize) -> Result<BrowserFigures, BenchErr
         }
     }
     figures.load_average.push(machine::load_average());
+    figures.download.read_modules(&dist, &mut sizes)?;
     Ok(figures)
+}
+
+/// Only the cold loads of `#/` and `#/gallery` the download figures need.
+async fn measure_download(base_url: &str, runs: usize) -> Result<BrowserFigures, BenchError> {
+    let dist = dist_dir();
+    let mut sizes = Sizes::default();
+    let mut figures = BrowserFigures { runs, ..BrowserFigures::default() };
+    for run in 1..=runs {
+        println!("run {run} of {runs}: `#/` until settled");
+        let (session, load) = load::measure(base_url, "/").await?;
+        session.close().await;
+        figures.download.record(Visit::Home, &load.requests, base_url, &dist, &mut sizes)?;
+        println!("run {run} of {runs}: `#/gallery` until settled");
+        let gallery = gallery::measure(base_url).await?;
+        record_gallery(&mut figures.download, &gallery, base_url, &dist, &mut sizes)?;
+    }
+    figures.download.read_modules(&dist, &mut sizes)?;
+    Ok(figures)
+}
+
+fn record_gallery(
+    download: &mut DownloadFigures,
+    gallery: &gallery::GalleryLoad,
+    origin: &str,
+    dist: &std::path::Path,
+    sizes: &mut Sizes,
+) -> Result<(), BenchError> {
+    download.record(Visit::Gallery, &gallery.requests, origin, dist, sizes)?;
+    let before_rendered = gallery.requests.iter().filter(|request| request.start < gallery.in_dom);
+    download.record(Visit::GalleryRender, before_rendered, origin, dist, sizes)
 }
 
 async fn interact(session: &Session, figures: &mut BrowserFigures) -> Result<(), BenchError> {
@@ -373,6 +432,15 @@ mod tests {
             (PathBuf::from("out/native"), PathBuf::from("B.md"))
         );
         assert_eq!(Options::parse(args(&[])).expect("defaults").runs, 5);
+        let sizes = Options::parse(args(&["--download-only", "--size-report", "SIZE.md", "--runs", "1"])).expect("valid");
+        assert!(sizes.download_only);
+        assert_eq!(sizes.size_report, Some(PathBuf::from("SIZE.md")));
+    }
+
+    #[test]
+    fn download_only_needs_a_size_report_to_write() {
+        let error = Options::parse(args(&["--download-only"])).err().expect("refused");
+        assert!(error.to_string().contains("--size-report"), "{error}");
     }
 
     #[test]

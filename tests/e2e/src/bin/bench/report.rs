@@ -1,10 +1,11 @@
-//! Writes `BENCHMARKS.md`: the budgets of issue 9 with their figures and verdicts first, then the
-//! detail behind each figure, how it was measured, and the native benches' own tables.
+//! Writes `BENCHMARKS.md`: the budgets of issues 9 and 21 with their figures and verdicts first, then
+//! the detail behind each figure, how it was measured, and the native benches' own tables.
 
 use std::fmt::Write;
 use std::path::Path;
 use std::time::Duration;
 
+use crate::download;
 use crate::machine::Machine;
 use crate::native::{self, Context, DivanRow};
 use crate::stats::Samples;
@@ -169,6 +170,7 @@ pub fn render(report: &Report) -> String {
 
     budgets(&mut out, figures, native);
     first_load(&mut out, figures);
+    download::section(&mut out, &figures.download);
     page_load(&mut out, figures);
     tool_calls(&mut out, figures);
     big_table(&mut out, figures);
@@ -206,7 +208,8 @@ fn budgets(out: &mut String, figures: &BrowserFigures, native: &Native) {
             .all(|count| *count == 0);
     let worst = |a: &Samples, b: &Samples| a.median().zip(b.median()).map(|(a, b)| a.max(b));
 
-    let rows = [
+    let downloads = download::rows(&figures.download);
+    let mut rows = vec![
         Budget {
             figure: "First-load transfer of the release build: every file fetched before the app is interactive, gzip -9",
             limit: "≤ 450 KB",
@@ -411,8 +414,14 @@ fn budgets(out: &mut String, figures: &BrowserFigures, native: &Native) {
             verdict: if figures.storage.stored_chars.is_empty() { Verdict::NotMeasured } else { Verdict::Reported },
         },
     ];
+    rows.extend(downloads.iter().map(|row| Budget {
+        figure: row.figure,
+        limit: row.limit,
+        measured: row.measured.clone(),
+        verdict: Verdict::of(row.met),
+    }));
 
-    let _ = writeln!(out, "\n## Budgets (issue 9)\n");
+    let _ = writeln!(out, "\n## Budgets (issues 9 and 21)\n");
     let _ = writeln!(
         out,
         "| figure | budget | measured: median (min–max) | verdict |\n|---|---|---|---|"

@@ -1,0 +1,254 @@
+//! What a visit downloads (issue 21): every file fetched until the page settles on `#/` (an empty
+//! canvas) and on `#/gallery`, what the gallery fetched before its last widget reached the DOM, and
+//! every wasm module of the build; the totals against their budgets.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+use std::path::Path;
+
+use crate::BenchError;
+use crate::load::Request;
+use crate::stats::Samples;
+use crate::transfer::{FileSize, Sizes, dist_path};
+
+const KB: f64 = 1_000.0;
+/// `#/` and `#/gallery` until settled, gzip -9.
+pub const SETTLED_BUDGET: f64 = 600.0 * KB;
+/// Everything the gallery fetched before all its widgets were in the DOM, gzip -9.
+pub const GALLERY_RENDER_BUDGET: f64 = 450.0 * KB;
+
+/// Which total a set of requests counts towards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Visit {
+    Home,
+    Gallery,
+    GalleryRender,
+}
+
+impl Visit {
+    fn label(self) -> &'static str {
+        match self {
+            Visit::Home => "`#/` settled",
+            Visit::Gallery => "`#/gallery` settled",
+            Visit::GalleryRender => "gallery rendered",
+        }
+    }
+}
+
+/// One visit's total over the runs, in bytes.
+#[derive(Debug, Default)]
+pub struct Total {
+    pub raw: Samples,
+    pub gzip: Samples,
+    pub brotli: Samples,
+}
+
+#[derive(Debug, Default)]
+pub struct DownloadFigures {
+    pub totals: BTreeMap<Visit, Total>,
+    /// Every file any visit fetched, with the visits that fetched it.
+    pub files: BTreeMap<String, (FileSize, BTreeSet<Visit>)>,
+    /// Every wasm module of the build.
+    pub modules: Vec<FileSize>,
+}
+
+impl DownloadFigures {
+    /// Adds one run of `visit`: the distinct files of the build that `requests` fetched.
+    pub fn record<'r>(
+        &mut self,
+        visit: Visit,
+        requests: impl IntoIterator<Item = &'r Request>,
+        origin: &str,
+        dist: &Path,
+        sizes: &mut Sizes,
+    ) -> Result<(), BenchError> {
+        let paths: BTreeSet<String> = requests
+            .into_iter()
+            .filter_map(|request| dist_path(&request.url, origin))
+            .collect();
+        let total = self.totals.entry(visit).or_default();
+        let (mut raw, mut gzip, mut brotli) = (0, 0, 0);
+        for path in paths {
+            let size = sizes.of(dist, &path)?;
+            raw += size.raw;
+            gzip += size.gzip;
+            brotli += size.brotli;
+            self.files
+                .entry(path)
+                .or_insert_with(|| (size, BTreeSet::new()))
+                .1
+                .insert(visit);
+        }
+        total.raw.push(raw as f64);
+        total.gzip.push(gzip as f64);
+        total.brotli.push(brotli as f64);
+        Ok(())
+    }
+
+    /// Measures every `.wasm` file of `dist`.
+    pub fn read_modules(&mut self, dist: &Path, sizes: &mut Sizes) -> Result<(), BenchError> {
+        let mut paths = Vec::new();
+        wasm_files(dist, dist, &mut paths)?;
+        paths.sort();
+        self.modules = paths
+            .iter()
+            .map(|path| sizes.of(dist, path))
+            .collect::<Result<_, _>>()?;
+        Ok(())
+    }
+}
+
+fn wasm_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), BenchError> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|error| BenchError::Io(format!("{}: {error}", dir.display())))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            wasm_files(root, &path, out)?;
+        } else if path.extension().is_some_and(|ext| ext == "wasm") {
+            if let Ok(relative) = path.strip_prefix(root) {
+                out.push(relative.to_string_lossy().into_owned());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A budget row: figure, limit, measured text, whether the median meets it.
+pub struct Row {
+    pub figure: &'static str,
+    pub limit: &'static str,
+    pub measured: String,
+    pub met: Option<bool>,
+}
+
+/// The issue's download budgets.
+pub fn rows(figures: &DownloadFigures) -> Vec<Row> {
+    let row = |visit, figure, limit, budget: f64| {
+        let total = figures.totals.get(&visit);
+        Row {
+            figure,
+            limit,
+            measured: total.map_or("not measured".to_owned(), |total| {
+                format!(
+                    "{} gzip -9 ({} brotli -q 11, {} raw)",
+                    total.gzip.scaled(KB).show(1, "KB"),
+                    total.brotli.scaled(KB).show(1, "KB"),
+                    total.raw.scaled(KB).show(1, "KB")
+                )
+            }),
+            met: total.and_then(|total| total.gzip.median()).map(|median| median <= budget),
+        }
+    };
+    vec![
+        row(
+            Visit::Home,
+            "Download until the page settles on `#/` (empty canvas): every file fetched, gzip -9",
+            "≤ 600 KB",
+            SETTLED_BUDGET,
+        ),
+        row(
+            Visit::Gallery,
+            "Download until the page settles on `#/gallery`: every file fetched, gzip -9",
+            "≤ 600 KB",
+            SETTLED_BUDGET,
+        ),
+        row(
+            Visit::GalleryRender,
+            "Download needed to render every gallery widget: files fetched before all 25 are in the DOM, gzip -9",
+            "≤ 450 KB",
+            GALLERY_RENDER_BUDGET,
+        ),
+    ]
+}
+
+/// The detail: every file each visit fetched, and every wasm module of the build.
+pub fn section(out: &mut String, figures: &DownloadFigures) {
+    let _ = writeln!(out, "\n## Download per visit (issue 21)\n");
+    let _ = writeln!(
+        out,
+        "Cold loads (fresh profile). A page has settled when the quiet window of the time-to-interactive \
+         search has passed (5 s without long tasks and with at most two requests in flight); \"gallery rendered\" \
+         counts the requests that started before all 25 gallery widgets were in the DOM.\n"
+    );
+    let _ = writeln!(out, "| visit | budget (gzip -9) | gzip -9 | brotli -q 11 | raw |\n|---|---|---|---|---|");
+    for (visit, total) in &figures.totals {
+        let budget = match visit {
+            Visit::GalleryRender => GALLERY_RENDER_BUDGET,
+            _ => SETTLED_BUDGET,
+        };
+        let _ = writeln!(
+            out,
+            "| {} | ≤ {:.0} KB | {} | {} | {} |",
+            visit.label(),
+            budget / KB,
+            total.gzip.scaled(KB).show(1, "KB"),
+            total.brotli.scaled(KB).show(1, "KB"),
+            total.raw.scaled(KB).show(1, "KB")
+        );
+    }
+    let _ = writeln!(out, "\n| file | fetched in | raw | gzip -9 | brotli -q 11 |\n|---|---|---|---|---|");
+    for (path, (size, visits)) in &figures.files {
+        let visits: Vec<&str> = visits.iter().map(|visit| visit.label()).collect();
+        let _ = writeln!(
+            out,
+            "| `{path}` | {} | {} | {} | {} |",
+            visits.join(", "),
+            kb(size.raw),
+            kb(size.gzip),
+            kb(size.brotli)
+        );
+    }
+    let _ = writeln!(out, "\n### Every wasm module of the build\n");
+    let _ = writeln!(out, "| module | raw | gzip -9 | brotli -q 11 |\n|---|---|---|---|");
+    for module in &figures.modules {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} |",
+            module.path,
+            kb(module.raw),
+            kb(module.gzip),
+            kb(module.brotli)
+        );
+    }
+}
+
+fn kb(bytes: u64) -> String {
+    format!("{:.1} KB", bytes as f64 / KB)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(url: &str) -> Request {
+        Request { url: url.to_owned(), start: 0.0, end: 1.0, kind: "script".to_owned() }
+    }
+
+    #[test]
+    fn a_file_fetched_twice_in_a_visit_counts_once_and_other_origins_not_at_all() {
+        let dist = std::env::temp_dir().join(format!("autoui-bench-download-{}", std::process::id()));
+        std::fs::create_dir_all(&dist).expect("temp dir");
+        std::fs::write(dist.join("app.wasm"), vec![7u8; 5_000]).expect("write");
+        std::fs::write(dist.join("index.html"), "<html></html>").expect("write");
+        let origin = "http://127.0.0.1:4100";
+        let requests = [
+            request("http://127.0.0.1:4100/"),
+            request("http://127.0.0.1:4100/app.wasm"),
+            request("http://127.0.0.1:4100/app.wasm?again"),
+            request("https://example.com/font.woff2"),
+        ];
+        let mut figures = DownloadFigures::default();
+        let mut sizes = Sizes::default();
+        figures.record(Visit::Home, &requests, origin, &dist, &mut sizes).expect("recorded");
+        figures.read_modules(&dist, &mut sizes).expect("modules");
+        let _ = std::fs::remove_dir_all(&dist);
+        let home = &figures.totals[&Visit::Home];
+        assert_eq!(home.raw.median(), Some(5_013.0));
+        assert_eq!(figures.files.len(), 2);
+        assert_eq!(figures.modules.iter().map(|module| module.path.as_str()).collect::<Vec<_>>(), ["app.wasm"]);
+        let rows = rows(&figures);
+        assert_eq!(rows[0].met, Some(true));
+        assert_eq!(rows[1].met, None, "the gallery was not measured");
+    }
+}
