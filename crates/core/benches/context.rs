@@ -20,7 +20,7 @@ use autoui_core::samples::Samples;
 use autoui_core::settings::Settings;
 use autoui_core::tool::ToolResult;
 use common::Counter;
-use common::autoui::RecordingCanvas;
+use common::canvas::RecordingCanvas;
 use common::clock::FakeClock;
 use common::mcp::{Behaviour, FakeMcp, spec};
 use common::model::{ScriptedModel, SeenRequest, Step, call, text};
