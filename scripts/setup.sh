@@ -70,10 +70,12 @@ if [[ ! -x scripts/tools/node_modules/.bin/wasm-opt ]]; then
 fi
 
 if $with_tests; then
-  for manifest in tests/servers/package.json; do
+  # tests/servers: the MCP servers the tests connect to; tests/e2e: axe-core, which the
+  # accessibility scenario injects into the page (the app never loads it).
+  for manifest in tests/servers/package.json tests/e2e/package.json; do
     dir=$(dirname "$manifest")
     if [[ -f "$manifest" && ! -d "$dir/node_modules" ]]; then
-      say "installing npm test servers in $dir"
+      say "installing npm test packages in $dir"
       npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
     fi
   done

@@ -4,9 +4,6 @@
 fn main() {
     console_error_panic_hook::set_once();
     autoui::chunks::install();
-    if let Some(boot) = leptos::prelude::document().get_element_by_id("au-boot") {
-        boot.remove();
-    }
     // The gallery and the recipes are made of the views chunk: a page opened on them starts loading
     // it first and builds the app in the next task, so the chunk compiles while the app is built.
     if autoui::ui::route::initial_view() == autoui::ui::route::View::Canvas {
@@ -17,6 +14,16 @@ fn main() {
     }
 }
 
+/// Reads the saved session from the browser store (IndexedDB answers asynchronously), then builds
+/// the app over it; the static shell stays on screen meanwhile.
 fn mount() {
-    leptos::mount::mount_to_body(autoui::ui::app::App);
+    wasm_bindgen_futures::spawn_local(async {
+        let span = autoui::adapters::clock::Span::start("autoui-restore");
+        let restored = autoui::state::persist::restore().await;
+        drop(span);
+        if let Some(boot) = leptos::prelude::document().get_element_by_id("au-boot") {
+            boot.remove();
+        }
+        leptos::mount::mount_to_body(move || autoui::ui::app::restored_app(restored));
+    });
 }

@@ -11,9 +11,14 @@ use std::rc::Rc;
 
 use autoui::adapters::clock::BrowserClock;
 use autoui::adapters::http::FetchTransport;
-use autoui::state::servers::{STORAGE_KEY, ServersCtx, provide_servers, spawn_hub, spawn_hub_over};
 use autoui::state::elicitation::use_elicitation;
 use autoui::ui::elicitation::ElicitationForms;
+use autoui::adapters::indexed_db::RecordStore;
+use autoui::state::notices::provide_notices;
+use autoui::state::persist::{provide_persist, restore};
+use autoui::state::servers::{ServersCtx, provide_servers, spawn_hub, spawn_hub_over};
+use autoui_core::store::migrate::servers_record;
+use autoui_core::store::{SERVERS_KEY, StoreName, WritePlan};
 use autoui::ui::servers::ServersDrawer;
 use autoui_core::cancel::CancelToken;
 use autoui_core::ids::ServerId;
@@ -548,13 +553,16 @@ struct Panel {
     _handle: Box<dyn std::any::Any>,
 }
 
-fn mount_panel() -> Panel {
+/// The panel over the app's store, reading the server configs saved in this browser as the app does.
+async fn mount_panel() -> Panel {
     let document = document();
     let container = document.create_element("div").expect("div").unchecked_into::<HtmlElement>();
     document.body().expect("body").append_child(&container).expect("append");
     let provided = Rc::new(RefCell::new(None));
     let keep = provided.clone();
+    let mut restored = restore().await;
     let handle = leptos::mount::mount_to(container.clone(), move || {
+        provide_persist(&mut restored, provide_notices());
         keep.replace(Some(provide_servers()));
         view! { <ServersDrawer open=RwSignal::new(true) /> }.into_any()
     });
@@ -624,13 +632,15 @@ impl Panel {
 }
 
 /// The servers panel with the chat's elicitation forms under it, over the app's own state.
-fn mount_panel_with_forms() -> Panel {
+async fn mount_panel_with_forms() -> Panel {
     let document = document();
     let container = document.create_element("div").expect("div").unchecked_into::<HtmlElement>();
     document.body().expect("body").append_child(&container).expect("append");
     let provided = Rc::new(RefCell::new(None));
     let keep = provided.clone();
+    let mut restored = restore().await;
     let handle = leptos::mount::mount_to(container.clone(), move || {
+        provide_persist(&mut restored, provide_notices());
         keep.replace(Some(provide_servers()));
         let ctx = use_elicitation().expect("the servers provide the elicitation forms' state");
         view! { <ServersDrawer open=RwSignal::new(true) /> <ElicitationForms ctx /> }.into_any()
@@ -669,7 +679,7 @@ async fn answered(panel: &Panel, calling: LocalBoxFuture<'static, Result<ToolRes
 
 #[wasm_bindgen_test]
 async fn server_everythings_elicitation_is_a_form_in_the_chat_that_refuses_bad_input_then_sends_it() {
-    let panel = mount_panel_with_forms();
+    let panel = mount_panel_with_forms().await;
     let calling = ask_through_everything(&panel).await;
     let text = answered(&panel, calling, async |panel| {
         assert_eq!(panel.text("[data-testid=elicitation-message]"), "Please provide inputs for the following fields:");
@@ -707,7 +717,7 @@ async fn server_everythings_elicitation_is_a_form_in_the_chat_that_refuses_bad_i
 
 #[wasm_bindgen_test]
 async fn declining_or_cancelling_an_elicitation_tells_the_server_which() {
-    let panel = mount_panel_with_forms();
+    let panel = mount_panel_with_forms().await;
     let calling = ask_through_everything(&panel).await;
     let declined = answered(&panel, calling, async |panel| panel.click("[data-testid=elicitation-decline]")).await;
     assert!(declined.contains("User declined to provide the requested information"), "{declined}");
@@ -719,19 +729,36 @@ async fn declining_or_cancelling_an_elicitation_tells_the_server_which() {
     panel.remove_everything().await;
 }
 
-fn local_storage() -> web_sys::Storage {
-    window().local_storage().ok().flatten().expect("local storage")
+/// The server configs in the app's store.
+async fn stored_configs() -> Vec<ServerConfig> {
+    let store = RecordStore::open().await.expect("the store opens");
+    let records = store.read_all().await.expect("the store reads");
+    serde_json::from_str(records.meta(SERVERS_KEY).unwrap_or("[]")).expect("the stored servers are readable")
 }
 
-fn stored_configs() -> Vec<ServerConfig> {
-    let raw = local_storage().get_item(STORAGE_KEY).ok().flatten().unwrap_or_else(|| "[]".to_owned());
-    serde_json::from_str(&raw).expect("the stored servers are readable")
+/// Waits until the stored configs satisfy `ready` (saves are asynchronous), and returns them.
+async fn stored_configs_when(what: &str, ready: impl Fn(&[ServerConfig]) -> bool) -> Vec<ServerConfig> {
+    for _ in 0..100 {
+        let stored = stored_configs().await;
+        if ready(&stored) {
+            return stored;
+        }
+        BrowserClock.sleep(50).await;
+    }
+    panic!("{what}: the store holds {:?}", stored_configs().await.iter().map(|c| c.url.clone()).collect::<Vec<_>>());
+}
+
+async fn store_configs(configs: &[ServerConfig]) {
+    let store = RecordStore::open().await.expect("the store opens");
+    let mut plan = WritePlan::default();
+    plan.put(StoreName::Meta, SERVERS_KEY, servers_record(configs));
+    store.write(&plan).await.expect("stored");
 }
 
 #[wasm_bindgen_test]
 async fn the_panel_adds_a_server_by_url_and_shows_it_connected_with_its_tools() {
-    let _ = local_storage().remove_item(STORAGE_KEY);
-    let panel = mount_panel();
+    store_configs(&[]).await;
+    let panel = mount_panel().await;
 
     panel.type_into("[data-testid=server-url]", table_streamable());
     panel.click("[data-testid=server-add]");
@@ -765,19 +792,22 @@ async fn the_panel_adds_a_server_by_url_and_shows_it_connected_with_its_tools() 
         "the form is cleared for the next server"
     );
 
-    let stored = stored_configs();
+    let stored = stored_configs_when("the server saved with its transport", |stored| {
+        stored.first().is_some_and(|config| config.detected.is_some())
+    })
+    .await;
     assert_eq!(stored.len(), 1, "the server is saved in this browser");
     assert_eq!(stored[0].url, table_streamable());
     assert_eq!(stored[0].detected, Some(TransportKind::Streamable), "with the transport auto-detection found");
 
     panel.remove_everything().await;
-    assert!(stored_configs().is_empty(), "a removed server is forgotten");
+    stored_configs_when("a removed server is forgotten", <[ServerConfig]>::is_empty).await;
 }
 
 #[wasm_bindgen_test]
 async fn the_panel_shows_progress_while_a_call_runs_then_its_latency() {
-    let _ = local_storage().remove_item(STORAGE_KEY);
-    let panel = mount_panel();
+    store_configs(&[]).await;
+    let panel = mount_panel().await;
     let id = panel.servers.add(ServerConfig::new(everything_sse())).expect("a valid URL");
     panel
         .wait_for("the server connecting", |panel| {
@@ -809,8 +839,8 @@ async fn the_panel_shows_progress_while_a_call_runs_then_its_latency() {
 
 #[wasm_bindgen_test]
 async fn a_server_that_cannot_be_reached_shows_the_whole_actionable_reason_in_the_panel() {
-    let _ = local_storage().remove_item(STORAGE_KEY);
-    let panel = mount_panel();
+    store_configs(&[]).await;
+    let panel = mount_panel().await;
     panel.type_into("[data-testid=server-url]", unreachable());
     panel.click("[data-testid=server-add]");
     panel.wait_for("the failure", |panel| panel.text("[data-testid=server-status]").starts_with("failed: ")).await;
@@ -839,8 +869,8 @@ async fn a_server_that_cannot_be_reached_shows_the_whole_actionable_reason_in_th
 
 #[wasm_bindgen_test]
 async fn the_add_form_says_why_a_url_is_refused() {
-    let _ = local_storage().remove_item(STORAGE_KEY);
-    let panel = mount_panel();
+    store_configs(&[]).await;
+    let panel = mount_panel().await;
     panel.type_into("[data-testid=server-url]", "not a url");
     panel.click("[data-testid=server-add]");
     leptos::task::tick().await;
@@ -856,9 +886,9 @@ async fn servers_saved_in_this_browser_are_reconnected_on_reload_with_their_toke
         bearer_token: Some("test-token".to_owned()),
         ..ServerConfig::new(table_sse())
     }];
-    local_storage().set_item(STORAGE_KEY, &serde_json::to_string(&saved).expect("json")).expect("stored");
+    store_configs(&saved).await;
 
-    let panel = mount_panel();
+    let panel = mount_panel().await;
     panel
         .wait_for("the saved server reconnecting", |panel| {
             panel.text("[data-testid=server-status]") == "connected with 5 tools"
@@ -866,7 +896,10 @@ async fn servers_saved_in_this_browser_are_reconnected_on_reload_with_their_toke
         .await;
     assert_eq!(panel.text("[data-testid=server-name-label]"), "cities", "the user's name wins over the server's");
     assert_eq!(panel.text("[data-testid=server-transport-label]"), "HTTP+SSE (legacy)");
-    let stored = stored_configs();
+    let stored = stored_configs_when("the detected transport saved", |stored| {
+        stored.first().is_some_and(|config| config.detected.is_some())
+    })
+    .await;
     assert_eq!(stored.len(), 1);
     assert_eq!(stored[0].bearer_token.as_deref(), Some("test-token"), "the token stays saved");
     assert_eq!(stored[0].detected, Some(TransportKind::Sse), "the detected transport is saved for next time");

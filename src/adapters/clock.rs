@@ -1,4 +1,5 @@
-//! `Clock` and `Random` from the browser: `performance.now`, `Date.now`, `setTimeout`, `crypto`.
+//! `Clock` and `Random` from the browser: `performance.now`, `Date.now`, `setTimeout`, `crypto`; and
+//! [`Span`], a User Timing measure benchmarks read from the page.
 
 use autoui_core::ports::{Clock, Random};
 use futures::future::LocalBoxFuture;
@@ -41,6 +42,31 @@ impl Random for BrowserRandom {
             u64::from_le_bytes(bytes)
         } else {
             (js_sys::Math::random() * u64::MAX as f64) as u64
+        }
+    }
+}
+
+/// A stretch of main-thread work measured as `performance.measure(name)` when dropped, so the
+/// benchmarks read it with `performance.getEntriesByName(name)` (the app reads nothing back).
+pub struct Span {
+    name: &'static str,
+}
+
+impl Span {
+    pub fn start(name: &'static str) -> Span {
+        if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+            let _ = performance.mark(&format!("{name}:start"));
+        }
+        Span { name }
+    }
+}
+
+impl Drop for Span {
+    fn drop(&mut self) {
+        if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+            let (start, end) = (format!("{}:start", self.name), format!("{}:end", self.name));
+            let _ = performance.mark(&end);
+            let _ = performance.measure_with_start_mark_and_end_mark(self.name, &start, &end);
         }
     }
 }

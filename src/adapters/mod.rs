@@ -1,9 +1,13 @@
 //! The only code that calls browser APIs (fetch, EventSource, storage, `modelContext`, the validator module).
 
 pub mod clock;
+pub mod confirm;
 pub mod download;
 pub mod event_source;
 pub mod http;
+pub mod indexed_db;
+pub mod quota;
 pub mod storage;
+pub mod tabs;
 pub mod validator;
 pub mod webmcp;

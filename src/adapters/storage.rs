@@ -1,4 +1,5 @@
-//! Local storage of small JSON documents (settings, server list), failing soft when storage is unavailable.
+//! Local storage of small JSON documents (settings; the documents of earlier versions that move to
+//! IndexedDB once), failing soft when storage is unavailable.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -45,8 +46,9 @@ pub fn get_raw(key: &str) -> Option<String> {
     local_storage()?.get_item(key).ok().flatten()
 }
 
-/// Stores `text` under `key`; the error says why storage refused (usually the quota).
-pub fn set_raw(key: &str, text: &str) -> Result<(), String> {
-    let storage = local_storage().ok_or_else(|| "local storage is not available in this browser".to_owned())?;
-    storage.set_item(key, text).map_err(|error| crate::adapters::http::describe(&error))
+/// Removes `key` (a document moved elsewhere).
+pub fn remove(key: &str) {
+    if let Some(storage) = local_storage() {
+        let _ = storage.remove_item(key);
+    }
 }

@@ -9,6 +9,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use autoui_core::agent::budget::DEFAULT_REQUEST_BUDGET;
+use autoui_core::agent::buffer::ResultBuffer;
 use autoui_core::agent::event::{AgentEvent, EventSink};
 use autoui_core::agent::session::{AgentConfig, AgentDeps, AgentSession, SessionSnapshot, UserTurn};
 use autoui_core::agent::stop::StopReason;
@@ -81,10 +83,12 @@ pub struct Pending {
 pub struct AgentCtx {
     /// Made when the engine chunk starts ([`AgentCtx::attach`]).
     session: StoredValue<Option<Rc<RefCell<AgentSession>>>, LocalStorage>,
-    /// The conversation as restored until there is a session, then as it was when the current run
-    /// started: a run holds the session for its whole length, and a save can come in the middle of
-    /// it (a widget was added).
-    settled: StoredValue<Vec<Message>, LocalStorage>,
+    /// The conversation (with its activated servers and results) as restored until there is a
+    /// session, then as it was when the current run started: a run holds the session for its whole
+    /// length, and a save can come in the middle of it (a widget was added).
+    settled: StoredValue<SessionSnapshot, LocalStorage>,
+    /// The session's result buffer, readable during a run (the session itself is not).
+    results: StoredValue<Option<Rc<ResultBuffer>>, LocalStorage>,
     engine: EngineCtx,
     /// A turn that could not start because the engine did not load; Retry sends it again.
     unsent: RwSignal<Option<UserTurn>>,
@@ -142,15 +146,40 @@ impl AgentCtx {
     /// Whether Retry has something to do: a run that stopped early, or a turn that could not start.
     pub fn can_retry(&self) -> bool {
         !self.running.get()
-            && (self.unsent.with(Option::is_some) || self.last_stop.get().is_some_and(|s| s != StopReason::Completed))
+            && (self.unsent.with(Option::is_some)
+                || self.last_stop.get().is_some_and(|s| !matches!(s, StopReason::Completed | StopReason::OutputCut { .. })))
     }
 
-    /// The conversation as stored (for persistence). During a run, the conversation before it: the
-    /// run's end bumps the revision, which saves again with the whole run.
-    pub fn conversation(&self) -> Vec<Message> {
+    /// Whether the last reply was cut by the output limit, so Continue is offered.
+    pub fn can_continue(&self) -> bool {
+        !self.running.get() && matches!(self.last_stop.get(), Some(StopReason::OutputCut { .. }))
+    }
+
+    /// Lets the model go on with a reply the output limit cut: a turn that says so (as context, so the
+    /// transcript shows no message the person did not write).
+    pub fn continue_reply(&self) {
+        if !self.running.get_untracked() {
+            let turn = UserTurn::default()
+                .with_context("Your last reply was cut off by the output token limit. Continue it from where it stopped.");
+            self.start(turn);
+        }
+    }
+
+    /// The conversation as stored (for persistence), with its activated servers and full results.
+    /// During a run, the conversation before it with every result stored so far: the run's end bumps
+    /// the revision, which saves again with the whole run.
+    pub fn snapshot(&self) -> SessionSnapshot {
         self.session.with_value(|session| match session.as_ref().map(|session| session.try_borrow()) {
-            Some(Ok(session)) => session.messages().to_vec(),
-            None | Some(Err(_)) => self.settled.get_value(),
+            Some(Ok(session)) => session.snapshot(),
+            Some(Err(_)) => {
+                let mut settled = self.settled.get_value();
+                if let Some(results) = self.results.get_value() {
+                    settled.results = results.entries();
+                    settled.evicted = results.evicted();
+                }
+                settled
+            }
+            None => self.settled.get_value(),
         })
     }
 
@@ -170,8 +199,8 @@ impl AgentCtx {
             clock: Rc::new(BrowserClock),
             results: autoui.results(),
         };
-        let snapshot = SessionSnapshot { messages: self.settled.get_value(), ..SessionSnapshot::default() };
-        let session = AgentSession::restore(deps, AgentConfig::default(), snapshot);
+        self.results.set_value(Some(autoui.results()));
+        let session = AgentSession::restore(deps, AgentConfig::default(), self.settled.get_value());
         self.session.set_value(Some(Rc::new(RefCell::new(session))));
     }
 
@@ -181,8 +210,46 @@ impl AgentCtx {
         self.send_shown(text.clone(), text);
     }
 
+    /// Continues `snapshot` instead of the current conversation (a backup read back); refused
+    /// while a run is going.
+    pub fn replace_conversation(&self, snapshot: SessionSnapshot) -> bool {
+        if self.running.get_untracked() {
+            return false;
+        }
+        let mut next_id = self.next_id.get_value();
+        let transcript = transcript_from(&snapshot.messages, &mut next_id);
+        self.next_id.set_value(next_id);
+        self.session.with_value(|session| match session {
+            Some(session) => session.borrow_mut().replace(snapshot.clone()),
+            None => {}
+        });
+        self.settled.set_value(snapshot);
+        self.transcript.set(transcript);
+        self.console.set(Vec::new());
+        self.last_stop.set(None);
+        self.revision.update(|r| *r += 1);
+        true
+    }
+
+    /// Shows the conversation as the tab this one follows saved it (`state/tabs.rs`).
+    pub fn follow(&self, snapshot: SessionSnapshot) {
+        if self.running.get_untracked() {
+            return;
+        }
+        let mut next_id = self.next_id.get_value();
+        let transcript = transcript_from(&snapshot.messages, &mut next_id);
+        self.next_id.set_value(next_id);
+        self.transcript.set(transcript);
+        self.settled.set_value(snapshot);
+    }
+
     /// Sends `text` to the agent while the transcript shows `shown` (e.g. a widget click).
     pub fn send_shown(&self, text: String, shown: String) {
+        if self.canvas.is_following_now() {
+            let text = "This conversation continues in another tab of this browser: send it there, or close that tab to continue here.";
+            self.push_item(ChatBody::Note { kind: NoteKind::Stopped, text: text.to_owned() });
+            return;
+        }
         if self.running.get_untracked() {
             self.queued.set_value(Some((text, shown)));
             return;
@@ -213,7 +280,7 @@ impl AgentCtx {
         }
         self.session.with_value(|session| match session {
             Some(session) => session.borrow_mut().clear(),
-            None => self.settled.set_value(Vec::new()),
+            None => self.settled.set_value(SessionSnapshot::default()),
         });
         self.unsent.set(None);
         self.transcript.set(Vec::new());
@@ -238,7 +305,7 @@ impl AgentCtx {
         leptos::task::spawn_local(async move {
             match ctx.engine.ready().await {
                 Ok(engine) => {
-                    ctx.settled.set_value(ctx.conversation());
+                    ctx.settled.set_value(ctx.snapshot());
                     (engine.run)(ctx, turn, settings, cancel).await;
                 }
                 Err(error) => {
@@ -437,23 +504,28 @@ pub(crate) fn run_turn(
         let Some(session) = ctx.session.get_value() else { return };
         let sink = UiSink::new(ctx);
         let mut session = session.borrow_mut();
-        session.run(turn, &settings, cancel, &sink).await;
+        // The model profile sizes the run: a large window sees more data, a small one is not overrun.
+        let limits = settings.derived_limits();
+        session.set_request_budget(Some(limits.map_or(DEFAULT_REQUEST_BUDGET, |limits| limits.request_budget)));
+        session.set_tool_budget(limits.map(|limits| limits.tool_budget));
+        session.run(turn, &settings.effective(), cancel, &sink).await;
     })
 }
 
-/// The agent's state, with the conversation restored from the last visit; the session itself comes
-/// with the engine.
+/// The agent's state, with the conversation (activated servers and results too) restored from the
+/// last visit; the session itself comes with the engine.
 pub fn provide_agent(
     settings: SettingsCtx,
     canvas: CanvasCtx,
     engine: EngineCtx,
-    conversation: Vec<Message>,
+    restored: SessionSnapshot,
 ) -> AgentCtx {
     let mut next_id = 0;
-    let transcript = transcript_from(&conversation, &mut next_id);
+    let transcript = transcript_from(&restored.messages, &mut next_id);
     let ctx = AgentCtx {
         session: StoredValue::new_local(None),
-        settled: StoredValue::new_local(conversation),
+        settled: StoredValue::new_local(restored),
+        results: StoredValue::new_local(None),
         engine,
         unsent: RwSignal::new(None),
         settings,

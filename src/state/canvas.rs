@@ -81,6 +81,8 @@ pub struct CanvasCtx {
     undo: RwSignal<UndoState>,
     revision: RwSignal<u64>,
     read_only: RwSignal<bool>,
+    /// Another tab edits the session and this one follows it (`state/tabs.rs`).
+    following: RwSignal<bool>,
 }
 
 impl CanvasCtx {
@@ -95,12 +97,36 @@ impl CanvasCtx {
             undo: RwSignal::new(UndoState::default()),
             revision: RwSignal::new(0),
             read_only: RwSignal::new(false),
+            following: RwSignal::new(false),
         }
     }
 
-    /// A shared dashboard opened from a link is read-only until the person makes a copy.
+    /// A shared dashboard opened from a link is read-only until the person makes a copy; a tab
+    /// following another one is read-only while it follows.
     pub fn is_read_only(&self) -> bool {
-        self.read_only.get()
+        self.read_only.get() || self.following.get()
+    }
+
+    /// Read-only because another tab edits the session (tracked).
+    pub fn is_following(&self) -> bool {
+        self.following.get()
+    }
+
+    pub fn is_following_now(&self) -> bool {
+        self.following.get_untracked()
+    }
+
+    pub fn set_following(&self, following: bool) {
+        self.following.set(following);
+    }
+
+    /// Shows `canvas` as the tab this one follows saved it.
+    pub fn follow(&self, canvas: Canvas) {
+        let op = Op::Replace { blocks: canvas.blocks().to_vec() };
+        let now = js_sys::Date::now();
+        if let Some(Ok(applied)) = self.store.try_update_value(|store| store.apply(op, &Origin::User, now)) {
+            self.sync(&applied);
+        }
     }
 
     pub fn set_read_only(&self, read_only: bool) {
@@ -111,6 +137,9 @@ impl CanvasCtx {
     pub fn apply(&self, op: Op, origin: Origin) -> Result<Applied, CanvasError> {
         if self.read_only.get_untracked() {
             return Err(CanvasError::ReadOnly);
+        }
+        if self.following.get_untracked() {
+            return Err(CanvasError::EditedInAnotherTab);
         }
         let now = js_sys::Date::now();
         // The store lives as long as the app's root owner, which outlives every handle.
@@ -123,7 +152,7 @@ impl CanvasCtx {
     }
 
     pub fn undo(&self) {
-        if self.read_only.get_untracked() {
+        if self.is_read_only_untracked() {
             return;
         }
         if let Some(Some(applied)) = self.store.try_update_value(|store| store.undo(&Origin::User)) {
@@ -132,7 +161,7 @@ impl CanvasCtx {
     }
 
     pub fn redo(&self) {
-        if self.read_only.get_untracked() {
+        if self.is_read_only_untracked() {
             return;
         }
         if let Some(Some(applied)) = self.store.try_update_value(|store| store.redo(&Origin::User)) {
@@ -170,6 +199,10 @@ impl CanvasCtx {
     /// Runs `change` on the core store (change log marks, selections), then re-syncs the signals.
     pub fn update_store<T>(&self, change: impl FnOnce(&mut CanvasStore) -> T) -> Option<T> {
         self.store.try_update_value(change)
+    }
+
+    fn is_read_only_untracked(&self) -> bool {
+        self.read_only.get_untracked() || self.following.get_untracked()
     }
 
     fn sync(&self, applied: &Applied) {

@@ -9,4 +9,5 @@ pub mod notices;
 pub mod persist;
 pub mod servers;
 pub mod settings;
+pub mod tabs;
 pub mod webmcp;

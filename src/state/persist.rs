@@ -1,102 +1,464 @@
-//! Keeping the session across reloads: the canvas and the conversation are read from local storage at
-//! start and written back, debounced, after changes (never during rendering). A stored document that
-//! cannot be read is set aside under `<key>.corrupt` and reported, never a crash.
+//! Keeping work across reloads in the browser store (IndexedDB, `adapters/indexed_db.rs`): the
+//! session (canvas, conversation, result buffer, activated servers), the saved dashboards and the MCP
+//! server configs are read before the app is mounted, moved over once from the local storage
+//! documents of earlier versions, and written back after changes as the record difference the core
+//! plans (`autoui_core::store`), one transaction per write. A write the browser refuses changes
+//! nothing stored and nothing in the page; the person is told the size and what to do.
 
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use std::time::Duration;
 
-use autoui_core::canvas::model::Canvas;
-use autoui_core::canvas::persist::{DashboardLibrary, Session, decode_session, encode_session};
-use autoui_core::llm::message::Message;
+use autoui_core::canvas::persist::{Dashboard, DashboardLibrary, LibraryError, Saved};
+use autoui_core::mcp::config::ServerConfig;
+use autoui_core::store::library::{delete_dashboard, put_dashboard, read_library};
+use autoui_core::store::migrate::{LegacyDocuments, Migration, migrate, read_servers, servers_record};
+use autoui_core::store::session::{SessionState, SessionWriter, read_session};
+use autoui_core::store::{SERVERS_KEY, StoreName, StoredRecords, WritePlan};
 use leptos::prelude::*;
 
-use crate::adapters::clock::BrowserRandom;
+use crate::adapters::clock::{BrowserRandom, Span};
+use crate::adapters::indexed_db::{RecordStore, StoreError};
+use crate::adapters::quota;
+use crate::adapters::tabs::Channel;
 use crate::adapters::storage;
 use crate::state::notices::NoticesCtx;
 
-pub const SESSION_KEY: &str = "autoui.session.v1";
-pub const DASHBOARDS_KEY: &str = "autoui.dashboards.v1";
 const SAVE_DELAY: Duration = Duration::from_millis(250);
 
-/// What was restored at start, with notices already raised for anything set aside.
-pub fn restore_session(notices: NoticesCtx) -> Session {
-    let Some(text) = storage::get_raw(SESSION_KEY) else { return Session::default() };
-    match decode_session(&text, &BrowserRandom, js_sys::Date::now()) {
-        Ok(loaded) => {
-            for part in &loaded.set_aside {
-                notices.error(format!("Part of your last session could not be restored ({}): {}", part.what, part.reason));
-            }
-            loaded.value
-        }
+/// What was read before the app was mounted, with the problems to report once notices exist.
+#[derive(Default)]
+pub struct Restored {
+    pub session: SessionState,
+    pub library: DashboardLibrary,
+    pub servers: Vec<ServerConfig>,
+    problems: Vec<String>,
+    store: Option<Rc<RecordStore>>,
+    writer: SessionWriter,
+}
+
+/// Opens the store and reads everything; on a first visit after an update, moves the local storage
+/// documents in first. Never fails: what cannot be read is reported and the app starts without it.
+pub async fn restore() -> Restored {
+    let store = match RecordStore::open().await {
+        Ok(store) => Rc::new(store),
         Err(error) => {
-            storage::set_aside(SESSION_KEY, &text);
-            notices.error(format!(
-                "Your last session could not be restored: {error}. It was kept aside in this browser as \u{201c}{SESSION_KEY}.corrupt\u{201d}."
-            ));
-            Session::default()
+            let problem = format!("Your work cannot be saved in this browser: {error}. It lasts until this page closes.");
+            return Restored { problems: vec![problem], ..Restored::default() };
         }
+    };
+    let records = match store.read_all().await {
+        Ok(records) => records,
+        Err(error) => {
+            let problem = format!("Your saved work could not be read: {error}. Nothing was changed; try reloading.");
+            // Writing over records that could not be read could lose them: this page saves nothing.
+            return Restored { problems: vec![problem], ..Restored::default() };
+        }
+    };
+    if records.is_empty() {
+        if let Some(migration) = migrate(&legacy_documents(), &BrowserRandom, js_sys::Date::now()) {
+            return moved(store, migration).await;
+        }
+    }
+    read(store, &records)
+}
+
+fn legacy_documents() -> LegacyDocuments {
+    use autoui_core::store::migrate::{LEGACY_DASHBOARDS_KEY, LEGACY_SERVERS_KEY, LEGACY_SESSION_KEY};
+    LegacyDocuments {
+        session: storage::get_raw(LEGACY_SESSION_KEY),
+        dashboards: storage::get_raw(LEGACY_DASHBOARDS_KEY),
+        servers: storage::get_raw(LEGACY_SERVERS_KEY),
     }
 }
 
-type Snapshot = std::sync::Arc<dyn Fn() -> (Canvas, Vec<Message>) + Send + Sync>;
+/// Commits the move; the old documents leave local storage only once the store has them.
+async fn moved(store: Rc<RecordStore>, migration: Migration) -> Restored {
+    let mut problems: Vec<String> = migration.set_aside.iter().map(set_aside_problem).collect();
+    for (key, error) in &migration.unreadable {
+        if let Some(raw) = storage::get_raw(key) {
+            storage::set_aside(key, &raw);
+        }
+        problems.push(format!(
+            "Part of your earlier work could not be read ({error}). It was kept aside in this browser as \u{201c}{key}.corrupt\u{201d}."
+        ));
+    }
+    let mut writer = SessionWriter::default();
+    match store.write(&migration.plan()).await {
+        Ok(()) => {
+            for key in &migration.moved {
+                storage::remove(key);
+            }
+            writer.confirm(migration.write);
+        }
+        Err(error) => problems.push(format!(
+            "Your earlier work could not be moved to this browser's database ({error}); it stays where it was and is shown as saved."
+        )),
+    }
+    Restored {
+        session: migration.session,
+        library: migration.library,
+        servers: migration.servers,
+        problems,
+        store: Some(store),
+        writer,
+    }
+}
 
-/// Writes the session some milliseconds after the last change, so a burst of edits is one write;
-/// a pending write is flushed when the page is hidden or unloaded, so a quick reload loses nothing.
+fn read(store: Rc<RecordStore>, records: &StoredRecords) -> Restored {
+    let now = js_sys::Date::now();
+    let mut problems = Vec::new();
+    let mut store = Some(store);
+    let (session, writer) = match read_session(records, &BrowserRandom, now) {
+        Ok(Some(read)) => {
+            problems.extend(read.loaded.set_aside.iter().map(set_aside_problem));
+            let writer = SessionWriter::restored(&read.loaded.value, read.orphans);
+            (read.loaded.value, writer)
+        }
+        Ok(None) => (SessionState::default(), SessionWriter::default()),
+        Err(error) => {
+            problems.push(format!(
+                "Your last session could not be restored: {error}. It is kept as it is: this page saves nothing over it."
+            ));
+            store = None;
+            (SessionState::default(), SessionWriter::default())
+        }
+    };
+    let library = read_library(records, &BrowserRandom, now);
+    problems.extend(library.set_aside.iter().map(|part| format!("A saved dashboard could not be read ({}): {}", part.what, part.reason)));
+    let servers = records
+        .meta(SERVERS_KEY)
+        .map(read_servers)
+        .transpose()
+        .unwrap_or_else(|error| {
+            problems.push(format!("Your MCP server list could not be read: {error}"));
+            None
+        })
+        .unwrap_or_default();
+    Restored { session, library: library.value, servers, problems, store, writer }
+}
+
+fn set_aside_problem(part: &autoui_core::canvas::decode::SetAside) -> String {
+    format!("Part of your last session could not be restored ({}): {}", part.what, part.reason)
+}
+
+/// Why the dashboards did not change.
+#[derive(Debug)]
+pub enum LibraryChangeError {
+    /// The change itself is not possible (no name, no such dashboard).
+    Invalid(LibraryError),
+    /// The browser refused the write; the person was told why.
+    Refused,
+}
+
+impl From<LibraryError> for LibraryChangeError {
+    fn from(error: LibraryError) -> LibraryChangeError {
+        LibraryChangeError::Invalid(error)
+    }
+}
+
+/// Which tab writes the store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The tab asked for the writer's lock and has no answer yet.
+    Deciding,
+    Writer,
+    /// Another tab holds the lock; this one follows what it saves.
+    Follower,
+}
+
+type Snapshot = Rc<dyn Fn() -> SessionState>;
+
+struct Inner {
+    store: Option<Rc<RecordStore>>,
+    /// Tells the tabs following this one that a session write committed.
+    channel: RefCell<Option<Channel>>,
+    writer: RefCell<SessionWriter>,
+    servers: RefCell<Vec<ServerConfig>>,
+    pending: RefCell<Option<(TimeoutHandle, Snapshot)>>,
+    /// A session write is being committed; a flush meanwhile waits for it (`again`).
+    writing: Cell<bool>,
+    again: RefCell<Option<Snapshot>>,
+}
+
+/// The page's store: the debounced session saver, the saved dashboards and the server configs.
 #[derive(Clone, Copy)]
-pub struct SessionSaver {
-    pending: StoredValue<Option<(TimeoutHandle, Snapshot)>>,
+pub struct PersistCtx {
+    inner: StoredValue<Rc<Inner>, LocalStorage>,
+    library: RwSignal<DashboardLibrary>,
+    /// The last write the browser refused, until a write goes through (shown in Settings).
+    refused: RwSignal<Option<String>>,
+    /// The browser's answer to the request for persistent storage, once asked.
+    persistent: RwSignal<Option<bool>>,
+    /// Whether this tab writes the store (`state/tabs.rs`); saves wait while it is not known.
+    role: RwSignal<Role>,
     notices: NoticesCtx,
 }
 
-impl SessionSaver {
-    pub fn new(notices: NoticesCtx) -> SessionSaver {
-        let saver = SessionSaver { pending: StoredValue::new(None), notices };
-        let flush = window_event_listener(leptos::ev::pagehide, move |_| saver.flush());
-        on_cleanup(move || flush.remove());
-        saver
+impl PersistCtx {
+    /// The saved dashboards (tracked).
+    pub fn library(&self) -> RwSignal<DashboardLibrary> {
+        self.library
     }
 
-    /// Schedules a save of what `snapshot` returns when the timer fires.
-    pub fn schedule(&self, snapshot: impl Fn() -> (Canvas, Vec<Message>) + Send + Sync + 'static) {
-        if let Some((handle, _)) = self.pending.get_value() {
-            handle.clear();
-        }
-        let saver = *self;
-        let handle = set_timeout_with_handle(move || saver.flush(), SAVE_DELAY).ok();
-        let snapshot: Snapshot = std::sync::Arc::new(snapshot);
-        self.pending.set_value(handle.map(|handle| (handle, snapshot)));
+    /// Why the last write was refused, if the browser refuses writes now (tracked).
+    pub fn refused(&self) -> Option<String> {
+        self.refused.get()
+    }
+
+    /// Whether the browser granted persistent storage, once asked (tracked).
+    pub fn persistent(&self) -> Option<bool> {
+        self.persistent.get()
+    }
+
+    /// The server configs read at start (the servers panel reconnects them).
+    pub fn stored_servers(&self) -> Vec<ServerConfig> {
+        self.inner.with_value(|inner| inner.servers.borrow().clone())
+    }
+
+    /// Schedules a save of what `snapshot` returns some milliseconds after the last change, so a
+    /// burst of edits is one write; a pending save is flushed when the page is hidden or unloaded.
+    pub fn schedule(&self, snapshot: impl Fn() -> SessionState + 'static) {
+        let ctx = *self;
+        let snapshot: Snapshot = Rc::new(snapshot);
+        self.inner.with_value(|inner| {
+            if let Some((handle, _)) = inner.pending.borrow_mut().take() {
+                handle.clear();
+            }
+            if let Ok(handle) = set_timeout_with_handle(move || ctx.flush(), SAVE_DELAY) {
+                *inner.pending.borrow_mut() = Some((handle, snapshot));
+            }
+        });
     }
 
     /// Writes a scheduled save now, if there is one.
     pub fn flush(&self) {
-        let Some((handle, snapshot)) = self.pending.get_value() else { return };
-        handle.clear();
-        self.pending.set_value(None);
-        let (canvas, conversation) = snapshot();
-        let text = encode_session(&Session { canvas, conversation }, js_sys::Date::now());
-        if let Err(reason) = storage::set_raw(SESSION_KEY, &text) {
-            self.notices.error(format!("Your work could not be saved in this browser: {reason}"));
-        }
+        let Some(snapshot) = self.inner.with_value(|inner| inner.pending.borrow_mut().take()) else { return };
+        snapshot.0.clear();
+        self.write_session(snapshot.1);
     }
-}
 
-/// The saved dashboards, or an empty library (with a notice) when the stored one cannot be read.
-pub fn load_library(notices: NoticesCtx) -> DashboardLibrary {
-    let Some(text) = storage::get_raw(DASHBOARDS_KEY) else { return DashboardLibrary::default() };
-    match DashboardLibrary::decode(&text, &BrowserRandom, js_sys::Date::now()) {
-        Ok(loaded) => {
-            for part in &loaded.set_aside {
-                notices.error(format!("A saved dashboard could not be read ({}): {}", part.what, part.reason));
+    fn write_session(&self, snapshot: Snapshot) {
+        let inner = self.inner.get_value();
+        let Some(store) = inner.store.clone() else { return };
+        match self.role.get_untracked() {
+            Role::Writer => {}
+            // Written once this tab knows it is the writer.
+            Role::Deciding => {
+                *inner.again.borrow_mut() = Some(snapshot);
+                return;
             }
-            loaded.value
+            Role::Follower => return,
         }
-        Err(error) => {
-            storage::set_aside(DASHBOARDS_KEY, &text);
-            notices.error(format!("Your saved dashboards could not be read: {error}. They were kept aside."));
-            DashboardLibrary::default()
+        if inner.writing.get() {
+            *inner.again.borrow_mut() = Some(snapshot);
+            return;
         }
+        // The main-thread part of a save: what the benchmark's "save of one small edit" measures.
+        let span = Span::start("autoui-save");
+        let write = inner.writer.borrow().plan(snapshot());
+        if write.plan.is_empty() {
+            return;
+        }
+        let begun = store.begin(&write.plan);
+        drop(span);
+        inner.writing.set(true);
+        let ctx = *self;
+        leptos::task::spawn_local(async move {
+            let result = match begun {
+                Ok(commit) => commit.finished().await,
+                Err(error) => Err(error),
+            };
+            match result {
+                Ok(()) => {
+                    inner.writer.borrow_mut().confirm(write);
+                    ctx.refused.set(None);
+                    if let Some(channel) = inner.channel.borrow().as_ref() {
+                        channel.post("session");
+                    }
+                }
+                Err(error) => ctx.report(&error, "Your latest changes"),
+            }
+            inner.writing.set(false);
+            let again = inner.again.borrow_mut().take();
+            if let Some(snapshot) = again {
+                ctx.write_session(snapshot);
+            }
+        });
+    }
+
+    /// Saves `canvas` as the dashboard `name` (replacing one of that name) once the store has it.
+    pub async fn save_dashboard(
+        &self,
+        name: &str,
+        canvas: &autoui_core::canvas::model::Canvas,
+    ) -> Result<Saved, LibraryChangeError> {
+        let mut next = self.library.get_untracked();
+        let first = next.list().is_empty();
+        let saved = next.save(name, canvas, js_sys::Date::now())?;
+        let dashboard = next.open(name)?.clone();
+        self.commit(put_dashboard(&dashboard)).await.map_err(|_| LibraryChangeError::Refused)?;
+        self.library.set(next);
+        // Saved dashboards are work worth keeping: ask the browser not to clear them under pressure.
+        if first && self.persistent.get_untracked().is_none() {
+            let answer = quota::ask_to_persist().await;
+            self.persistent.set(answer);
+        }
+        Ok(saved)
+    }
+
+    /// Adds `dashboards` in one write, none replacing another (a taken name gets a suffix);
+    /// returns the names they were added under.
+    pub async fn add_dashboards(&self, dashboards: Vec<Dashboard>) -> Result<Vec<String>, LibraryChangeError> {
+        let mut next = self.library.get_untracked();
+        let mut plan = WritePlan::default();
+        let mut names = Vec::new();
+        for dashboard in dashboards {
+            let name = next.add_unique(dashboard);
+            plan.extend(put_dashboard(next.open(&name)?));
+            names.push(name);
+        }
+        self.commit(plan).await.map_err(|_| LibraryChangeError::Refused)?;
+        self.library.set(next);
+        Ok(names)
+    }
+
+    pub async fn delete_dashboard(&self, name: &str) -> Result<Dashboard, LibraryChangeError> {
+        let mut next = self.library.get_untracked();
+        let deleted = next.delete(name)?;
+        self.commit(delete_dashboard(&deleted.name)).await.map_err(|_| LibraryChangeError::Refused)?;
+        self.library.set(next);
+        Ok(deleted)
+    }
+
+    /// Stores the server configs (one small record).
+    pub fn save_servers(&self, configs: Vec<ServerConfig>) {
+        // A follower reconnecting the stored servers learns their transports: nothing the person did.
+        let same_servers = |stored: &Vec<ServerConfig>| {
+            stored.iter().map(|config| &config.url).eq(configs.iter().map(|config| &config.url))
+        };
+        if self.role_now() == Role::Follower && self.inner.with_value(|inner| same_servers(&inner.servers.borrow())) {
+            return;
+        }
+        let mut plan = WritePlan::default();
+        plan.put(StoreName::Meta, SERVERS_KEY, servers_record(&configs));
+        self.inner.with_value(|inner| *inner.servers.borrow_mut() = configs);
+        let ctx = *self;
+        leptos::task::spawn_local(async move {
+            let _ = ctx.commit(plan).await;
+        });
+    }
+
+    /// Whether this tab writes the store (tracked).
+    pub fn role(&self) -> Role {
+        self.role.get()
+    }
+
+    pub fn role_now(&self) -> Role {
+        self.role.get_untracked()
+    }
+
+    /// This tab turned out to be the writer: what waited for that is written now.
+    pub fn become_writer(&self, channel: Channel) {
+        self.inner.with_value(|inner| *inner.channel.borrow_mut() = Some(channel));
+        self.role.set(Role::Writer);
+        let waiting = self.inner.with_value(|inner| inner.again.borrow_mut().take());
+        if let Some(snapshot) = waiting {
+            self.write_session(snapshot);
+        }
+    }
+
+    /// Another tab writes the store: this one writes nothing and follows it.
+    pub fn become_follower(&self) {
+        self.role.set(Role::Follower);
+        self.inner.with_value(|inner| {
+            inner.again.borrow_mut().take();
+            if let Some((handle, _)) = inner.pending.borrow_mut().take() {
+                handle.clear();
+            }
+        });
+    }
+
+    /// The session as stored now (what the tab this one follows saved).
+    pub async fn read_stored_session(&self) -> Option<SessionState> {
+        let store = self.inner.with_value(|inner| inner.store.clone())?;
+        let records = store.read_all().await.ok()?;
+        let read = read_session(&records, &BrowserRandom, js_sys::Date::now()).ok()??;
+        Some(read.loaded.value)
+    }
+
+    /// Commits `plan`; a refusal is reported and returned as its message.
+    async fn commit(&self, plan: WritePlan) -> Result<(), String> {
+        let Some(store) = self.inner.with_value(|inner| inner.store.clone()) else {
+            return Err("this browser gives the page no storage".to_owned());
+        };
+        if self.role.get_untracked() == Role::Follower {
+            let text = "This change is not saved: the session is being edited in another tab of this browser.";
+            self.notices.error(text);
+            return Err(text.to_owned());
+        }
+        match store.write(&plan).await {
+            Ok(()) => {
+                self.refused.set(None);
+                Ok(())
+            }
+            Err(error) => {
+                self.report(&error, "This change");
+                Err(error.to_string())
+            }
+        }
+    }
+
+    fn report(&self, error: &StoreError, what: &str) {
+        let text = match error {
+            StoreError::Quota { bytes } => format!(
+                "{what} could not be saved: the browser refused {} (its storage for this site is full). \
+                 Everything on screen stays as it is and the last saved state is kept. To make room, delete saved \
+                 dashboards or export your work (Export all), then keep going: the next change saves again.",
+                megabytes(*bytes)
+            ),
+            other => format!("{what} could not be saved in this browser: {other}. The last saved state is kept."),
+        };
+        self.refused.set(Some(text.clone()));
+        self.notices.error(text);
     }
 }
 
-pub fn save_library(library: &DashboardLibrary) -> Result<(), String> {
-    storage::set_raw(DASHBOARDS_KEY, &library.encode())
+/// `12.3 MB` (1 MB = 1,000,000 bytes), for messages.
+pub fn megabytes(bytes: usize) -> String {
+    format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+}
+
+/// The store for this page from what [`restore`] read; reports its problems.
+pub fn provide_persist(restored: &mut Restored, notices: NoticesCtx) -> PersistCtx {
+    for problem in restored.problems.drain(..) {
+        notices.error(problem);
+    }
+    // Without a store there is nothing to share with other tabs.
+    let role = if restored.store.is_some() { Role::Deciding } else { Role::Writer };
+    let inner = Inner {
+        store: restored.store.take(),
+        channel: RefCell::new(None),
+        writer: RefCell::new(std::mem::take(&mut restored.writer)),
+        servers: RefCell::new(std::mem::take(&mut restored.servers)),
+        pending: RefCell::new(None),
+        writing: Cell::new(false),
+        again: RefCell::new(None),
+    };
+    let ctx = PersistCtx {
+        inner: StoredValue::new_local(Rc::new(inner)),
+        library: RwSignal::new(std::mem::take(&mut restored.library)),
+        refused: RwSignal::new(None),
+        persistent: RwSignal::new(None),
+        role: RwSignal::new(role),
+        notices,
+    };
+    let flush = window_event_listener(leptos::ev::pagehide, move |_| ctx.flush());
+    on_cleanup(move || flush.remove());
+    provide_context(ctx);
+    ctx
+}
+
+pub fn use_persist() -> PersistCtx {
+    expect_context::<PersistCtx>()
 }

@@ -1,5 +1,5 @@
 //! The app's MCP servers: one hub for the page over fetch and `EventSource`, the server configs
-//! persisted in local storage and reconnected on reload, and the hub's events folded into the rows
+//! persisted in the browser store (`state/persist.rs`) and reconnected on reload, and the hub's events folded into the rows
 //! the servers panel reads. The agent reaches the same hub through [`ServersCtx::remote`].
 
 use std::rc::Rc;
@@ -16,12 +16,9 @@ use leptos::prelude::*;
 use crate::adapters::clock::BrowserClock;
 use crate::adapters::event_source::BrowserEventSource;
 use crate::adapters::http::FetchTransport;
-use crate::adapters::storage;
 use crate::state::agent::AgentCtx;
 use crate::state::elicitation::{PageElicitor, provide_elicitation};
-
-/// Where the server list lives. Bearer tokens are stored with it, in this browser only, like the API key.
-pub const STORAGE_KEY: &str = "autoui.servers.v1";
+use crate::state::persist::{PersistCtx, use_persist};
 
 pub type BrowserHub = McpHub<FetchTransport>;
 
@@ -139,13 +136,15 @@ fn changes_configs(event: &HubEvent) -> bool {
 pub struct ServersCtx {
     hub: StoredValue<BrowserHub, LocalStorage>,
     rows: RwSignal<Vec<ServerRow>, LocalStorage>,
+    /// Where the configs are saved; bearer tokens are stored with them, in this browser only, like the API key.
+    persist: PersistCtx,
 }
 
 impl ServersCtx {
     /// Folds `hub`'s events into rows from now on, and saves the configs whenever they change.
-    fn new(hub: BrowserHub) -> ServersCtx {
+    fn new(hub: BrowserHub, persist: PersistCtx) -> ServersCtx {
         let rows = RwSignal::new_local(hub.snapshots().into_iter().map(ServerRow::new).collect::<Vec<_>>());
-        let ctx = ServersCtx { hub: StoredValue::new_local(hub.clone()), rows };
+        let ctx = ServersCtx { hub: StoredValue::new_local(hub.clone()), rows, persist };
         // Absent where the panel is mounted alone (browser tests).
         let agent = use_context::<AgentCtx>();
         hub.subscribe(move |event| {
@@ -225,28 +224,22 @@ impl ServersCtx {
 
     fn save(&self) {
         if let Some(configs) = self.hub.try_with_value(|hub| hub.configs()) {
-            storage::save(STORAGE_KEY, &configs);
+            self.persist.save_servers(configs);
         }
     }
 }
 
 /// Spawns the page's hub, reconnects the stored servers, and saves every change back.
 pub fn provide_servers() -> ServersCtx {
-    let stored = match storage::load::<Vec<ServerConfig>>(STORAGE_KEY) {
-        Ok(stored) => stored.unwrap_or_default(),
-        Err(storage::LoadError::Corrupt { raw, .. }) => {
-            storage::set_aside(STORAGE_KEY, &raw);
-            Vec::new()
-        }
-    };
+    let persist = use_persist();
     let hub = spawn_hub(McpOptions::default());
     // Before any server connects: elicitation is declared only to sessions that can ask the person.
     hub.set_elicitor(Rc::new(PageElicitor(provide_elicitation())));
     // Reconnecting what is stored changes nothing to save, so this happens before subscribing.
-    for config in stored {
+    for config in persist.stored_servers() {
         let _ = hub.add_server(config);
     }
-    let ctx = ServersCtx::new(hub);
+    let ctx = ServersCtx::new(hub, persist);
     provide_context(ctx);
     ctx
 }

@@ -1,12 +1,12 @@
-//! The app shell: contexts (notices, settings, canvas restored from the last session or opened from a
+//! The app shell: contexts (notices, settings, the store, canvas restored from the last session or opened from a
 //! share link, the engine fetched after first paint), then header, the main view (canvas, gallery or
 //! recipes) beside the chat (over it on narrow screens), and the drawers (settings, servers, console).
 
 
 use autoui_core::canvas::event::Delivery;
 use autoui_core::canvas::model::Canvas;
-use autoui_core::canvas::persist::DashboardLibrary;
 use autoui_core::canvas::share;
+use autoui_core::store::session::SessionState;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
@@ -17,8 +17,9 @@ use crate::state::agent::provide_agent;
 use crate::state::canvas::{CanvasCtx, provide_canvas};
 use crate::state::engine::provide_engine;
 use crate::state::notices::{NoticesCtx, provide_notices};
-use crate::state::persist::{SessionSaver, load_library, restore_session, save_library};
+use crate::state::persist::{PersistCtx, Restored, provide_persist};
 use crate::state::settings::provide_settings;
+use crate::state::tabs::share_with_other_tabs;
 use crate::ui::canvas::CanvasArea;
 use crate::ui::chat::ChatPanel;
 use crate::ui::events::provide_widget_events;
@@ -49,13 +50,14 @@ fn shared_dashboard(notices: NoticesCtx) -> Option<Canvas> {
 
 /// Leaves read-only mode: the shared dashboard becomes the current canvas. A non-empty canvas the
 /// person had before is first kept as a saved dashboard, so nothing is lost.
-fn make_copy(canvas: CanvasCtx, previous: Canvas, notices: NoticesCtx, saver: SessionSaver, agent: crate::state::agent::AgentCtx) {
+fn make_copy(canvas: CanvasCtx, previous: Canvas, notices: NoticesCtx, persist: PersistCtx, agent: crate::state::agent::AgentCtx) {
     if !previous.is_empty() {
-        let mut library: DashboardLibrary = load_library(notices);
         let name = format!("Before opening a shared link ({})", String::from(js_sys::Date::new_0().to_locale_string("en-GB", &wasm_bindgen::JsValue::UNDEFINED)));
-        if library.save(&name, &previous, js_sys::Date::now()).is_ok() && save_library(&library).is_ok() {
-            notices.info(format!("Your previous canvas was saved as \u{201c}{name}\u{201d} in Dashboards."));
-        }
+        leptos::task::spawn_local(async move {
+            if persist.save_dashboard(&name, &previous).await.is_ok() {
+                notices.info(format!("Your previous canvas was saved as \u{201c}{name}\u{201d} in Dashboards."));
+            }
+        });
     }
     canvas.set_read_only(false);
     if let Ok(history) = window().history() {
@@ -63,16 +65,27 @@ fn make_copy(canvas: CanvasCtx, previous: Canvas, notices: NoticesCtx, saver: Se
         let hash = window().location().hash().unwrap_or_default();
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{hash}")));
     }
-    saver.schedule(move || (canvas.with_store(|s| s.canvas().clone()), agent.conversation()));
+    persist.schedule(move || session_state(canvas, agent));
 }
 
+fn session_state(canvas: CanvasCtx, agent: crate::state::agent::AgentCtx) -> SessionState {
+    SessionState { canvas: canvas.with_store(|s| s.canvas().clone()), agent: agent.snapshot() }
+}
+
+/// The app with nothing restored and no store (browser tests mount it).
 #[component]
 pub fn App() -> impl IntoView {
+    restored_app(Restored::default())
+}
+
+/// The app over what `state::persist::restore` read (`main.rs` reads it before mounting).
+pub fn restored_app(mut restored: Restored) -> impl IntoView {
     let notices = provide_notices();
     let settings = provide_settings();
     apply_theme(settings);
 
-    let session = restore_session(notices);
+    let persist = provide_persist(&mut restored, notices);
+    let session = std::mem::take(&mut restored.session);
     let shared = shared_dashboard(notices);
     let read_only = shared.is_some();
     let previous = session.canvas.clone();
@@ -85,7 +98,8 @@ pub fn App() -> impl IntoView {
     // Widgets on the canvas fetch their chunk as they render; otherwise it comes after first paint,
     // ready for the agent's first widget.
     after_first_paint(|| views().request());
-    let agent = provide_agent(settings, canvas, engine, session.conversation);
+    let agent = provide_agent(settings, canvas, engine, session.agent);
+    share_with_other_tabs(persist, canvas, agent);
     // Button clicks and chat-input submits become the agent's next turn; a chat-input stop stops it.
     events.set_handler(Callback::new(move |(event, delivery): (autoui_core::canvas::event::WidgetEvent, Delivery)| match delivery {
         Delivery::NextTurn => agent.send_shown(event.agent_text(), event.selection_text()),
@@ -93,16 +107,15 @@ pub fn App() -> impl IntoView {
         Delivery::Selection => {}
     }));
 
-    let saver = SessionSaver::new(notices);
     Effect::new(move |seen: Option<(u64, u64)>| {
         let revision = (canvas.revision(), agent.revision());
         if seen.is_some_and(|seen| seen != revision) && !canvas.is_read_only() {
-            saver.schedule(move || (canvas.with_store(|s| s.canvas().clone()), agent.conversation()));
+            persist.schedule(move || session_state(canvas, agent));
         }
         revision
     });
     let previous = StoredValue::new(previous);
-    let on_make_copy = Callback::new(move |()| make_copy(canvas, previous.get_value(), notices, saver, agent));
+    let on_make_copy = Callback::new(move |()| make_copy(canvas, previous.get_value(), notices, persist, agent));
 
     let view = use_view();
     let settings_open = RwSignal::new(false);

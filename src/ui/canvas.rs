@@ -58,12 +58,18 @@ pub fn CanvasArea(
     view! {
         <section class="au-canvas" data-testid="canvas" aria-label="Dashboard canvas">
             <Show when=move || canvas.is_read_only() fallback=|| view! { <CanvasToolbar /> }>
-                <div class="au-banner" role="status" data-testid="read-only-banner">
-                    <span>"You are viewing a shared dashboard. It is read-only."</span>
-                    <button class="au-button au-button--primary" data-testid="make-copy" on:click=move |_| on_make_copy.run(())>
-                        "Make a copy to edit"
-                    </button>
-                </div>
+                <Show when=move || !canvas.is_following() fallback=|| view! {
+                    <div class="au-banner" role="status" data-testid="other-tab-banner">
+                        <span>"This session is open in another tab of this browser, which saves it. This tab follows it read-only; close the other tab to edit here."</span>
+                    </div>
+                }>
+                    <div class="au-banner" role="status" data-testid="read-only-banner">
+                        <span>"You are viewing a shared dashboard. It is read-only."</span>
+                        <button class="au-button au-button--primary" data-testid="make-copy" on:click=move |_| on_make_copy.run(())>
+                            "Make a copy to edit"
+                        </button>
+                    </div>
+                </Show>
             </Show>
             <Show when=move || canvas.is_empty()>
                 <FirstRun on_open_settings on_prompt />

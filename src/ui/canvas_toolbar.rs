@@ -1,10 +1,9 @@
-//! The canvas toolbar: undo/redo (also Ctrl+Z / Ctrl+Shift+Z), clear, named dashboards, file
-//! export/import and share links.
+//! The canvas toolbar: undo/redo (also Ctrl+Z / Ctrl+Shift+Z), clear, named dashboards (and "Export
+//! all", `backup.rs`), file export/import (a backup file is read back as one) and share links.
 
 use autoui_core::canvas::exchange;
 use autoui_core::canvas::model::Canvas;
 use autoui_core::canvas::op::Op;
-use autoui_core::canvas::persist::DashboardLibrary;
 use autoui_core::canvas::share;
 use autoui_core::tool::Origin;
 use leptos::ev;
@@ -14,9 +13,11 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::adapters::clock::BrowserRandom;
 use crate::adapters::download::{download_text, timestamped_name};
+use crate::state::agent::use_agent;
 use crate::state::canvas::{CanvasCtx, use_canvas};
 use crate::state::notices::{NoticesCtx, use_notices};
-use crate::state::persist::{load_library, save_library};
+use crate::state::persist::{LibraryChangeError, use_persist};
+use crate::ui::backup::{Targets, download_backup, import_backup, is_backup};
 use crate::ui::icons::{Icon, IconSvg};
 
 /// Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes, unless the person is typing in a field.
@@ -62,25 +63,28 @@ pub fn CanvasToolbar() -> impl IntoView {
     let canvas = use_canvas();
     let notices = use_notices();
     install_shortcuts(canvas);
-    let library = RwSignal::new(load_library(notices));
+    let persist = use_persist();
+    let agent = use_agent();
+    let library = persist.library();
     let dashboard_name = RwSignal::new(String::new());
     let share_link = RwSignal::new(None::<String>);
 
     let save_dashboard = move |_| {
         let name = dashboard_name.get_untracked();
         let current = canvas.with_store(|store| store.canvas().clone());
-        let mut next: DashboardLibrary = library.get_untracked();
-        match next.save(&name, &current, js_sys::Date::now()) {
-            Ok(_) => match save_library(&next) {
-                Ok(()) => {
-                    library.set(next);
+        leptos::task::spawn_local(async move {
+            match persist.save_dashboard(&name, &current).await {
+                Ok(_) => {
                     dashboard_name.set(String::new());
                     notices.info(format!("Saved \u{201c}{}\u{201d}.", name.trim()));
                 }
-                Err(reason) => notices.error(format!("The dashboard could not be saved in this browser: {reason}")),
-            },
-            Err(error) => notices.error(format!("The dashboard could not be saved: {error}")),
-        }
+                Err(LibraryChangeError::Invalid(error)) => {
+                    notices.error(format!("The dashboard could not be saved: {error}"))
+                }
+                // The store told the person why already.
+                Err(LibraryChangeError::Refused) => {}
+            }
+        });
     };
     let open_dashboard = move |name: String| {
         let found = library.with_untracked(|l| l.open(&name).map(|d| d.canvas.clone()));
@@ -90,17 +94,13 @@ pub fn CanvasToolbar() -> impl IntoView {
         }
     };
     let delete_dashboard = move |name: String| {
-        let mut next = library.get_untracked();
-        match next.delete(&name) {
-            Ok(_) => {
-                if let Err(reason) = save_library(&next) {
-                    notices.error(format!("The change could not be saved in this browser: {reason}"));
-                }
-                library.set(next);
-                notices.info(format!("Deleted \u{201c}{name}\u{201d}."));
+        leptos::task::spawn_local(async move {
+            match persist.delete_dashboard(&name).await {
+                Ok(_) => notices.info(format!("Deleted \u{201c}{name}\u{201d}.")),
+                Err(LibraryChangeError::Invalid(error)) => notices.error(error.to_string()),
+                Err(LibraryChangeError::Refused) => {}
             }
-            Err(error) => notices.error(error.to_string()),
-        }
+        });
     };
     let export_file = move |_| {
         let text = canvas.with_store(|store| exchange::export_file(store.canvas(), None));
@@ -112,6 +112,10 @@ pub fn CanvasToolbar() -> impl IntoView {
         input.set_value("");
         leptos::task::spawn_local(async move {
             let text = JsFuture::from(file.text()).await.ok().and_then(|value| value.as_string()).unwrap_or_default();
+            if is_backup(&text) {
+                import_backup(&text, &file.name(), Targets { canvas, agent, persist, notices }).await;
+                return;
+            }
             match exchange::import(&text, &BrowserRandom, js_sys::Date::now()) {
                 Ok(imported) => {
                     for part in &imported.set_aside {
@@ -190,6 +194,9 @@ pub fn CanvasToolbar() -> impl IntoView {
                     <Show when=move || library.with(|l| l.list().is_empty())>
                         <p class="au-menu__empty">"No saved dashboards yet."</p>
                     </Show>
+                    <button class="au-button au-button--ghost" data-testid="export-all"
+                        title="Download every saved dashboard and the current canvas and conversation as one file (Import reads it back)"
+                        on:click=move |_| download_backup(canvas, agent, persist)>"Export all"</button>
                 </div>
             </details>
             <button class="au-button au-button--ghost" data-testid="export-file" on:click=export_file title="Download the canvas as a JSON file">"Export"</button>

@@ -1,6 +1,6 @@
 //! The chat panel: the transcript (user turns, the assistant's text as it streams, compact tool-call
 //! lines that expand to arguments and result, notes), Stop while the agent works, Retry after a run
-//! that stopped early, and Clear conversation.
+//! that stopped early, Continue after a reply the output limit cut, and Clear conversation.
 
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
 use leptos::html;
@@ -212,6 +212,11 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
             <Show when=can_retry>
                 <p class="au-chat__retry">
                     <button class="au-button" data-testid="retry" on:click=move |_| agent.retry()>"Retry"</button>
+                </p>
+            </Show>
+            <Show when=move || agent.can_continue()>
+                <p class="au-chat__retry">
+                    <button class="au-button" data-testid="continue" on:click=move |_| agent.continue_reply()>"Continue"</button>
                 </p>
             </Show>
             <form class="au-chat__composer" on:submit=move |event| { event.prevent_default(); send(); }>

@@ -56,7 +56,9 @@ pub fn Gallery() -> impl IntoView {
                             <button class="au-button" data-testid=format!("gallery-add-{kind}") on:click=insert>"Add to canvas"</button>
                         </div>
                     </header>
-                    <div class="au-gallery-page__widget au-widget">{render_widget(kind, props)}</div>
+                    // Focusable, so a keyboard user can scroll an example taller or wider than its box.
+                    <div class="au-gallery-page__widget au-widget" tabindex="0" role="region"
+                        aria-label=format!("{kind} example")>{render_widget(kind, props)}</div>
                 </article>
             }
         })

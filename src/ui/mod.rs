@@ -1,6 +1,7 @@
 //! The app's panels: header, canvas, chat, console, settings and servers, and what they share.
 
 pub mod app;
+pub mod backup;
 pub mod canvas;
 pub mod canvas_toolbar;
 pub mod chat;
@@ -17,6 +18,8 @@ pub mod recipes;
 pub mod route;
 pub mod servers;
 pub mod settings;
+pub mod settings_model;
+pub mod settings_storage;
 pub mod theme;
 pub mod views;
 pub mod widget_frame;

@@ -221,7 +221,7 @@ pub fn RecipesBrowser() -> impl IntoView {
             <nav class="au-recipes__list" aria-label="Recipe list">
                 <input type="search" class="au-recipes__search" placeholder="Search recipes" aria-label="Search recipes"
                     data-testid="recipes-search" prop:value=move || query.get() on:input=move |e| query.set(event_target_value(&e)) />
-                <h3>"Widgets"</h3>
+                <h2>"Widgets"</h2>
                 <ul>
                     <For each=widgets key=|(kind, _)| *kind let((kind, description))>
                         <li>
@@ -233,7 +233,7 @@ pub fn RecipesBrowser() -> impl IntoView {
                         </li>
                     </For>
                 </ul>
-                <h3>"Data recipes"</h3>
+                <h2>"Data recipes"</h2>
                 <ul>
                     <For each=matching_flows key=|flow| (flow.server.clone(), flow.name.clone()) let(flow)>
                         {

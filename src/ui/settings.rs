@@ -1,6 +1,7 @@
 //! The settings drawer: provider (with presets for Anthropic, OpenAI, OpenRouter, Ollama and LM
-//! Studio), model, base URL, API key (masked; it stays in this browser), agent limits, a custom
-//! system-prompt prefix and the theme. Changes are saved as they are made.
+//! Studio), model, base URL, API key (masked; it stays in this browser), the model profile
+//! (`settings_model.rs`), agent limits, a custom system-prompt prefix, storage
+//! (`settings_storage.rs`) and the theme. Changes are saved as they are made.
 
 use autoui_core::settings::{PRESETS, ProviderKind, Theme};
 use leptos::prelude::*;
@@ -10,6 +11,8 @@ use crate::state::settings::use_settings;
 use crate::state::webmcp::use_webmcp;
 use crate::ui::dismiss::follow_focus;
 use crate::ui::icons::{Icon, IconSvg};
+use crate::ui::settings_model::ModelProfileSection;
+use crate::ui::settings_storage::StorageSection;
 
 fn parse_bounded(text: &str, min: u64, max: u64) -> Option<u64> {
     text.trim().parse::<u64>().ok().map(|value| value.clamp(min, max))
@@ -24,6 +27,8 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
     let key_visible = RwSignal::new(false);
     let preset_id = move || settings.with(|s| s.preset().map(|p| p.id).unwrap_or("custom"));
     let models = move || settings.with(|s| s.preset().map(|p| p.models).unwrap_or_default());
+    // The model profile sizes these two when its limits are in use.
+    let from_profile = move || settings.with(|s| s.derived_limits().is_some());
 
     view! {
         <div class="au-drawer" data-testid="settings" role="dialog" aria-modal="false" aria-labelledby="settings-title"
@@ -96,11 +101,13 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
                 </label>
             </section>
 
+            <ModelProfileSection settings />
+
             <section class="au-settings__section" aria-labelledby="settings-agent">
                 <h3 id="settings-agent">"Agent"</h3>
                 <label class="au-field">
                     <span>"Maximum iterations per request"</span>
-                    <input data-testid="settings-max-iterations" type="number" min="1" max="50"
+                    <input data-testid="settings-max-iterations" type="number" min="1" max="50" disabled=from_profile
                         prop:value=move || settings.with(|s| s.max_iterations.to_string())
                         on:change=move |event| {
                             if let Some(value) = parse_bounded(&event_target_value(&event), 1, 50) {
@@ -110,7 +117,7 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
                 </label>
                 <label class="au-field">
                     <span>"Tool result limit (characters the model sees)"</span>
-                    <input data-testid="settings-result-limit" type="number" min="1000" max="200000" step="1000"
+                    <input data-testid="settings-result-limit" type="number" min="1000" max="200000" step="1000" disabled=from_profile
                         prop:value=move || settings.with(|s| s.result_limit.to_string())
                         on:change=move |event| {
                             if let Some(value) = parse_bounded(&event_target_value(&event), 1_000, 200_000) {
@@ -143,6 +150,8 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
                 }}
                 <p class="au-field__note">"Every widget is exposed as tools (read, update, remove), and the page offers the autoui tools, so an agent in this browser can build dashboards here too."</p>
             </section>
+
+            <StorageSection open />
 
             <section class="au-settings__section" aria-labelledby="settings-look">
                 <h3 id="settings-look">"Appearance"</h3>

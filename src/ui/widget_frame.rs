@@ -280,7 +280,9 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
                     </div>
                 </Show>
             </header>
-            <div class="au-frame__body">{render_widget(kind, props)}</div>
+            // Focusable, so a keyboard user can scroll a widget taller than its cell (arrow keys
+            // here scroll; on the frame itself they move it).
+            <div class="au-frame__body" tabindex="0" role="region" aria-label=format!("{kind} content")>{render_widget(kind, props)}</div>
             <Show when=move || !read_only.get()>
                 <div class="au-frame__resize" aria-hidden="true" title="Drag to resize"
                     on:pointerdown={let begin = begin.clone(); move |e| begin(e, true)}

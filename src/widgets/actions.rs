@@ -53,6 +53,18 @@ impl Button {
             _ => Variant::Secondary,
         }
     }
+
+    /// The longer `ariaLabel`, kept starting with the visible label so a person who speaks or reads
+    /// the label finds the button by it (WCAG 2.5.3, label in name).
+    fn accessible_name(&self) -> Option<String> {
+        let longer = self.aria_label.as_deref().map(str::trim).filter(|a| !a.is_empty())?;
+        let label = self.label.trim();
+        if longer.to_lowercase().contains(&label.to_lowercase()) {
+            Some(longer.to_owned())
+        } else {
+            Some(format!("{label}: {longer}"))
+        }
+    }
 }
 
 impl Variant {
@@ -85,6 +97,7 @@ pub fn Actions(props: WidgetProps) -> impl IntoView {
                     .enumerate()
                     .map(|(index, button)| {
                         let variant = button.variant();
+                        let name = button.accessible_name();
                         let action = button
                             .action
                             .clone()
@@ -98,7 +111,7 @@ pub fn Actions(props: WidgetProps) -> impl IntoView {
                                     let action = action.clone();
                                     move || chosen.with(|c| c.as_deref() == Some(action.as_str()))
                                 }
-                                aria-label=button.aria_label data-action=action.clone()
+                                aria-label=name data-action=action.clone()
                                 on:click=move |_| {
                                     chosen.set(Some(action.clone()));
                                     emit.run((WidgetAction::ButtonClick, payload.clone()));

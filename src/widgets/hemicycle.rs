@@ -293,17 +293,20 @@ fn ChamberView(
         .enumerate()
         .map(|(index, group)| {
             let click = click.clone();
-            let name = format!("{}: {} seats", group.label, group.seats);
             view! {
                 <li>
                     <button type="button" class="au-hemicycle__legend-item"
                         class:au-hemicycle__legend-item--active=move || hover.get() == Some(index)
-                        aria-label=name title=group.label.clone() on:click=move |_| click(index)
+                        title=group.label.clone() on:click=move |_| click(index)
                         on:pointerenter=move |_| hover.set(Some(index)) on:pointerleave=move |_| hover.set(None)
                         on:focus=move |_| hover.set(Some(index)) on:blur=move |_| hover.set(None)>
                         <span class="au-hemicycle__swatch" style:background=group.color.clone()></span>
+                        // The visible text is the button's name (label in name); the hidden parts
+                        // make it read "label: N seats".
                         <span class="au-hemicycle__legend-label">{group.label.clone()}</span>
+                        <span class="au-visually-hidden">": "</span>
                         <span class="au-hemicycle__legend-seats">{format_number(f64::from(group.seats))}</span>
+                        <span class="au-visually-hidden">" seats"</span>
                     </button>
                 </li>
             }

@@ -211,7 +211,7 @@ fn log_view(log: Memo<Result<Shared, String>>, filters: Filters) -> impl IntoVie
     });
     let total = move || counts.with(|counts| counts.iter().sum::<usize>());
 
-    let list_ref = NodeRef::<html::Ol>::new();
+    let list_ref = NodeRef::<html::Div>::new();
     let following = StoredValue::new(true);
     // After the list changes, keep the newest entry in view while the user is following. In the next
     // frame, when the browser lays the page out anyway: reading the height now would force a layout.
@@ -305,9 +305,11 @@ fn log_view(log: Memo<Result<Shared, String>>, filters: Filters) -> impl IntoVie
                     prop:value=move || query.get()
                     on:input=move |event| query.set(event_target_value(&event)) />
             </div>
-            <ol class="au-log__entries" role="log" aria-live="polite" tabindex="0" node_ref=list_ref on:scroll=on_scroll>
-                {entries}
-            </ol>
+            // The scrolling region carries the log role; the list inside keeps its list semantics.
+            <div class="au-log__entries" role="log" aria-live="polite" aria-label="Log entries" tabindex="0"
+                node_ref=list_ref on:scroll=on_scroll>
+                <ol class="au-log__rows">{entries}</ol>
+            </div>
         </div>
     }
 }

@@ -19,6 +19,7 @@ pub mod recipes;
 pub mod remote;
 pub mod samples;
 pub mod settings;
+pub mod store;
 pub mod tool;
 pub mod tool_name;
 pub mod view;

@@ -1,6 +1,10 @@
 //! User settings: which LLM to call and how the agent behaves. Persisted by the app in local storage.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+
+use crate::llm::profile::{DerivedLimits, ModelProfile, ProfileSource, UNKNOWN_MODEL, known_profile};
 
 /// Wire format of the LLM provider.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,6 +40,28 @@ pub struct Settings {
     /// Text put before the generated system prompt.
     pub system_prompt_prefix: String,
     pub theme: Theme,
+    /// Profiles the person set, by model id: they win over the built-in table.
+    pub profiles: BTreeMap<String, ModelProfile>,
+    /// Take the request budget, result limit and iteration cap from the model profile (the two
+    /// fields above are then ignored).
+    pub limits_from_profile: bool,
+    /// The field that carries the output limit on OpenAI-compatible requests.
+    pub token_param: TokenParam,
+    /// Seconds to wait for a reply to start (headers and first event); 0 waits forever.
+    pub first_byte_timeout_s: u32,
+    /// Seconds to wait between two events of a streaming reply; 0 waits forever.
+    pub idle_timeout_s: u32,
+}
+
+/// How an OpenAI-compatible endpoint wants `max_tokens` spelled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenParam {
+    /// `max_completion_tokens` for api.openai.com (its newer models refuse `max_tokens`), else `max_tokens`.
+    #[default]
+    Auto,
+    MaxTokens,
+    MaxCompletionTokens,
 }
 
 impl Default for Settings {
@@ -49,6 +75,11 @@ impl Default for Settings {
             result_limit: 10_000,
             system_prompt_prefix: String::new(),
             theme: Theme::System,
+            profiles: BTreeMap::new(),
+            limits_from_profile: true,
+            token_param: TokenParam::Auto,
+            first_byte_timeout_s: 120,
+            idle_timeout_s: 60,
         }
     }
 }
@@ -140,6 +171,45 @@ impl Settings {
     }
 }
 
+impl Settings {
+    /// The active model's profile: the person's own, else the built-in one, else a small safe one.
+    pub fn profile(&self) -> (ModelProfile, ProfileSource) {
+        if let Some(custom) = self.profiles.get(self.model.trim()) {
+            return (*custom, ProfileSource::Custom);
+        }
+        match known_profile(&self.model) {
+            Some(known) => (known, ProfileSource::Known),
+            None => (UNKNOWN_MODEL, ProfileSource::Unknown),
+        }
+    }
+
+    /// Changes the active model's profile (kept under its model id).
+    pub fn set_profile(&mut self, change: impl FnOnce(&mut ModelProfile)) {
+        let mut profile = self.profile().0;
+        change(&mut profile);
+        profile.max_output_tokens = profile.max_output_tokens.max(profile.output_tokens);
+        self.profiles.insert(self.model.trim().to_owned(), profile);
+    }
+
+    /// The request budget, result limit and iteration cap derived from the profile, when they are
+    /// to be used: `limits_from_profile` is on and the model's profile is known or the person's.
+    /// An unknown model keeps the fields' limits (the seed's small ones) until its context is given.
+    pub fn derived_limits(&self) -> Option<DerivedLimits> {
+        let (profile, source) = self.profile();
+        (self.limits_from_profile && source != ProfileSource::Unknown).then(|| profile.derived())
+    }
+
+    /// These settings with the result limit and iteration cap the run uses.
+    pub fn effective(&self) -> Settings {
+        let mut settings = self.clone();
+        if let Some(derived) = self.derived_limits() {
+            settings.result_limit = derived.result_limit;
+            settings.max_iterations = derived.max_iterations;
+        }
+        settings
+    }
+}
+
 impl std::fmt::Debug for Settings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Settings")
@@ -183,6 +253,26 @@ mod tests {
         assert!(Settings::default().missing_key());
         let settings = Settings { api_key: "k".to_owned(), ..Settings::default() };
         assert!(!settings.missing_key());
+    }
+
+    #[test]
+    fn a_profile_set_for_a_model_wins_over_the_table_and_an_unknown_model_gets_a_small_one() {
+        let mut settings = Settings::default();
+        assert_eq!(settings.profile().1, ProfileSource::Known);
+        assert_eq!(settings.effective().max_iterations, 18, "200k tokens of context: 12 + 6");
+        settings.set_profile(|profile| profile.context_tokens = 50_000);
+        let sonnet = known_profile("claude-sonnet-4-5").unwrap();
+        assert_eq!(settings.profile(), (ModelProfile { context_tokens: 50_000, ..sonnet }, ProfileSource::Custom));
+        assert_eq!(settings.effective().max_iterations, 13);
+        settings.limits_from_profile = false;
+        assert_eq!(settings.effective().result_limit, 10_000);
+        settings.limits_from_profile = true;
+        settings.model = "my-finetune".to_owned();
+        assert_eq!(settings.profile(), (UNKNOWN_MODEL, ProfileSource::Unknown));
+        assert_eq!(settings.derived_limits(), None, "an unknown model keeps the small fixed limits");
+        assert_eq!(settings.effective().max_iterations, 12);
+        settings.set_profile(|profile| profile.context_tokens = 32_768);
+        assert_eq!(settings.effective().max_iterations, 13, "its context, once given, counts");
     }
 
     #[test]

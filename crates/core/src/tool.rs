@@ -129,4 +129,8 @@ pub trait ResultStore {
     fn full_result(&self, call_id: &str) -> Option<String>;
     /// Ids that can be recalled, oldest first (for "unknown id" errors).
     fn known_ids(&self) -> Vec<String>;
+    /// The result of `call_id` was kept once and forgotten to make room: `Some(capacity in bytes)`.
+    fn evicted(&self, _call_id: &str) -> Option<usize> {
+        None
+    }
 }

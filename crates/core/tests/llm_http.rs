@@ -31,8 +31,14 @@ fn setup(script: impl IntoIterator<Item = Scripted>) -> Setup {
     Setup { model, transport, clock }
 }
 
+/// Without the first-byte and idle limits, whose timers would show among the backoff sleeps these
+/// tests count (`llm_timeouts.rs` tests the limits).
+fn untimed() -> Settings {
+    Settings { first_byte_timeout_s: 0, idle_timeout_s: 0, ..Settings::default() }
+}
+
 fn anthropic() -> Settings {
-    Settings { api_key: "sk-ant-test".to_owned(), ..Settings::default() }
+    Settings { api_key: "sk-ant-test".to_owned(), ..untimed() }
 }
 
 fn ollama() -> Settings {
@@ -40,7 +46,7 @@ fn ollama() -> Settings {
         provider: ProviderKind::OpenAi,
         base_url: "http://localhost:11434/v1".to_owned(),
         model: "qwen3:4b".to_owned(),
-        ..Settings::default()
+        ..untimed()
     }
 }
 

@@ -4,6 +4,7 @@
 //! A scenario is one `#[tokio::test]` that calls [`with_app`] and talks to the [`page::Page`] it gets.
 
 pub mod app_server;
+pub mod axe;
 pub mod browser;
 pub mod cdp;
 pub mod llm;

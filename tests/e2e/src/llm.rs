@@ -1,6 +1,8 @@
 //! A scripted LLM server for tests only: it speaks the Anthropic Messages and OpenAI chat-completions
 //! streaming formats with CORS, answers each request with the next step of a script (which can read
 //! the request, e.g. to reuse a widget id from an earlier tool result), and records every request.
+//! Steps can imitate real providers' behaviours: a reply cut by the output limit, a stream that
+//! stalls, an overload error in the middle of a stream, an HTTP error with `retry-after`.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -11,6 +13,7 @@ use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+use futures::StreamExt;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, oneshot};
@@ -33,6 +36,16 @@ pub enum Reply {
         gate: Arc<Notify>,
         reply: Box<Reply>,
     },
+    /// The parts streamed until the output limit cuts the last one in half: Anthropic's
+    /// `max_tokens` stop reason, OpenAI's `length` finish reason.
+    CutOff(Vec<Part>),
+    /// The stream's first event, then silence for `silence`, then `reply`'s events.
+    Stalled {
+        silence: std::time::Duration,
+        reply: Box<Reply>,
+    },
+    /// Anthropic's `overloaded_error` event in a stream that had started (HTTP 200).
+    OverloadedMidStream,
 }
 
 #[derive(Clone, Debug)]
@@ -86,6 +99,12 @@ impl Reply {
                     gate.notified().await;
                     reply = *inner;
                 }
+                Reply::CutOff(parts) => return Ready::CutOff(parts),
+                Reply::Stalled { silence, reply: inner } => match *inner {
+                    Reply::Message(parts) => return Ready::Stalled(silence, parts),
+                    other => reply = other,
+                },
+                Reply::OverloadedMidStream => return Ready::Overloaded,
             }
         }
     }
@@ -94,6 +113,9 @@ impl Reply {
 /// A reply whose gates, if any, have opened.
 enum Ready {
     Message(Vec<Part>),
+    CutOff(Vec<Part>),
+    Stalled(std::time::Duration, Vec<Part>),
+    Overloaded,
     Error {
         status: u16,
         retry_after_s: Option<u32>,
@@ -129,7 +151,8 @@ impl ScriptedLlm {
         let router = Router::new()
             .route("/v1/messages", post(anthropic))
             .route("/v1/chat/completions", post(openai))
-            .layer(CorsLayer::very_permissive())
+            // Providers that want a browser to honour `retry-after` expose it; the scripted one does.
+            .layer(CorsLayer::very_permissive().expose_headers([axum::http::header::RETRY_AFTER]))
             .with_state(shared);
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
@@ -216,7 +239,8 @@ fn pieces(text: &str) -> Vec<String> {
 async fn anthropic(State(shared): State<Shared>, body: String) -> Response {
     let request: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
     let (reply, index) = record(&shared, &request).await;
-    let parts = match reply {
+    let input_tokens = body.len() / 4;
+    let (parts, cut, silence) = match reply {
         Ready::Error {
             status,
             retry_after_s,
@@ -233,10 +257,33 @@ async fn anthropic(State(shared): State<Shared>, body: String) -> Response {
                 json!({"type": "error", "error": {"type": kind, "message": message}}),
             );
         }
-        Ready::Message(parts) => parts,
+        Ready::Overloaded => {
+            let start = anthropic_events(&[], index, input_tokens, false).remove(0);
+            let error = anthropic_event(
+                "error",
+                json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+            );
+            return sse(vec![start, error]);
+        }
+        Ready::Message(parts) => (parts, false, None),
+        Ready::CutOff(parts) => (parts, true, None),
+        Ready::Stalled(silence, parts) => (parts, false, Some(silence)),
     };
-    let event = |name: &str, data: Value| format!("event: {name}\ndata: {data}\n\n");
-    let input_tokens = body.len() / 4;
+    let events = anthropic_events(&parts, index, input_tokens, cut);
+    match silence {
+        Some(silence) => stalled_sse(events, silence),
+        None => sse(events),
+    }
+}
+
+fn anthropic_event(name: &str, data: Value) -> String {
+    format!("event: {name}\ndata: {data}\n\n")
+}
+
+/// The Anthropic stream of a message made of `parts`; `cut` stops it at the output limit in the
+/// middle of the last part.
+fn anthropic_events(parts: &[Part], index: usize, input_tokens: usize, cut: bool) -> Vec<String> {
+    let event = anthropic_event;
     let mut events = vec![event(
         "message_start",
         json!({"type": "message_start", "message": {"id": format!("msg_{index}"), "type": "message", "role": "assistant",
@@ -245,10 +292,11 @@ async fn anthropic(State(shared): State<Shared>, body: String) -> Response {
     )];
     let mut used_tools = false;
     for (block, part) in parts.iter().enumerate() {
+        let last = block + 1 == parts.len();
         match part {
             Part::Text(text) => {
                 events.push(event("content_block_start", json!({"type": "content_block_start", "index": block, "content_block": {"type": "text", "text": ""}})));
-                for piece in pieces(text) {
+                for piece in pieces(&shortened(text, cut && last)) {
                     events.push(event("content_block_delta", json!({"type": "content_block_delta", "index": block, "delta": {"type": "text_delta", "text": piece}})));
                 }
             }
@@ -260,7 +308,7 @@ async fn anthropic(State(shared): State<Shared>, body: String) -> Response {
                     json!({"type": "content_block_start", "index": block,
                     "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}),
                 ));
-                for piece in pieces(&input.to_string()) {
+                for piece in pieces(&shortened(&input.to_string(), cut && last)) {
                     events.push(event(
                         "content_block_delta",
                         json!({"type": "content_block_delta", "index": block,
@@ -274,10 +322,39 @@ async fn anthropic(State(shared): State<Shared>, body: String) -> Response {
             json!({"type": "content_block_stop", "index": block}),
         ));
     }
-    let stop = if used_tools { "tool_use" } else { "end_turn" };
+    let stop = match (cut, used_tools) {
+        (true, _) => "max_tokens",
+        (false, true) => "tool_use",
+        (false, false) => "end_turn",
+    };
     events.push(event("message_delta", json!({"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": 42}})));
     events.push(event("message_stop", json!({"type": "message_stop"})));
-    sse(events)
+    events
+}
+
+/// The first half of `text` when `cut`, as the output limit leaves it.
+fn shortened(text: &str, cut: bool) -> String {
+    if !cut {
+        return text.to_owned();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    chars[..chars.len() / 2].iter().collect()
+}
+
+/// An event stream that sends its first event, then nothing for `silence`, then the rest.
+fn stalled_sse(mut events: Vec<String>, silence: std::time::Duration) -> Response {
+    let first = if events.is_empty() { String::new() } else { events.remove(0) };
+    let rest = events.concat();
+    let body = futures::stream::iter([Ok::<_, std::io::Error>(first)]).chain(futures::stream::once(async move {
+        tokio::time::sleep(silence).await;
+        Ok(rest)
+    }));
+    let mut response = Response::new(Body::from_stream(body));
+    response.headers_mut().insert(
+        "content-type",
+        HeaderValue::from_static("text/event-stream"),
+    );
+    response
 }
 
 async fn openai(State(shared): State<Shared>, body: String) -> Response {
@@ -295,8 +372,17 @@ async fn openai(State(shared): State<Shared>, body: String) -> Response {
                 json!({"error": {"message": message, "type": "scripted"}}),
             );
         }
-        Ready::Message(parts) => parts,
+        Ready::Overloaded => {
+            return sse(vec![format!(
+                "data: {}\n\n",
+                json!({"error": {"message": "Overloaded", "type": "server_error", "code": 503}})
+            )]);
+        }
+        Ready::Message(parts) => (parts, false, None),
+        Ready::CutOff(parts) => (parts, true, None),
+        Ready::Stalled(silence, parts) => (parts, false, Some(silence)),
     };
+    let (parts, cut, silence) = parts;
     let chunk = |delta: Value, finish: Value| {
         format!(
             "data: {}\n\n",
@@ -309,10 +395,11 @@ async fn openai(State(shared): State<Shared>, body: String) -> Response {
         Value::Null,
     )];
     let mut tool_index = 0;
-    for part in &parts {
+    for (position, part) in parts.iter().enumerate() {
+        let cut_here = cut && position + 1 == parts.len();
         match part {
             Part::Text(text) => {
-                for piece in pieces(text) {
+                for piece in pieces(&shortened(text, cut_here)) {
                     events.push(chunk(json!({"content": piece}), Value::Null));
                 }
             }
@@ -323,19 +410,26 @@ async fn openai(State(shared): State<Shared>, body: String) -> Response {
                     "function": {"name": name, "arguments": ""}}]}),
                     Value::Null,
                 ));
-                for piece in pieces(&input.to_string()) {
+                for piece in pieces(&shortened(&input.to_string(), cut_here)) {
                     events.push(chunk(json!({"tool_calls": [{"index": tool_index, "function": {"arguments": piece}}]}), Value::Null));
                 }
                 tool_index += 1;
             }
         }
     }
-    let finish = if tool_index > 0 { "tool_calls" } else { "stop" };
+    let finish = match (cut, tool_index > 0) {
+        (true, _) => "length",
+        (false, true) => "tool_calls",
+        (false, false) => "stop",
+    };
     events.push(format!("data: {}\n\n", json!({"id": format!("chatcmpl-{index}"), "object": "chat.completion.chunk", "model": "scripted",
         "choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
         "usage": {"prompt_tokens": body.len() / 4, "completion_tokens": 42, "total_tokens": body.len() / 4 + 42}})));
     events.push("data: [DONE]\n\n".to_owned());
-    sse(events)
+    match silence {
+        Some(silence) => stalled_sse(events, silence),
+        None => sse(events),
+    }
 }
 
 fn content_blocks(request: &Value) -> impl Iterator<Item = &Value> {

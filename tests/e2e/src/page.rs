@@ -8,6 +8,42 @@ use serde_json::Value;
 
 use crate::browser::console_errors;
 
+/// Reads every store of the `autoui` database in one transaction; an upgrade request means the
+/// database does not exist yet, and is aborted so the app later creates it itself.
+const READ_STORE: &str = r#"
+const done = arguments[arguments.length - 1];
+const open = indexedDB.open('autoui');
+open.onupgradeneeded = () => open.transaction.abort();
+open.onerror = () => done({});
+open.onsuccess = () => {
+  const db = open.result;
+  const names = [...db.objectStoreNames];
+  if (names.length === 0) { db.close(); done({}); return; }
+  const tx = db.transaction(names, 'readonly');
+  const out = {};
+  for (const name of names) {
+    const store = tx.objectStore(name);
+    const keys = store.getAllKeys();
+    const values = store.getAll();
+    values.onsuccess = () => { out[name] = Object.fromEntries(keys.result.map((key, i) => [key, values.result[i]])); };
+  }
+  tx.oncomplete = () => { db.close(); done(out); };
+  tx.onerror = () => { db.close(); done({ error: String(tx.error) }); };
+};"#;
+
+/// Calls a WebMCP tool, retrying while the engine has not registered it yet.
+const CALL_TOOL: &str = r#"
+const [name, input, done] = arguments;
+const attempt = async (left) => {
+  try {
+    done(await document.modelContext.executeTool(name, input));
+  } catch (error) {
+    if (left > 0) setTimeout(() => attempt(left - 1), 100);
+    else done(JSON.stringify({ isError: true, error: String(error) }));
+  }
+};
+attempt(100);"#;
+
 /// How long a scenario waits for the app to reach a state before failing.
 pub const WAIT: Duration = Duration::from_secs(10);
 
@@ -175,6 +211,40 @@ impl Page {
             .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
     }
 
+    /// Runs `script` (a function body whose last argument is the callback to call with the result)
+    /// in the page and returns what it passed to the callback.
+    pub async fn eval_async(&self, script: &str, args: Vec<Value>) -> Value {
+        self.client
+            .execute_async(script, args)
+            .await
+            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    /// Every record of the app's IndexedDB database, as `{store: {key: value}}` (`{}` when there is
+    /// none yet: the script never creates the database itself).
+    pub async fn stored_records(&self) -> Value {
+        self.eval_async(READ_STORE, vec![]).await
+    }
+
+    /// Waits until the app's stored records contain `needle` (a save went through).
+    pub async fn wait_for_stored(&self, what: &str, needle: &str) {
+        let deadline = Instant::now() + WAIT;
+        while !self.stored_records().await.to_string().contains(needle) {
+            assert!(Instant::now() < deadline, "never stored within {WAIT:?}: {what}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Calls one of the page's WebMCP tools through `document.modelContext`, as another agent
+    /// would, once the engine registered it; returns the parsed result.
+    pub async fn call_tool(&self, name: &str, input: Value) -> Value {
+        let result = self
+            .eval_async(CALL_TOOL, vec![Value::from(name), input])
+            .await;
+        let text = result.as_str().unwrap_or_default();
+        serde_json::from_str(text).unwrap_or_else(|_| panic!("{name} answered: {result}"))
+    }
+
     pub async fn reload(&self) {
         self.client.refresh().await.expect("reload");
     }
@@ -182,9 +252,17 @@ impl Page {
     /// Points the app at an LLM endpoint (provider `anthropic` or `open_ai`) through stored
     /// settings, then reloads so the app starts with them.
     pub async fn configure_llm(&self, provider: &str, base_url: &str) {
-        let settings = serde_json::json!({
+        self.configure_llm_with(provider, base_url, serde_json::json!({})).await;
+    }
+
+    /// As `configure_llm`, with more settings fields (e.g. a model with a known profile, timeouts).
+    pub async fn configure_llm_with(&self, provider: &str, base_url: &str, extra: Value) {
+        let mut settings = serde_json::json!({
             "provider": provider, "model": "scripted-model", "base_url": base_url, "api_key": "test-key",
         });
+        if let (Some(fields), Value::Object(extra)) = (settings.as_object_mut(), extra) {
+            fields.extend(extra);
+        }
         self.eval(
             "localStorage.setItem('autoui.settings.v1', arguments[0]);",
             vec![Value::String(settings.to_string())],

@@ -222,12 +222,8 @@ async fn the_dashboard_is_saved_while_the_model_is_still_answering_and_the_run_e
         page.configure_llm("anthropic", &base).await;
         page.say("Show one card, slowly").await;
         page.find("[data-widget-type=stat-card]").await;
-        let stored = "return (localStorage.getItem('autoui.session.v1') || '')";
-        page.wait_until(
-            "the new widget was saved during the run",
-            &format!("{stored}.includes('Saved mid-run');"),
-        )
-        .await;
+        page.wait_for_stored("the new widget was saved during the run", "Saved mid-run")
+            .await;
         assert_eq!(
             page.find("[data-testid=chat]")
                 .await
@@ -243,11 +239,8 @@ async fn the_dashboard_is_saved_while_the_model_is_still_answering_and_the_run_e
         page.wait_for_runs(1).await;
         page.wait_for_text("[data-testid=chat-assistant]", "Done at last.")
             .await;
-        page.wait_until(
-            "the whole run was saved after it ended",
-            &format!("{stored}.includes('Done at last.');"),
-        )
-        .await;
+        page.wait_for_stored("the whole run was saved after it ended", "Done at last.")
+            .await;
         page.reload().await;
         page.find("[data-widget-type=stat-card]").await;
         page.wait_for_text("[data-testid=chat-assistant]", "Done at last.")

@@ -9,8 +9,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::tool::ResultStore;
 
-/// Memory the buffer may hold before it forgets its oldest results.
-pub const DEFAULT_CAPACITY_BYTES: usize = 64 * 1024 * 1024;
+/// Memory the buffer may hold before it forgets its oldest results; the store keeps the same.
+pub const DEFAULT_CAPACITY_BYTES: usize = 64_000_000;
+/// How many forgotten ids are remembered, so `recall` can tell "forgotten" from "never was".
+const EVICTED_REMEMBERED: usize = 1_000;
 
 /// Shared as `Rc<ResultBuffer>` between the agent session (which fills it) and the `recall` tool (which reads it).
 #[derive(Debug)]
@@ -24,6 +26,7 @@ struct State {
     order: VecDeque<String>,
     bytes: usize,
     capacity: usize,
+    evicted: VecDeque<String>,
 }
 
 /// One stored result, for persisting a conversation.
@@ -47,7 +50,13 @@ impl ResultBuffer {
     /// A buffer that forgets its oldest results once they add up to more than `capacity` bytes.
     pub fn with_capacity(capacity: usize) -> ResultBuffer {
         ResultBuffer {
-            state: RefCell::new(State { results: HashMap::new(), order: VecDeque::new(), bytes: 0, capacity }),
+            state: RefCell::new(State {
+                results: HashMap::new(),
+                order: VecDeque::new(),
+                bytes: 0,
+                capacity,
+                evicted: VecDeque::new(),
+            }),
         }
     }
 
@@ -60,12 +69,14 @@ impl ResultBuffer {
         }
         state.bytes += text.len();
         state.order.push_back(id.to_owned());
+        state.evicted.retain(|forgotten| forgotten != id);
         // The newest result is kept even if it alone exceeds the capacity.
         while state.bytes > state.capacity && state.order.len() > 1 {
             let Some(oldest) = state.order.pop_front() else { break };
             if let Some(dropped) = state.results.remove(&oldest) {
                 state.bytes -= dropped.len();
             }
+            state.remember_evicted(oldest);
         }
     }
 
@@ -90,6 +101,12 @@ impl ResultBuffer {
         state.results.clear();
         state.order.clear();
         state.bytes = 0;
+        state.evicted.clear();
+    }
+
+    /// Ids forgotten to stay within the capacity, oldest first (the newest [`EVICTED_REMEMBERED`]).
+    pub fn evicted(&self) -> Vec<String> {
+        self.state.borrow().evicted.iter().cloned().collect()
     }
 
     /// Everything stored, oldest first.
@@ -102,11 +119,24 @@ impl ResultBuffer {
             .collect()
     }
 
-    /// Replaces the contents with `entries` (restoring a persisted conversation).
-    pub fn restore(&self, entries: Vec<StoredResult>) {
+    /// Replaces the contents with `entries` and the list of forgotten ids (restoring a persisted
+    /// conversation).
+    pub fn restore(&self, entries: Vec<StoredResult>, evicted: Vec<String>) {
         self.clear();
+        for id in evicted {
+            self.state.borrow_mut().remember_evicted(id);
+        }
         for entry in entries {
             self.insert(&entry.id, entry.text);
+        }
+    }
+}
+
+impl State {
+    fn remember_evicted(&mut self, id: String) {
+        self.evicted.push_back(id);
+        if self.evicted.len() > EVICTED_REMEMBERED {
+            self.evicted.pop_front();
         }
     }
 }
@@ -118,6 +148,11 @@ impl ResultStore for ResultBuffer {
 
     fn known_ids(&self) -> Vec<String> {
         self.state.borrow().order.iter().cloned().collect()
+    }
+
+    fn evicted(&self, call_id: &str) -> Option<usize> {
+        let state = self.state.borrow();
+        state.evicted.iter().any(|id| id == call_id).then_some(state.capacity)
     }
 }
 
@@ -134,6 +169,9 @@ mod tests {
         assert_eq!(buffer.known_ids(), ["b", "c"]);
         buffer.insert("huge", Arc::from("x".repeat(50).as_str()));
         assert_eq!(buffer.known_ids(), ["huge"]);
+        assert_eq!(buffer.evicted(), ["a", "b", "c"]);
+        assert_eq!(ResultStore::evicted(&buffer, "a"), Some(10));
+        assert_eq!(ResultStore::evicted(&buffer, "never"), None);
     }
 
     #[test]

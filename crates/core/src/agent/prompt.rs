@@ -34,8 +34,9 @@ pub fn build_system_prompt(catalog: &Catalog, prefix: &str) -> String {
         prompt.push_str(&server_instructions(server));
     }
     prompt.push_str(
-        "A server with a tool count also has {server}_{protocol}_search_tools(query) and _list_tools(); its other \
-         tools become callable after your first call to one of its tools.\n\n",
+        "A server with a tool count also has {server}_{protocol}_search_tools(query) and _list_tools(). A tool they \
+         or a recipe name can be called at once, even before it is in your tool list; after your first call to a \
+         server's tool, its other tools are offered as far as they fit (search_tools finds the rest).\n\n",
     );
     prompt.push_str(&format!(
         "Workflow:\n\

@@ -17,10 +17,11 @@ use crate::agent::stop::StopReason;
 use crate::cancel::CancelToken;
 use crate::dispatch::catalog::{Catalog, ToolRole};
 use crate::dispatch::record::CallRecord;
+use crate::dispatch::{Executed, PreparedCall};
 use crate::ids::CallId;
-use crate::llm::cost::estimate_usd;
+use crate::llm::cost::estimate_at;
 use crate::llm::message::{ContentBlock, Message, Role};
-use crate::llm::model::{ChatRequest, LlmError, MalformedInput, ModelEvent, ToolDef, Usage};
+use crate::llm::model::{ChatRequest, FinishReason, LlmError, MalformedInput, ModelEvent, ToolDef, Usage};
 use crate::llm::partial_json::parse_prefix;
 use crate::settings::Settings;
 use crate::tool::ResultPart;
@@ -50,6 +51,7 @@ impl AgentSession {
         let catalog = self.dispatcher.catalog();
         let system = build_system_prompt(&catalog, &settings.system_prompt_prefix);
         self.dispatcher.begin_run();
+        self.output = OutputLimit::of(settings);
         if let Some(message) = turn.into_message() {
             self.messages.push(message);
         }
@@ -99,7 +101,7 @@ impl AgentSession {
             system,
             messages: &self.messages,
             tools: &tools,
-            max_output_tokens: self.config.max_output_tokens,
+            max_output_tokens: self.output.current,
         };
         let reply = match self.model.complete(request, settings, cancel.clone(), &forward).await {
             Ok(reply) => reply,
@@ -113,7 +115,7 @@ impl AgentSession {
             }
             Err(error) => return Some(StopReason::ProviderFailed { message: error.to_string() }),
         };
-        let cost = estimate_usd(&settings.model, &settings.base_url, &reply.usage);
+        let cost = estimate_at(settings.profile().0.prices, &settings.base_url, &reply.usage);
         summary.usage += reply.usage;
         summary.cost_usd = summary.cost_usd.zip(cost).map(|(total, more)| total + more);
         summary.text = reply_text(&reply.content);
@@ -125,9 +127,6 @@ impl AgentSession {
                 _ => None,
             })
             .collect();
-        if !reply.content.is_empty() {
-            self.messages.push(Message { role: Role::Assistant, content: reply.content });
-        }
         let finished = |sink: &dyn EventSink| {
             sink.emit(AgentEvent::IterationFinished {
                 iteration,
@@ -136,11 +135,35 @@ impl AgentSession {
                 request_bytes: reply.request_bytes,
             });
         };
+        let stop = match reply.finish {
+            FinishReason::Refusal => Some(StopReason::Refused),
+            FinishReason::ContentFilter => Some(StopReason::Filtered),
+            FinishReason::MaxTokens if calls.is_empty() => Some(StopReason::OutputCut { limit: self.output.current }),
+            _ => None,
+        };
+        if let Some(stop) = stop {
+            // Calls the run will not answer are left out, so the conversation stays valid to send.
+            let text: Vec<ContentBlock> =
+                reply.content.into_iter().filter(|block| matches!(block, ContentBlock::Text { .. })).collect();
+            if !text.is_empty() {
+                self.messages.push(Message { role: Role::Assistant, content: text });
+            }
+            finished(sink);
+            return Some(stop);
+        }
+        if !reply.content.is_empty() {
+            self.messages.push(Message { role: Role::Assistant, content: reply.content });
+        }
         if calls.is_empty() {
             finished(sink);
-            return Some(StopReason::Completed);
+            // A paused turn goes on: the next request carries the reply so far, and the model resumes it.
+            return (reply.finish != FinishReason::PauseTurn).then_some(StopReason::Completed);
         }
-        let results = self.run_calls(context, calls, &reply.malformed, summary).await;
+        let cut = (reply.finish == FinishReason::MaxTokens && !reply.malformed.is_empty()).then(|| {
+            let limit = self.output.current;
+            (limit, self.output.raise_once())
+        });
+        let results = self.run_calls(context, calls, &reply.malformed, cut, summary).await;
         self.messages.push(Message { role: Role::User, content: results });
         if self.config.compress_history {
             economy(&self.config, &self.results, catalog).compress_history(&mut self.messages);
@@ -154,66 +177,131 @@ impl AgentSession {
         let RunContext { catalog, system, settings, .. } = *context;
         let Some(configured) = self.config.request_budget.filter(|_| self.config.compress_history) else { return };
         let budget = effective_budget(configured, settings.result_limit);
-        let request =
-            ChatRequest { system, messages: &self.messages, tools, max_output_tokens: self.config.max_output_tokens };
+        let request = ChatRequest { system, messages: &self.messages, tools, max_output_tokens: self.output.current };
         let size = self.model.request_bytes(&request, settings);
         if size > budget {
             economy(&self.config, &self.results, catalog).fit(&mut self.messages, size - budget);
         }
     }
 
-    /// Dispatches the calls one after another, in the order the model wrote them, and returns one
-    /// tool_result per call (calls left when Stop is pressed get a "cancelled" result).
+    /// Dispatches the calls in the order the model wrote them, running neighbouring independent
+    /// calls (data reads together, recipe reads together) concurrently while canvas operations keep
+    /// their order, and
+    /// returns one tool_result per call in the model's order (calls left when Stop is pressed get a
+    /// "cancelled" result). `cut` is the output limit that cut the reply off and the next reply's,
+    /// when it did.
     async fn run_calls(
         &mut self,
         context: &RunContext<'_>,
         calls: Vec<(String, String, Value)>,
         malformed: &[MalformedInput],
+        cut: Option<(u32, u32)>,
         summary: &mut RunSummary,
     ) -> Vec<ContentBlock> {
-        let RunContext { catalog, settings, cancel, sink, .. } = *context;
-        let mut results = Vec::with_capacity(calls.len());
-        for (id, name, input) in calls {
+        let RunContext { catalog, cancel, sink, .. } = *context;
+        let prepared: Vec<PreparedCall> = calls
+            .into_iter()
+            .map(|(id, name, input)| {
+                let call_id = CallId::new(id.clone());
+                match (malformed.iter().find(|bad| bad.id == id), cut) {
+                    (Some(bad), Some((limit, next))) => {
+                        self.dispatcher.prepare_cut_off(call_id, &name, &bad.raw, limit, next)
+                    }
+                    (Some(bad), None) => self.dispatcher.prepare_malformed(call_id, &name, &bad.raw),
+                    (None, _) => self.dispatcher.prepare(catalog, call_id, &name, input),
+                }
+            })
+            .collect();
+        let mut results = Vec::with_capacity(prepared.len());
+        let mut pending = prepared.into_iter().peekable();
+        while let Some(first) = pending.next() {
+            let class = self.dispatcher.concurrency_class(catalog, &first);
+            let mut batch = vec![first];
+            if class.is_some() {
+                while let Some(next) = pending.next_if(|call| self.dispatcher.concurrency_class(catalog, call) == class) {
+                    batch.push(next);
+                }
+            }
             if cancel.is_cancelled() {
-                results.push(ContentBlock::ToolResult {
-                    tool_use_id: id,
-                    content: vec![ResultPart::Text {
-                        text: "Error: cancelled by the user before this call ran".to_owned(),
-                    }],
-                    is_error: true,
-                });
+                results.extend(batch.into_iter().map(|call| cancelled_result(call.id.as_str())));
                 continue;
             }
-            let call_id = CallId::new(id.clone());
-            let prepared = match malformed.iter().find(|bad| bad.id == id) {
-                Some(bad) => self.dispatcher.prepare_malformed(call_id, &name, &bad.raw),
-                None => self.dispatcher.prepare(catalog, call_id, &name, input),
-            };
-            sink.emit(AgentEvent::ToolCallStarted { record: self.dispatcher.running(catalog, &prepared) });
-            let executed = self.dispatcher.execute(catalog, prepared, cancel).await;
-            if let Some(activation) = executed.activation {
-                sink.emit(AgentEvent::ServerActivated {
-                    server: activation.server,
-                    protocol: activation.protocol,
-                    tools: activation.tools,
-                });
+            let ids: Vec<String> = batch.iter().map(|call| call.id.as_str().to_owned()).collect();
+            for call in &batch {
+                sink.emit(AgentEvent::ToolCallStarted { record: self.dispatcher.running(catalog, call) });
             }
-            self.results.insert(&id, executed.text.clone());
-            let mut record = executed.record;
-            // `recall` pages results itself; cutting its answer again would hide its page marker.
-            let shown = match executed.role {
-                Some(ToolRole::Recall) => None,
-                _ => Some(shown(&executed.text, settings.result_limit.max(1), &id)),
-            };
-            record.truncated = shown.as_ref().is_some_and(|shown| shown.truncated);
-            let text = shown.and_then(|shown| shown.text).unwrap_or_else(|| executed.text.to_string());
-            let mut content = vec![ResultPart::Text { text }];
-            content.extend(executed.result.content.into_iter().filter(|part| matches!(part, ResultPart::Image { .. })));
-            results.push(ContentBlock::ToolResult { tool_use_id: id, content, is_error: executed.result.is_error });
-            summary.calls.push(record.clone());
-            sink.emit(AgentEvent::ToolCallFinished { record });
+            let executed = self.dispatcher.execute_together(catalog, batch, cancel).await;
+            for (id, executed) in ids.into_iter().zip(executed) {
+                results.push(self.conclude(context, id, executed, summary));
+            }
         }
         results
+    }
+
+    /// Keeps a call's full result, shows the model a part of it within the result limit, and
+    /// reports the call as finished.
+    fn conclude(
+        &mut self,
+        context: &RunContext<'_>,
+        id: String,
+        executed: Executed,
+        summary: &mut RunSummary,
+    ) -> ContentBlock {
+        let RunContext { settings, sink, .. } = *context;
+        if let Some(activation) = executed.activation {
+            sink.emit(AgentEvent::ServerActivated {
+                server: activation.server,
+                protocol: activation.protocol,
+                tools: activation.tools,
+            });
+        }
+        self.results.insert(&id, executed.text.clone());
+        let mut record = executed.record;
+        // `recall` pages results itself; cutting its answer again would hide its page marker.
+        let shown = match executed.role {
+            Some(ToolRole::Recall) => None,
+            _ => Some(shown(&executed.text, settings.result_limit.max(1), &id)),
+        };
+        record.truncated = shown.as_ref().is_some_and(|shown| shown.truncated);
+        let text = shown.and_then(|shown| shown.text).unwrap_or_else(|| executed.text.to_string());
+        let mut content = vec![ResultPart::Text { text }];
+        content.extend(executed.result.content.into_iter().filter(|part| matches!(part, ResultPart::Image { .. })));
+        summary.calls.push(record.clone());
+        sink.emit(AgentEvent::ToolCallFinished { record });
+        ContentBlock::ToolResult { tool_use_id: id, content, is_error: executed.result.is_error }
+    }
+}
+
+fn cancelled_result(id: &str) -> ContentBlock {
+    ContentBlock::ToolResult {
+        tool_use_id: id.to_owned(),
+        content: vec![ResultPart::Text { text: "Error: cancelled by the user before this call ran".to_owned() }],
+        is_error: true,
+    }
+}
+
+/// The output token limit of a run's requests: the profile's, raised once (doubled, up to what the
+/// model allows) after a tool call was cut off by it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct OutputLimit {
+    current: u32,
+    ceiling: u32,
+    raised: bool,
+}
+
+impl OutputLimit {
+    fn of(settings: &Settings) -> OutputLimit {
+        let profile = settings.profile().0;
+        OutputLimit { current: profile.output_tokens.max(1), ceiling: profile.max_output_tokens, raised: false }
+    }
+
+    /// The limit for the next request.
+    fn raise_once(&mut self) -> u32 {
+        if !self.raised {
+            self.raised = true;
+            self.current = self.current.saturating_mul(2).min(self.ceiling).max(self.current);
+        }
+        self.current
     }
 }
 

@@ -9,6 +9,7 @@ use crate::agent::budget::DEFAULT_REQUEST_BUDGET;
 use crate::agent::buffer::{ResultBuffer, StoredResult};
 use crate::agent::context::{DEFAULT_KEEP_RECENT, DEFAULT_PREVIEW_CHARS};
 use crate::agent::prompt::build_system_prompt;
+use crate::agent::run::OutputLimit;
 use crate::dispatch::catalog::Catalog;
 use crate::dispatch::{DEFAULT_TIMEOUT_MS, Dispatcher};
 use crate::ids::ServerId;
@@ -47,8 +48,6 @@ pub struct AgentConfig {
     /// Bytes of request body to stay within by compressing further when a request would be larger
     /// (raised to twice the user's result limit); `None` leaves requests as compression makes them.
     pub request_budget: Option<usize>,
-    /// Output token limit of each LLM call.
-    pub max_output_tokens: u32,
 }
 
 impl Default for AgentConfig {
@@ -59,7 +58,6 @@ impl Default for AgentConfig {
             keep_recent_iterations: DEFAULT_KEEP_RECENT,
             preview_chars: DEFAULT_PREVIEW_CHARS,
             request_budget: Some(DEFAULT_REQUEST_BUDGET),
-            max_output_tokens: 8_192,
         }
     }
 }
@@ -109,6 +107,9 @@ pub struct SessionSnapshot {
     pub activated: Vec<ActivatedServer>,
     #[serde(default)]
     pub results: Vec<StoredResult>,
+    /// Results forgotten to stay within the buffer's capacity, oldest first, so `recall` can say so.
+    #[serde(default)]
+    pub evicted: Vec<String>,
 }
 
 pub struct AgentSession {
@@ -117,12 +118,21 @@ pub struct AgentSession {
     pub(super) config: AgentConfig,
     pub(super) dispatcher: Dispatcher,
     pub(super) messages: Vec<Message>,
+    /// The output token limit of the run in progress.
+    pub(super) output: OutputLimit,
 }
 
 impl AgentSession {
     pub fn new(deps: AgentDeps, config: AgentConfig) -> AgentSession {
         let dispatcher = Dispatcher::new(deps.local, deps.remote, deps.clock, config.tool_timeout_ms);
-        AgentSession { model: deps.model, results: deps.results, config, dispatcher, messages: Vec::new() }
+        AgentSession {
+            model: deps.model,
+            results: deps.results,
+            config,
+            dispatcher,
+            messages: Vec::new(),
+            output: OutputLimit::default(),
+        }
     }
 
     /// A session that continues a persisted conversation.
@@ -132,8 +142,16 @@ impl AgentSession {
         session
             .dispatcher
             .restore_activated(snapshot.activated.into_iter().map(|active| (active.server, active.protocol)).collect());
-        session.results.restore(snapshot.results);
+        session.results.restore(snapshot.results, snapshot.evicted);
         session
+    }
+
+    /// Continues another persisted conversation instead of this one (a backup read back).
+    pub fn replace(&mut self, snapshot: SessionSnapshot) {
+        self.messages = snapshot.messages;
+        self.dispatcher
+            .restore_activated(snapshot.activated.into_iter().map(|active| (active.server, active.protocol)).collect());
+        self.results.restore(snapshot.results, snapshot.evicted);
     }
 
     pub fn snapshot(&self) -> SessionSnapshot {
@@ -141,7 +159,19 @@ impl AgentSession {
             messages: self.messages.clone(),
             activated: self.activated(),
             results: self.results.entries(),
+            evicted: self.results.evicted(),
         }
+    }
+
+    /// Sets the request budget of the next runs (the app derives it from the model profile).
+    pub fn set_request_budget(&mut self, budget: Option<usize>) {
+        self.config.request_budget = budget;
+    }
+
+    /// Sets the bytes of tool definitions one request may carry (part of the request budget); with
+    /// one, tools discovery names are offered without activating their server (`dispatch/offer.rs`).
+    pub fn set_tool_budget(&mut self, budget: Option<usize>) {
+        self.dispatcher.set_tool_budget(budget);
     }
 
     pub fn messages(&self) -> &[Message] {

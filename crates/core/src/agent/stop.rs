@@ -13,6 +13,12 @@ pub enum StopReason {
     IterationLimit { limit: u32 },
     /// The LLM request failed (after retries, when the failure was transient).
     ProviderFailed { message: String },
+    /// The reply reached the output token limit before it was complete; Continue goes on.
+    OutputCut { limit: u32 },
+    /// The model declined to answer.
+    Refused,
+    /// The provider's content filter stopped the reply.
+    Filtered,
 }
 
 impl StopReason {
@@ -25,6 +31,11 @@ impl StopReason {
                 "Stopped after {limit} iterations (the limit set in settings); send a message to let the agent continue."
             ),
             StopReason::ProviderFailed { message } => format!("Stopped: the model could not be reached: {message}"),
+            StopReason::OutputCut { limit } => format!(
+                "The reply was cut off: it reached the output limit of {limit} tokens (set in settings). Press Continue to let the agent go on."
+            ),
+            StopReason::Refused => "The model declined to answer this request (a refusal).".to_owned(),
+            StopReason::Filtered => "The provider's content filter stopped the reply.".to_owned(),
         }
     }
 }

@@ -41,6 +41,11 @@ pub enum AutoUiError {
     BadArguments(String),
     #[error("no stored result for id \"{id}\"")]
     UnknownResult { id: String, known: Vec<String> },
+    #[error(
+        "the full result of \"{id}\" is no longer kept: the result buffer keeps the newest {} MB of results and forgot the oldest first; call the tool again for its data",
+        capacity / 1_000_000
+    )]
+    EvictedResult { id: String, capacity: usize },
     #[error("no style was applied: every declaration was refused")]
     StyleRejected(Vec<StyleError>),
     #[error("the canvas did not keep widget \"{0}\"")]

@@ -8,7 +8,7 @@ mod canvas_tool;
 mod discovery;
 mod display;
 pub mod error;
-mod recall;
+pub mod recall;
 mod specs;
 mod view;
 

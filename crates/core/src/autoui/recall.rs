@@ -28,6 +28,9 @@ pub fn recall(results: &dyn ResultStore, args: &Value) -> Result<ToolResult, Aut
     let length = count(args.get("length"), "length", 1)?
         .unwrap_or(DEFAULT_PAGE)
         .min(MAX_PAGE);
+    if let Some(capacity) = results.evicted(&id) {
+        return Err(AutoUiError::EvictedResult { id, capacity });
+    }
     let Some(full) = results.full_result(&id) else {
         let known = results.known_ids();
         let recent = known[known.len().saturating_sub(KNOWN_SHOWN)..].to_vec();

@@ -89,6 +89,9 @@ pub enum CanvasError {
     /// The canvas shows a shared dashboard opened read-only; the person must make a copy to change it.
     #[error("this dashboard is open read-only from a shared link; make a copy to change it")]
     ReadOnly,
+    /// Another tab of this browser edits the session; this one follows it read-only.
+    #[error("this dashboard is being edited in another tab of this browser; change it there, or close that tab to edit here")]
+    EditedInAnotherTab,
 }
 
 fn list_ids(ids: &[BlockId]) -> String {

@@ -121,6 +121,17 @@ pub struct Dashboard {
     pub canvas: Canvas,
 }
 
+impl Dashboard {
+    /// The dashboard as one entry of a library document (and one record of the store).
+    pub fn entry(&self) -> Value {
+        json!({
+            "name": self.name,
+            "saved_ms": self.saved_ms,
+            "canvas": { "blocks": self.canvas.blocks() },
+        })
+    }
+}
+
 /// One line of the "open a dashboard" list.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DashboardSummary {
@@ -237,17 +248,7 @@ impl DashboardLibrary {
     }
 
     pub fn encode(&self) -> String {
-        let dashboards: Vec<Value> = self
-            .dashboards
-            .iter()
-            .map(|dashboard| {
-                json!({
-                    "name": dashboard.name,
-                    "saved_ms": dashboard.saved_ms,
-                    "canvas": { "blocks": dashboard.canvas.blocks() },
-                })
-            })
-            .collect();
+        let dashboards: Vec<Value> = self.dashboards.iter().map(Dashboard::entry).collect();
         json!({ "autoui": LIBRARY, "version": STORAGE_VERSION, "dashboards": dashboards })
             .to_string()
     }
@@ -259,6 +260,21 @@ impl DashboardLibrary {
         now_ms: f64,
     ) -> Result<Loaded<DashboardLibrary>, PersistError> {
         let document = open_document(text, LIBRARY)?;
+        let entries = document
+            .get("dashboards")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        Ok(DashboardLibrary::from_entries(entries, random, now_ms))
+    }
+
+    /// Reads dashboards from their `{"name", "saved_ms", "canvas": {"blocks": [...]}}` entries; one
+    /// without a name is set aside, a repeated name gets a suffix.
+    pub fn from_entries(
+        entries: &[Value],
+        random: &dyn Random,
+        now_ms: f64,
+    ) -> Loaded<DashboardLibrary> {
         let context = DecodeContext {
             random,
             now_ms,
@@ -266,11 +282,6 @@ impl DashboardLibrary {
         };
         let mut library = DashboardLibrary::default();
         let mut set_aside = Vec::new();
-        let entries = document
-            .get("dashboards")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
         for (index, entry) in entries.iter().enumerate() {
             let name = entry
                 .get("name")
@@ -303,10 +314,24 @@ impl DashboardLibrary {
                 canvas,
             });
         }
-        Ok(Loaded {
+        Loaded {
             value: library,
             set_aside,
-        })
+        }
+    }
+
+    /// Adds `dashboard` without replacing any: a name already taken gets a ` (2)`-style suffix.
+    /// Returns the name it was added under.
+    pub fn add_unique(&mut self, mut dashboard: Dashboard) -> String {
+        dashboard.name = self.unused_name(&dashboard.name);
+        let name = dashboard.name.clone();
+        self.dashboards.push(dashboard);
+        name
+    }
+
+    /// Every dashboard, in the order they were first saved.
+    pub fn dashboards(&self) -> &[Dashboard] {
+        &self.dashboards
     }
 
     fn not_found(&self, name: &str) -> LibraryError {

@@ -5,6 +5,7 @@
 pub mod alias;
 pub mod catalog;
 pub mod guard;
+pub mod offer;
 pub mod pseudo;
 pub mod record;
 
@@ -18,7 +19,9 @@ use serde_json::{Value, json};
 
 use crate::cancel::CancelToken;
 use crate::dispatch::catalog::{Catalog, Entry, ToolRole};
+use crate::dispatch::alias::RecipeRole;
 use crate::dispatch::guard::RepetitionGuard;
+use crate::dispatch::offer::ToolOffer;
 use crate::dispatch::pseudo::PseudoTool;
 use crate::dispatch::record::{CallOutcome, CallRecord, CallTarget};
 use crate::ids::{CallId, ServerId};
@@ -52,12 +55,22 @@ pub enum DispatchError {
          by the output token limit: call again with smaller arguments, for example fewer rows"
     )]
     MalformedArguments(usize),
+    #[error(
+        "the arguments of this call are not valid JSON ({chars} characters received): the reply was cut off by the \
+         output token limit ({limit} tokens) before they were complete, so the call did not run; call again with \
+         smaller arguments, for example fewer rows{}", next_limit(*.limit, *.next)
+    )]
+    CutOff { chars: usize, limit: u32, next: u32 },
     #[error("no answer after {0} s (timeout)")]
     TimedOut(u32),
     #[error("cancelled by the user")]
     Cancelled,
     #[error("{0}")]
     Failed(String),
+}
+
+fn next_limit(limit: u32, next: u32) -> String {
+    if next > limit { format!(" (your next reply may be up to {next} tokens long)") } else { String::new() }
 }
 
 fn did_you_mean(suggestions: &[String]) -> String {
@@ -77,6 +90,22 @@ pub struct Activation {
     pub protocol: Protocol,
     /// Exposed names of the tools this activation added.
     pub tools: Vec<String>,
+}
+
+/// Calls of one class that run together when the model writes them one after another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Concurrent {
+    DataReads,
+    RecipeReads,
+}
+
+/// A call between `begin` and `finish`: answered already, or about to reach its tool.
+struct Begun {
+    call: PreparedCall,
+    started: f64,
+    answered: Option<ToolResult>,
+    activation: Option<Activation>,
+    record: CallRecord,
 }
 
 /// A tool call resolved against the catalog, ready to run.
@@ -114,6 +143,8 @@ pub struct Dispatcher {
     discovered: bool,
     /// The server and tool whose data the agent read most recently.
     last_source: Option<DataSource>,
+    /// Tools discovery named, and the tool-definition budget.
+    offer: ToolOffer,
 }
 
 impl Dispatcher {
@@ -132,6 +163,7 @@ impl Dispatcher {
             guard: RepetitionGuard::default(),
             discovered: false,
             last_source: None,
+            offer: ToolOffer::default(),
         }
     }
 
@@ -140,9 +172,15 @@ impl Dispatcher {
         Catalog::build(&self.local, &self.remote.servers())
     }
 
-    /// The tools to offer the model: the discovery set plus every activated server's tools.
+    /// The tools to offer the model: the discovery set plus every activated server's tools, or
+    /// with a tool budget, the staged and activated tools that fit it (see `offer.rs`).
     pub fn tool_defs(&self, catalog: &Catalog) -> Vec<ToolDef> {
-        catalog.tool_defs(&self.activated)
+        self.offer.defs(catalog, &self.activated)
+    }
+
+    /// Bytes of tool definitions one request may carry (`None`: the seed's unbounded offering).
+    pub fn set_tool_budget(&mut self, budget: Option<usize>) {
+        self.offer.set_budget(budget);
     }
 
     pub fn activated(&self) -> &[(ServerId, Protocol)] {
@@ -162,6 +200,7 @@ impl Dispatcher {
     /// Forgets the conversation: activations, the data source, the guard.
     pub fn reset(&mut self) {
         self.activated.clear();
+        self.offer.clear();
         self.last_source = None;
         self.begin_run();
     }
@@ -187,6 +226,17 @@ impl Dispatcher {
         }
     }
 
+    /// A call cut off by the output token limit (`limit`, `next` for the next reply): answered
+    /// with an error saying so, without running anything.
+    pub fn prepare_cut_off(&self, id: CallId, name: &str, raw: &str, limit: u32, next: u32) -> PreparedCall {
+        PreparedCall {
+            id,
+            name: name.to_owned(),
+            args: Arc::new(json!({ "unparsed_arguments": raw })),
+            route: Err(DispatchError::CutOff { chars: raw.chars().count(), limit, next }),
+        }
+    }
+
     /// The record shown while the call runs.
     pub fn running(&self, catalog: &Catalog, call: &PreparedCall) -> CallRecord {
         CallRecord {
@@ -204,54 +254,82 @@ impl Dispatcher {
 
     /// Runs the call. Never fails: every problem becomes an error result the model can act on.
     pub async fn execute(&mut self, catalog: &Catalog, call: PreparedCall, cancel: &CancelToken) -> Executed {
-        let started = self.clock.now_ms();
-        let mut record = self.running(catalog, &call);
-        let mut activation = None;
-        let role = match call.route {
-            Ok(Entry::Tool { server, tool }) => Some(catalog.get(server).tools[tool].role),
-            _ => None,
-        };
-        let result = match (&call.route, self.guard.check(&call.name, &call.args)) {
-            (Err(error), _) => error.clone().into_result(),
-            (Ok(_), Some(note)) => ToolResult::error(note),
-            (Ok(Entry::Pseudo { server, kind }), None) => {
-                self.discovered = true;
-                kind.answer(catalog.get(*server), &call.args)
-            }
-            (Ok(Entry::Tool { server, tool }), None) => {
-                let (result, activated) = self.call_tool(catalog, *server, *tool, &call, cancel).await;
-                activation = activated;
-                result
-            }
-        };
-        let text: Arc<str> = Arc::from(full_text(&result));
-        let error = result.is_error.then(|| text.to_string());
-        self.guard.record(&call.name, &call.args, error.as_deref());
-        record.elapsed_ms = (self.clock.now_ms() - started).max(0.0).round() as u64;
-        record.result_bytes = text.len();
-        record.outcome = if result.is_error {
-            CallOutcome::Failed { error: text.clone() }
-        } else {
-            CallOutcome::Succeeded { result: text.clone() }
-        };
-        Executed { record, result, text, activation, role }
+        let mut executed = self.execute_together(catalog, vec![call], cancel).await;
+        executed.pop().unwrap_or_else(|| unreachable!("one call in, one out"))
     }
 
-    async fn call_tool(
+    /// Which calls may run at the same time as their neighbours: data reads with data reads, recipe
+    /// reads with recipe reads (they do not depend on each other); `None` for the rest, such as
+    /// canvas operations, which keep their order.
+    pub fn concurrency_class(&self, catalog: &Catalog, call: &PreparedCall) -> Option<Concurrent> {
+        match call.route {
+            Ok(Entry::Tool { server, tool }) => match catalog.get(server).tools[tool].role {
+                ToolRole::Data => Some(Concurrent::DataReads),
+                ToolRole::Recipe(_) => Some(Concurrent::RecipeReads),
+                ToolRole::Canvas | ToolRole::Recall => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Runs the calls concurrently and returns what each produced, in the order given. Guards,
+    /// activations and records are kept in that order too, before and after the calls run.
+    pub async fn execute_together(
         &mut self,
         catalog: &Catalog,
-        server_position: usize,
-        tool_position: usize,
-        call: &PreparedCall,
+        calls: Vec<PreparedCall>,
         cancel: &CancelToken,
-    ) -> (ToolResult, Option<Activation>) {
-        let server = catalog.get(server_position);
-        let tool = &server.tools[tool_position];
-        if let catalog::Availability::Unavailable(reason) = &server.availability {
-            let error = DispatchError::NotConnected { server: server.id.clone(), reason: reason.clone() };
-            return (error.into_result(), None);
+    ) -> Vec<Executed> {
+        let begun: Vec<Begun> = calls.into_iter().map(|call| self.begin(catalog, call)).collect();
+        let this = &*self;
+        let answers = futures::future::join_all(begun.iter().map(|begun| this.perform(catalog, begun, cancel))).await;
+        begun.into_iter().zip(answers).map(|(begun, answer)| self.finish(catalog, begun, answer)).collect()
+    }
+
+    /// What is decided before a call runs: an answer right away (an error, the guard, a pseudo-tool)
+    /// or the server's activation.
+    fn begin(&mut self, catalog: &Catalog, call: PreparedCall) -> Begun {
+        let started = self.clock.now_ms();
+        let record = self.running(catalog, &call);
+        let answered = match (&call.route, self.guard.check(&call.name, &call.args)) {
+            (Err(error), _) => Some(error.clone().into_result()),
+            (Ok(_), Some(note)) => Some(ToolResult::error(note)),
+            (Ok(Entry::Pseudo { server, kind }), None) => {
+                self.discovered = true;
+                let answer = kind.answer(catalog.get(*server), &call.args);
+                self.offer.stage(catalog.get(*server), answer.named);
+                Some(answer.result)
+            }
+            (Ok(Entry::Tool { server, .. }), None) => match &catalog.get(*server).availability {
+                catalog::Availability::Unavailable(reason) => {
+                    let server = catalog.get(*server).id.clone();
+                    Some(DispatchError::NotConnected { server, reason: reason.clone() }.into_result())
+                }
+                catalog::Availability::Ready => None,
+            },
+        };
+        let activation = match (&answered, &call.route) {
+            (None, Ok(Entry::Tool { server, tool })) => {
+                // A recipe read makes the calls written after it guided, even those running beside it.
+                if matches!(catalog.get(*server).tools[*tool].role, ToolRole::Recipe(_)) {
+                    self.discovered = true;
+                }
+                self.activate(catalog, *server)
+            }
+            _ => None,
+        };
+        Begun { call, started, answered, activation, record }
+    }
+
+    /// Calls the tool of a call that `begin` did not answer.
+    async fn perform(&self, catalog: &Catalog, begun: &Begun, cancel: &CancelToken) -> Option<ToolResult> {
+        if begun.answered.is_some() {
+            return None;
         }
-        let activation = self.activate(catalog, server_position);
+        let Ok(Entry::Tool { server, tool }) = begun.call.route else { return None };
+        let server = catalog.get(server);
+        let tool = &server.tools[tool];
+        let call = &begun.call;
         let args = (*call.args).clone();
         let outcome = match (server.protocol, server.local.and_then(|position| self.local.get(position))) {
             (Protocol::WebMcp, Some(local)) => {
@@ -270,18 +348,50 @@ impl Dispatcher {
                 self.bounded(calling, timeout_ms, cancel).await
             }
         };
-        let result = match outcome.and_then(|answer| answer.map_err(remote_error)) {
+        Some(match outcome.and_then(|answer| answer.map_err(remote_error)) {
             Ok(result) => result,
             Err(error) => error.into_result(),
+        })
+    }
+
+    /// Bookkeeping after a call: discovery, provenance, staging, the guard and the record.
+    fn finish(&mut self, catalog: &Catalog, begun: Begun, performed: Option<ToolResult>) -> Executed {
+        let Begun { call, started, answered, activation, mut record } = begun;
+        let ran = answered.is_none();
+        let result = answered.or(performed).unwrap_or_else(|| ToolResult::error("Error: the call did not run"));
+        let role = match call.route {
+            Ok(Entry::Tool { server, tool }) => Some(catalog.get(server).tools[tool].role),
+            _ => None,
         };
-        match tool.role {
-            ToolRole::Recipe(_) => self.discovered = true,
-            ToolRole::Data if !result.is_error => {
-                self.last_source = Some(DataSource { server: server.id.clone(), tool: tool.real.clone() });
+        if let (true, Ok(Entry::Tool { server: position, tool: tool_position })) = (ran, &call.route) {
+            let (position, tool_position) = (*position, *tool_position);
+            let server = catalog.get(position);
+            let tool = &server.tools[tool_position];
+            match tool.role {
+                ToolRole::Recipe(role) => {
+                    self.discovered = true;
+                    if role == RecipeRole::Get && !result.is_error {
+                        self.offer.stage_named_in(server, &full_text(&result));
+                    }
+                }
+                ToolRole::Data if !result.is_error => {
+                    self.last_source = Some(DataSource { server: server.id.clone(), tool: tool.real.clone() });
+                    self.offer.stage_called(server, tool_position);
+                }
+                ToolRole::Data | ToolRole::Canvas | ToolRole::Recall => {}
             }
-            ToolRole::Data | ToolRole::Canvas | ToolRole::Recall => {}
         }
-        (result, activation)
+        let text: Arc<str> = Arc::from(full_text(&result));
+        let error = result.is_error.then(|| text.to_string());
+        self.guard.record(&call.name, &call.args, error.as_deref());
+        record.elapsed_ms = (self.clock.now_ms() - started).max(0.0).round() as u64;
+        record.result_bytes = text.len();
+        record.outcome = if result.is_error {
+            CallOutcome::Failed { error: text.clone() }
+        } else {
+            CallOutcome::Succeeded { result: text.clone() }
+        };
+        Executed { record, result, text, activation, role }
     }
 
     /// Marks the server activated on its first real call; returns what that added.

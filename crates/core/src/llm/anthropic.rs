@@ -484,6 +484,8 @@ impl StreamDecoder {
             Some("end_turn") | Some("stop_sequence") | None => FinishReason::EndTurn,
             Some("tool_use") => FinishReason::ToolUse,
             Some("max_tokens") => FinishReason::MaxTokens,
+            Some("refusal") => FinishReason::Refusal,
+            Some("pause_turn") => FinishReason::PauseTurn,
             Some(other) => FinishReason::Other(other.to_owned()),
         };
         Ok(ModelReply { content, finish, usage: self.usage, malformed, request_bytes })

@@ -1,10 +1,12 @@
 //! The real chat model: sends the provider's request through [`HttpTransport`], retries transient
-//! failures with backoff, and decodes the SSE stream while it arrives. Stop aborts the request.
+//! failures with backoff, and decodes the SSE stream while it arrives. A provider silent for longer
+//! than the settings' first-byte or idle limit is given up on (and retried); Stop aborts the request.
 
+use std::future::Future;
 use std::rc::Rc;
 
 use futures::StreamExt;
-use futures::future::LocalBoxFuture;
+use futures::future::{Either, LocalBoxFuture, select};
 
 use crate::cancel::CancelToken;
 use crate::ids::base36;
@@ -84,9 +86,20 @@ impl HttpChatModel {
     ) -> Result<ModelReply, LlmError> {
         let request_bytes = http.body.as_ref().map_or(0, String::len);
         let url = http.url.clone();
-        let response = match cancel.run(self.transport.send(http, cancel.clone())).await {
-            None | Some(Err(HttpError::Aborted)) => return Err(LlmError::Cancelled),
-            Some(Err(HttpError::Network(detail))) => {
+        let timed_out = |seconds: u32, phase: &'static str| LlmError::TimedOut {
+            provider: wire.label(settings),
+            seconds,
+            phase,
+        };
+        let first_byte = settings.first_byte_timeout_s;
+        let sent = within(&*self.clock, first_byte, self.transport.send(http, cancel.clone()));
+        let response = match cancel.run(sent).await {
+            None | Some(Some(Err(HttpError::Aborted))) => return Err(LlmError::Cancelled),
+            Some(None) => return Err(timed_out(first_byte, "before the reply started")),
+            Some(Some(response)) => response,
+        };
+        let response = match response {
+            Err(HttpError::Network(detail)) => {
                 return Err(LlmError::Unreachable {
                     provider: wire.label(settings),
                     url,
@@ -94,10 +107,10 @@ impl HttpChatModel {
                     hint: wire.unreachable_hint().to_owned(),
                 });
             }
-            Some(Err(other)) => {
+            Err(other) => {
                 return Err(LlmError::Stream { provider: wire.label(settings), detail: other.to_string() });
             }
-            Some(Ok(response)) => response,
+            Ok(response) => response,
         };
         if !(200..300).contains(&response.status) {
             return Err(read_error(wire, settings, response, cancel).await);
@@ -108,12 +121,13 @@ impl HttpChatModel {
         let content_type = response.header("content-type").unwrap_or_default().to_ascii_lowercase();
         if matches!(wire, Wire::OpenAi) && content_type.contains("json") && !content_type.contains("event-stream") {
             // A server that ignored `stream: true` sends one JSON body; the decoder reads it as one chunk.
-            let body = match cancel.run(response.text(MAX_JSON_REPLY)).await {
+            let body = match cancel.run(within(&*self.clock, first_byte, response.text(MAX_JSON_REPLY))).await {
                 None => return Err(LlmError::Cancelled),
-                Some(Err(error)) => {
+                Some(None) => return Err(timed_out(first_byte, "before the reply started")),
+                Some(Some(Err(error))) => {
                     return Err(LlmError::Stream { provider: wire.label(settings), detail: error.to_string() });
                 }
-                Some(Ok(body)) => body,
+                Some(Some(Ok(body))) => body,
             };
             decoder.feed(&body, &mut pending)?;
             decoder.feed("[DONE]", &mut pending)?;
@@ -121,14 +135,28 @@ impl HttpChatModel {
             return decoder.finish(request_bytes);
         }
         let mut stream = SseStream::new(response.body, MAX_EVENT_BYTES);
+        let mut first = true;
         loop {
-            match cancel.run(stream.next()).await {
-                None | Some(Some(Err(SseError::Body(HttpError::Aborted)))) => return Err(LlmError::Cancelled),
-                Some(None) => break,
-                Some(Some(Err(error))) => {
+            // Until the first event the first-byte limit applies (a provider may hold the headers'
+            // stream while it reads a long prompt); after it, the idle limit between two events.
+            let (limit, phase) = if first {
+                (first_byte, "before the reply started")
+            } else {
+                (settings.idle_timeout_s, "in the middle of the reply")
+            };
+            let next = match cancel.run(within(&*self.clock, limit, stream.next())).await {
+                None => return Err(LlmError::Cancelled),
+                Some(None) => return Err(timed_out(limit, phase)),
+                Some(Some(next)) => next,
+            };
+            first = false;
+            match next {
+                Some(Err(SseError::Body(HttpError::Aborted))) => return Err(LlmError::Cancelled),
+                None => break,
+                Some(Err(error)) => {
                     return Err(LlmError::Stream { provider: wire.label(settings), detail: error.to_string() });
                 }
-                Some(Some(Ok(event))) => {
+                Some(Ok(event)) => {
                     decoder.feed(&event.data, &mut pending)?;
                     for event in pending.drain(..) {
                         *emitted = true;
@@ -145,7 +173,7 @@ impl ChatModel for HttpChatModel {
     fn request_bytes(&self, request: &ChatRequest<'_>, settings: &Settings) -> usize {
         match Wire::of(settings) {
             Wire::Anthropic => anthropic::request_body(request, &settings.model).len(),
-            Wire::OpenAi => openai::request_body(request, &settings.model).len(),
+            Wire::OpenAi => openai::request_body_for(request, settings).len(),
         }
     }
 
@@ -157,6 +185,19 @@ impl ChatModel for HttpChatModel {
         events: &'a dyn Fn(ModelEvent),
     ) -> LocalBoxFuture<'a, Result<ModelReply, LlmError>> {
         Box::pin(self.complete_with_retries(request, settings, cancel, events))
+    }
+}
+
+/// `work`'s output, or `None` when `limit_s` seconds pass first (0: no limit). Dropping `work` on
+/// a timeout aborts its request (the transport's contract).
+async fn within<T>(clock: &dyn Clock, limit_s: u32, work: impl Future<Output = T>) -> Option<T> {
+    let work = std::pin::pin!(work);
+    if limit_s == 0 {
+        return Some(work.await);
+    }
+    match select(work, clock.sleep(limit_s.saturating_mul(1_000))).await {
+        Either::Left((value, _)) => Some(value),
+        Either::Right(((), _)) => None,
     }
 }
 

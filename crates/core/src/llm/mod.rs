@@ -8,4 +8,5 @@ pub mod message;
 pub mod model;
 pub mod openai;
 pub mod partial_json;
+pub mod profile;
 pub mod retry;

@@ -75,6 +75,12 @@ pub enum FinishReason {
     ToolUse,
     /// The output token limit cut the reply; a tool call in progress has incomplete arguments.
     MaxTokens,
+    /// The model declined to answer (Anthropic `refusal`).
+    Refusal,
+    /// The provider's content filter stopped the reply (OpenAI `content_filter`).
+    ContentFilter,
+    /// The provider paused a long turn; sending the reply back lets the model go on (Anthropic `pause_turn`).
+    PauseTurn,
     Other(String),
 }
 
@@ -109,15 +115,20 @@ pub enum LlmError {
     Unreachable { provider: String, url: String, detail: String, hint: String },
     #[error("the reply from {provider} could not be read: {detail}")]
     Stream { provider: String, detail: String },
+    /// The provider sent nothing for longer than the configured limit.
+    #[error("{provider} sent nothing for {seconds} s {phase} (the limit set in settings)")]
+    TimedOut { provider: String, seconds: u32, phase: &'static str },
     #[error("cancelled")]
     Cancelled,
 }
 
 impl LlmError {
-    /// Rate limits (429), server errors (5xx) and Anthropic's overload (529) are worth another try.
+    /// Rate limits (429), server errors (5xx), Anthropic's overload (529) and a silent provider are
+    /// worth another try.
     pub fn is_retryable(&self) -> bool {
         match self {
             LlmError::Api { status, .. } => *status == 429 || (500..=599).contains(status),
+            LlmError::TimedOut { .. } => true,
             _ => false,
         }
     }

@@ -11,7 +11,7 @@ use crate::llm::model::{
     ChatRequest, FinishReason, LlmError, MalformedInput, ModelEvent, ModelReply, ToolDef, Usage, parse_tool_input,
 };
 use crate::ports::{HttpRequest, Method};
-use crate::settings::Settings;
+use crate::settings::{Settings, TokenParam};
 use crate::tool::ResultPart;
 
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -52,12 +52,35 @@ pub fn build_request(request: &ChatRequest<'_>, settings: &Settings) -> Result<H
     if !key.is_empty() {
         http = http.header("authorization", format!("Bearer {key}"));
     }
-    Ok(http.json_body(request_body(request, &settings.model)))
+    Ok(http.json_body(request_body_for(request, settings)))
+}
+
+/// The body `build_request` sends for these settings.
+pub fn request_body_for(request: &ChatRequest<'_>, settings: &Settings) -> String {
+    request_body_with(request, &settings.model, token_field(settings))
+}
+
+/// The field the output limit goes in: api.openai.com's newer models refuse `max_tokens`, other
+/// servers (Ollama, LM Studio, vLLM, llama.cpp, OpenRouter) read `max_tokens`.
+pub fn token_field(settings: &Settings) -> TokenParam {
+    match settings.token_param {
+        TokenParam::Auto if base_or_default(&settings.base_url).contains("api.openai.com") => {
+            TokenParam::MaxCompletionTokens
+        }
+        TokenParam::Auto => TokenParam::MaxTokens,
+        chosen => chosen,
+    }
+}
+
+/// The JSON body with the output limit as `max_tokens`.
+pub fn request_body(request: &ChatRequest<'_>, model: &str) -> String {
+    request_body_with(request, model, TokenParam::MaxTokens)
 }
 
 /// The JSON body: the system prompt as the first message, tool results as `tool` messages right
-/// after the assistant turn that asked for them, streaming with a final usage chunk.
-pub fn request_body(request: &ChatRequest<'_>, model: &str) -> String {
+/// after the assistant turn that asked for them, streaming with a final usage chunk, and the output
+/// limit in the field `param` names.
+pub fn request_body_with(request: &ChatRequest<'_>, model: &str, param: TokenParam) -> String {
     let mut messages = Vec::with_capacity(request.messages.len() + 1);
     if !request.system.is_empty() {
         messages.push(WireMessage::text("system", Cow::Borrowed(request.system)));
@@ -68,10 +91,14 @@ pub fn request_body(request: &ChatRequest<'_>, model: &str) -> String {
             Role::Assistant => push_assistant(message, &mut messages),
         }
     }
+    let limit = Some(request.max_output_tokens).filter(|limit| *limit > 0);
+    let completion = param == TokenParam::MaxCompletionTokens;
     let body = Body {
         model,
         messages,
         tools: request.tools.iter().map(WireTool::from).collect(),
+        max_tokens: limit.filter(|_| !completion),
+        max_completion_tokens: limit.filter(|_| completion),
         stream: true,
         stream_options: StreamOptions { include_usage: true },
     };
@@ -84,6 +111,10 @@ struct Body<'a> {
     messages: Vec<WireMessage<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<WireTool<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_completion_tokens: Option<u32>,
     stream: bool,
     stream_options: StreamOptions,
 }
@@ -491,6 +522,7 @@ impl StreamDecoder {
         }
         let finish = match self.finish_reason.as_deref() {
             Some("length") => FinishReason::MaxTokens,
+            Some("content_filter") => FinishReason::ContentFilter,
             Some("tool_calls") | Some("function_call") => FinishReason::ToolUse,
             _ if has_calls => FinishReason::ToolUse,
             Some("stop") | None => FinishReason::EndTurn,

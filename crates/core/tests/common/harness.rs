@@ -44,7 +44,8 @@ impl Harness {
         let results = Rc::new(ResultBuffer::new());
         let autoui = Rc::new(FakeAutoui::new(results.clone()));
         let model = Rc::new(ScriptedModel::new(steps));
-        let mcp = Rc::new(mcp);
+        // Slow tools sleep on the session's clock, so a test can tell how long the calls took.
+        let mcp = Rc::new(mcp.with_clock(Rc::new(clock.clone())));
         let mut local: Vec<Rc<dyn LocalServer>> = vec![autoui.clone()];
         local.extend(extra);
         let deps = AgentDeps {

@@ -14,6 +14,7 @@ mod prompt;
 mod report;
 mod session;
 mod stats;
+mod storage;
 mod table;
 mod transfer;
 
@@ -31,6 +32,7 @@ use crate::load::Load;
 use crate::prompt::FirstRequest;
 use crate::session::Session;
 use crate::stats::Samples;
+use crate::storage::StorageFigures;
 use crate::table::TableFigures;
 use crate::transfer::{FileSize, Sizes, dist_path};
 
@@ -134,6 +136,7 @@ pub struct BrowserFigures {
     pub display: DisplayFigures,
     pub table: TableFigures,
     pub canvas: CanvasFigures,
+    pub storage: StorageFigures,
     pub first_requests: Vec<FirstRequest>,
     pub load_average: Vec<String>,
 }
@@ -214,6 +217,9 @@ async fn measure(base_url: &str, runs: usize) -> Result<BrowserFigures, BenchErr
         figures.js_heap.push(gallery.js_heap);
         figures.wasm_memory.push(gallery.wasm_memory);
         figures.memory.push(gallery.js_heap + gallery.wasm_memory);
+
+        println!("run {run} of {runs}: the store with 20 10,000-row tables");
+        storage::measure(base_url, 5, &mut figures.storage).await?;
 
         println!("run {run} of {runs}: widget_display, 10,000-row table, 100-widget canvas");
         let session = Session::open(base_url, "/").await?;

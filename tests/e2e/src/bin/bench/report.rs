@@ -384,6 +384,32 @@ fn budgets(out: &mut String, figures: &BrowserFigures, native: &Native) {
             ),
             verdict: Verdict::of(within(&figures.memory, 10.0 * MB)),
         },
+        Budget {
+            figure: "Save after one small edit on a canvas of 20 × 10,000-row tables (main thread: plan the records and hand them to IndexedDB)",
+            limit: "≤ 16 ms",
+            measured: ms(&figures.storage.save),
+            verdict: Verdict::of(within(&figures.storage.save, 16.0)),
+        },
+        Budget {
+            figure: "Full restore of that canvas at start (open IndexedDB, read and decode every record)",
+            limit: "≤ 500 ms",
+            measured: format!(
+                "{} (from navigation to the 20 tables on screen with every row: {})",
+                ms(&figures.storage.restore),
+                ms(&figures.storage.restore_dom)
+            ),
+            verdict: Verdict::of(within(&figures.storage.restore, 500.0)),
+        },
+        Budget {
+            figure: "Stored size of that canvas",
+            limit: "reported",
+            measured: format!(
+                "{} of records ({} used by the origin, per `navigator.storage.estimate()`)",
+                show_scaled(&figures.storage.stored_chars, MB, 1, "M characters"),
+                show_scaled(&figures.storage.usage, MB, 1, "MB")
+            ),
+            verdict: if figures.storage.stored_chars.is_empty() { Verdict::NotMeasured } else { Verdict::Reported },
+        },
     ];
 
     let _ = writeln!(out, "\n## Budgets (issue 9)\n");

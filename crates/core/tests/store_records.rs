@@ -1,0 +1,337 @@
+//! The record layout of the browser store: a session (canvas, conversation, activated servers,
+//! results) survives a round trip through records; one small edit writes one small record even next
+//! to megabytes of tables; a write that never committed is planned again; missing or broken records
+//! are reported and the rest loads; the move from the local storage documents loses nothing.
+
+use std::cell::Cell;
+use std::sync::Arc;
+
+use autoui_core::agent::buffer::{ResultBuffer, StoredResult};
+use autoui_core::agent::session::{ActivatedServer, SessionSnapshot};
+use autoui_core::autoui::recall::recall;
+use autoui_core::canvas::history::HistoryLimits;
+use autoui_core::canvas::model::Canvas;
+use autoui_core::canvas::op::Op;
+use autoui_core::canvas::persist::{DashboardLibrary, PersistError, Session, encode_session};
+use autoui_core::canvas::store::CanvasStore;
+use autoui_core::canvas::style::Style;
+use autoui_core::ids::{BlockId, ServerId};
+use autoui_core::llm::message::{ContentBlock, Message, Role};
+use autoui_core::mcp::config::ServerConfig;
+use autoui_core::ports::Random;
+use autoui_core::store::library::{delete_dashboard, put_dashboard, read_library};
+use autoui_core::store::migrate::{
+    LEGACY_DASHBOARDS_KEY, LEGACY_SERVERS_KEY, LEGACY_SESSION_KEY, LegacyDocuments, migrate,
+};
+use autoui_core::store::session::{SessionState, SessionWriter, read_session};
+use autoui_core::store::{SESSION_KEY, SERVERS_KEY, StoreName, StoredRecords};
+use autoui_core::tool::Origin;
+use autoui_core::tool_name::Protocol;
+use autoui_core::widget_kind::WidgetKind;
+use serde_json::json;
+
+struct Counter(Cell<u64>);
+
+impl Random for Counter {
+    fn next_u64(&self) -> u64 {
+        self.0.set(self.0.get() + 1);
+        self.0.get() * 7919
+    }
+}
+
+fn random() -> Counter {
+    Counter(Cell::new(0))
+}
+
+/// A canvas of `tables` data-tables of `rows` rows each, then one stat card.
+fn store_with(tables: usize, rows: usize) -> CanvasStore {
+    let mut store = CanvasStore::new(Canvas::new(), HistoryLimits::default());
+    for table in 0..tables {
+        let rows: Vec<_> = (0..rows).map(|row| json!({ "n": row, "city": format!("City {row}") })).collect();
+        let data = Arc::new(json!({ "title": format!("T{table}"), "columns": [{ "key": "n" }, { "key": "city" }], "rows": rows }));
+        let op = Op::Add { id: BlockId::new(format!("w_t{table}")), kind: WidgetKind::DataTable, data, layout: None, style: Style::default() };
+        store.apply(op, &Origin::User, 1.0).unwrap();
+    }
+    let data = Arc::new(json!({ "label": "Total", "value": 42 }));
+    let op = Op::Add { id: BlockId::new("w_kpi"), kind: WidgetKind::StatCard, data, layout: None, style: Style::default() };
+    store.apply(op, &Origin::User, 1.0).unwrap();
+    store
+}
+
+fn conversation() -> Vec<Message> {
+    vec![
+        Message { role: Role::User, content: vec![ContentBlock::Text { text: "weather?".to_owned() }] },
+        Message {
+            role: Role::Assistant,
+            content: vec![ContentBlock::ToolUse { id: "f1".to_owned(), name: "weather_mcp_forecast".to_owned(), input: json!({}) }],
+        },
+    ]
+}
+
+fn state(store: &CanvasStore) -> SessionState {
+    SessionState {
+        canvas: store.canvas().clone(),
+        agent: SessionSnapshot {
+            messages: conversation(),
+            activated: vec![ActivatedServer { server: ServerId::sanitize("weather"), protocol: Protocol::Mcp }],
+            results: vec![StoredResult { id: "f1".to_owned(), text: Arc::from("{\"temp\": 18}") }],
+            evicted: vec!["f0".to_owned()],
+        },
+    }
+}
+
+/// Writes `state` into `records` the way the app does (plan, commit, confirm).
+fn commit(writer: &mut SessionWriter, records: &mut StoredRecords, state: SessionState) -> usize {
+    let write = writer.plan(state);
+    records.apply(&write.plan);
+    let bytes = write.plan.bytes();
+    writer.confirm(write);
+    bytes
+}
+
+fn read_back(records: &StoredRecords) -> SessionState {
+    let read = read_session(records, &random(), 5.0).expect("readable").expect("stored");
+    assert!(read.loaded.set_aside.is_empty(), "nothing set aside: {:?}", read.loaded.set_aside);
+    read.loaded.value
+}
+
+#[test]
+fn a_session_comes_back_whole_from_its_records() {
+    let store = store_with(2, 50);
+    let mut records = StoredRecords::default();
+    commit(&mut SessionWriter::default(), &mut records, state(&store));
+    assert_eq!(records.blocks.len(), 3, "one record per block");
+    assert_eq!(records.messages.len(), 2, "one record per message");
+    assert_eq!(read_back(&records), state(&store));
+}
+
+#[test]
+fn moving_one_widget_beside_big_tables_writes_only_that_widget() {
+    let mut store = store_with(20, 10_000);
+    let mut writer = SessionWriter::default();
+    let mut records = StoredRecords::default();
+    let first = commit(&mut writer, &mut records, state(&store));
+    assert!(first > 5_000_000, "the first write holds the tables: {first} bytes");
+
+    // Along its own row, so no other widget is pushed.
+    let y = store.canvas().get(&BlockId::new("w_kpi")).unwrap().layout.y;
+    store.apply(Op::Move { id: BlockId::new("w_kpi"), x: 6, y }, &Origin::User, 2.0).unwrap();
+    let write = writer.plan(state(&store));
+    assert_eq!(write.plan.puts.len(), 1, "only the moved block: {:?}", write.plan.stores());
+    assert_eq!(write.plan.puts[0].key, "w_kpi");
+    assert!(write.plan.bytes() < 1_000, "a small edit is a small write: {} bytes", write.plan.bytes());
+    records.apply(&write.plan);
+    writer.confirm(write);
+    assert_eq!(read_back(&records).canvas, store.canvas().clone());
+    assert!(writer.plan(state(&store)).plan.is_empty(), "nothing changed, nothing to write");
+}
+
+#[test]
+fn removing_a_widget_deletes_its_record_and_rewrites_the_index() {
+    let mut store = store_with(2, 5);
+    let mut writer = SessionWriter::default();
+    let mut records = StoredRecords::default();
+    commit(&mut writer, &mut records, state(&store));
+    store.apply(Op::Remove { id: BlockId::new("w_t0") }, &Origin::User, 2.0).unwrap();
+    let write = writer.plan(state(&store));
+    assert_eq!(write.plan.deletes, [(StoreName::Blocks, "w_t0".to_owned())]);
+    assert_eq!(write.plan.puts.iter().map(|r| r.key.as_str()).collect::<Vec<_>>(), [SESSION_KEY]);
+    records.apply(&write.plan);
+    writer.confirm(write);
+    assert_eq!(read_back(&records).canvas.ids(), [BlockId::new("w_t1"), BlockId::new("w_kpi")]);
+}
+
+#[test]
+fn a_write_that_did_not_commit_is_planned_again_and_the_store_keeps_the_previous_state() {
+    let mut store = store_with(1, 5);
+    let mut writer = SessionWriter::default();
+    let mut records = StoredRecords::default();
+    commit(&mut writer, &mut records, state(&store));
+    let before = read_back(&records);
+
+    store.apply(Op::Move { id: BlockId::new("w_kpi"), x: 3, y: 9 }, &Origin::User, 2.0).unwrap();
+    let refused = writer.plan(state(&store));
+    assert!(!refused.plan.is_empty());
+    // The store refused (quota): nothing applied, nothing confirmed.
+    assert_eq!(read_back(&records), before, "the previous state is whole");
+    let again = writer.plan(state(&store));
+    assert_eq!(again.plan, refused.plan, "the next save writes the same change");
+}
+
+#[test]
+fn the_conversation_grows_by_one_record_per_new_message_and_results_come_and_go() {
+    let store = store_with(0, 0);
+    let mut writer = SessionWriter::default();
+    let mut records = StoredRecords::default();
+    commit(&mut writer, &mut records, state(&store));
+    let mut next = state(&store);
+    next.agent.messages.push(Message { role: Role::User, content: vec![ContentBlock::Text { text: "more".to_owned() }] });
+    next.agent.results = vec![StoredResult { id: "f2".to_owned(), text: Arc::from("new") }];
+    let write = writer.plan(next.clone());
+    let keys: Vec<(StoreName, &str)> = write.plan.puts.iter().map(|r| (r.store, r.key.as_str())).collect();
+    assert_eq!(keys, [(StoreName::Messages, "00000002"), (StoreName::Results, "f2"), (StoreName::Meta, SESSION_KEY)]);
+    assert_eq!(write.plan.deletes, [(StoreName::Results, "f1".to_owned())]);
+    records.apply(&write.plan);
+    writer.confirm(write);
+    assert_eq!(read_back(&records), next);
+}
+
+#[test]
+fn a_missing_block_record_is_reported_and_the_other_blocks_load() {
+    let store = store_with(2, 3);
+    let mut records = StoredRecords::default();
+    commit(&mut SessionWriter::default(), &mut records, state(&store));
+    records.blocks.retain(|(key, _)| key != "w_t1");
+    let read = read_session(&records, &random(), 5.0).unwrap().unwrap();
+    assert_eq!(read.loaded.value.canvas.ids(), [BlockId::new("w_t0"), BlockId::new("w_kpi")]);
+    assert_eq!(read.loaded.set_aside.len(), 1);
+    assert_eq!(read.loaded.set_aside[0].what, "block w_t1");
+    assert_eq!(read.loaded.value.agent.messages, conversation(), "the conversation is untouched");
+}
+
+#[test]
+fn a_conversation_missing_a_message_is_set_aside_whole_rather_than_cut() {
+    let store = store_with(1, 3);
+    let mut records = StoredRecords::default();
+    commit(&mut SessionWriter::default(), &mut records, state(&store));
+    records.messages.retain(|(key, _)| key != "00000000");
+    let read = read_session(&records, &random(), 5.0).unwrap().unwrap();
+    assert!(read.loaded.value.agent.messages.is_empty());
+    assert_eq!(read.loaded.set_aside[0].what, "conversation");
+    assert!(read.loaded.set_aside[0].reason.contains("message 1 is missing"), "{:?}", read.loaded.set_aside);
+    assert_eq!(read.loaded.value.canvas.len(), 2, "the canvas still loads");
+}
+
+#[test]
+fn records_no_index_names_are_deleted_by_the_next_write() {
+    let store = store_with(1, 3);
+    let mut records = StoredRecords::default();
+    commit(&mut SessionWriter::default(), &mut records, state(&store));
+    records.blocks.push(("w_stray".to_owned(), "{}".to_owned()));
+    let read = read_session(&records, &random(), 5.0).unwrap().unwrap();
+    assert_eq!(read.orphans, [(StoreName::Blocks, "w_stray".to_owned())]);
+    let mut writer = SessionWriter::restored(&read.loaded.value, read.orphans);
+    let write = writer.plan(read.loaded.value.clone());
+    assert_eq!(write.plan.deletes, [(StoreName::Blocks, "w_stray".to_owned())]);
+    assert!(write.plan.puts.is_empty(), "what was read is not written again");
+    records.apply(&write.plan);
+    writer.confirm(write);
+    assert!(writer.plan(read.loaded.value).plan.is_empty());
+}
+
+#[test]
+fn an_index_from_a_newer_version_is_a_typed_error() {
+    let mut records = StoredRecords::default();
+    records.meta.push((SESSION_KEY.to_owned(), json!({ "autoui": "session", "version": 9 }).to_string()));
+    assert_eq!(
+        read_session(&records, &random(), 5.0).unwrap_err(),
+        PersistError::NewerVersion { expected: "session", found: 9, supported: 2 }
+    );
+    assert_eq!(read_session(&StoredRecords::default(), &random(), 5.0).unwrap(), None);
+}
+
+#[test]
+fn saving_or_deleting_a_dashboard_touches_only_its_record() {
+    let store = store_with(1, 3);
+    let mut library = DashboardLibrary::default();
+    library.save("Sales", store.canvas(), 10.0).unwrap();
+    library.save("Ops", &Canvas::new(), 20.0).unwrap();
+    let mut records = StoredRecords::default();
+    for dashboard in library.dashboards() {
+        records.apply(&put_dashboard(dashboard));
+    }
+    let read = read_library(&records, &random(), 30.0);
+    assert!(read.set_aside.is_empty());
+    assert_eq!(read.value, library);
+    let delete = delete_dashboard("Ops");
+    assert_eq!(delete.deletes, [(StoreName::Dashboards, "Ops".to_owned())]);
+    records.apply(&delete);
+    assert_eq!(read_library(&records, &random(), 30.0).value.list().len(), 1);
+}
+
+#[test]
+fn the_local_storage_documents_move_into_records_with_nothing_lost() {
+    let store = store_with(2, 100);
+    let session = Session { canvas: store.canvas().clone(), conversation: conversation() };
+    let mut library = DashboardLibrary::default();
+    library.save("Sales", store.canvas(), 10.0).unwrap();
+    let servers = vec![ServerConfig::new("http://127.0.0.1:9/mcp")];
+    let documents = LegacyDocuments {
+        session: Some(encode_session(&session, 1.0)),
+        dashboards: Some(library.encode()),
+        servers: Some(serde_json::to_string(&servers).unwrap()),
+    };
+    let migration = migrate(&documents, &random(), 5.0).expect("something to move");
+    assert!(migration.unreadable.is_empty() && migration.set_aside.is_empty());
+    assert_eq!(migration.moved, [LEGACY_SESSION_KEY, LEGACY_DASHBOARDS_KEY, LEGACY_SERVERS_KEY]);
+
+    let mut records = StoredRecords::default();
+    records.apply(&migration.plan());
+    let restored = read_back(&records);
+    assert_eq!(restored.canvas, session.canvas);
+    assert_eq!(restored.agent.messages, session.conversation);
+    assert_eq!(read_library(&records, &random(), 5.0).value, library);
+    let stored: Vec<ServerConfig> = serde_json::from_str(records.meta(SERVERS_KEY).unwrap()).unwrap();
+    assert_eq!(stored, servers);
+
+    // Once committed, the first save after the move (of what it brought) writes nothing again.
+    let moved = migration.session.clone();
+    let mut writer = SessionWriter::default();
+    writer.confirm(migration.write);
+    assert!(writer.plan(moved).plan.is_empty());
+}
+
+#[test]
+fn a_document_that_does_not_read_is_not_moved_so_it_stays_in_local_storage() {
+    let documents = LegacyDocuments { session: Some("{broken".to_owned()), ..LegacyDocuments::default() };
+    let migration = migrate(&documents, &random(), 5.0).expect("something to look at");
+    assert!(migration.moved.is_empty());
+    assert_eq!(migration.unreadable[0].0, LEGACY_SESSION_KEY);
+    assert!(migrate(&LegacyDocuments::default(), &random(), 5.0).is_none());
+}
+
+#[test]
+fn recall_of_a_result_forgotten_for_room_says_so_after_a_restore() {
+    let buffer = ResultBuffer::with_capacity(10);
+    buffer.insert("old", Arc::from("1234567890"));
+    buffer.insert("new", Arc::from("1234567890"));
+    let restored = ResultBuffer::with_capacity(10);
+    restored.restore(buffer.entries(), buffer.evicted());
+    let error = recall(&restored, &json!({ "id": "old" })).unwrap_err().to_string();
+    assert!(error.contains("no longer kept") && error.contains("oldest first"), "{error}");
+    let full = recall(&restored, &json!({ "id": "new" })).unwrap();
+    assert_eq!(full.structured.unwrap()["total"], 10);
+}
+
+#[test]
+fn export_all_reads_back_every_dashboard_and_the_conversation() {
+    use autoui_core::store::backup::{export_all, is_backup, read_backup};
+    let store = store_with(1, 3);
+    let mut library = DashboardLibrary::default();
+    library.save("Sales", store.canvas(), 10.0).unwrap();
+    library.save("Ops", &Canvas::new(), 20.0).unwrap();
+    let text = export_all(store.canvas(), &conversation(), &library, 30.0);
+    assert!(is_backup(&text));
+    let read = read_backup(&text, &random(), 40.0).expect("a backup");
+    assert!(read.set_aside.is_empty());
+    assert_eq!(read.value.canvas, store.canvas().clone());
+    assert_eq!(read.value.conversation, conversation());
+    assert_eq!(read.value.dashboards, library.dashboards());
+
+    // Added back next to dashboards of the same name, nothing is replaced.
+    let mut mine = library.clone();
+    let name = mine.add_unique(read.value.dashboards[0].clone());
+    assert_eq!(name, "Sales (2)");
+    assert_eq!(mine.list().len(), 3);
+}
+
+#[test]
+fn a_corrupt_or_foreign_backup_is_a_clear_error() {
+    use autoui_core::store::backup::read_backup;
+    let not_json = read_backup("{\"autoui\": \"backup\"", &random(), 1.0).unwrap_err();
+    assert!(matches!(not_json, PersistError::NotJson { .. }), "{not_json}");
+    let foreign = read_backup("{\"name\": \"someone else's\"}", &random(), 1.0).unwrap_err();
+    assert!(foreign.to_string().contains("not an autoui backup"), "{foreign}");
+    let newer = read_backup("{\"autoui\": \"backup\", \"version\": 7}", &random(), 1.0).unwrap_err();
+    assert!(newer.to_string().contains("newer autoui"), "{newer}");
+}

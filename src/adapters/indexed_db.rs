@@ -1,0 +1,129 @@
+//! The browser store: one IndexedDB database whose object stores and records the core lays out
+//! (`autoui_core::store`). This adapter only opens it, reads every record back, and commits a
+//! `WritePlan` as one readwrite transaction, reporting a quota refusal with the size that did not fit.
+
+use autoui_core::store::{StoreName, StoredRecords, WritePlan};
+use idb::{Database, ObjectStore, Transaction, TransactionMode, TransactionResult};
+use wasm_bindgen::{JsCast, JsValue};
+
+const DATABASE: &str = "autoui";
+/// IndexedDB's own schema version: which object stores exist (not the record layout's version).
+const SCHEMA_VERSION: u32 = 1;
+
+/// Why the store could not be used or did not take a write.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum StoreError {
+    #[error("this browser gives the page no IndexedDB ({0})")]
+    Unavailable(String),
+    #[error("the browser refused {bytes} bytes: its storage quota for this site is used up")]
+    Quota { bytes: usize },
+    #[error("the browser did not take the write: {0}")]
+    Failed(String),
+}
+
+/// The open database.
+pub struct RecordStore {
+    database: Database,
+}
+
+impl RecordStore {
+    pub async fn open() -> Result<RecordStore, StoreError> {
+        let mut builder = Database::builder(DATABASE).version(SCHEMA_VERSION);
+        for store in StoreName::ALL {
+            builder = builder.add_object_store(ObjectStore::builder(store.as_str()));
+        }
+        let database = builder.build().await.map_err(|error| StoreError::Unavailable(error.to_string()))?;
+        Ok(RecordStore { database })
+    }
+
+    /// Every record of every store, read in one transaction so they are consistent with each other.
+    pub async fn read_all(&self) -> Result<StoredRecords, StoreError> {
+        let failed = |error: idb::Error| StoreError::Failed(error.to_string());
+        let names: Vec<&str> = StoreName::ALL.iter().map(|store| store.as_str()).collect();
+        let transaction = self.database.transaction(&names, TransactionMode::ReadOnly).map_err(failed)?;
+        let mut records = StoredRecords::default();
+        for store in StoreName::ALL {
+            let object_store = transaction.object_store(store.as_str()).map_err(failed)?;
+            let keys = object_store.get_all_keys(None, None).map_err(failed)?.await.map_err(failed)?;
+            let values = object_store.get_all(None, None).map_err(failed)?.await.map_err(failed)?;
+            let pairs = records.store_mut(store);
+            for (key, value) in keys.into_iter().zip(values) {
+                if let (Some(key), Some(value)) = (key.as_string(), value.as_string()) {
+                    pairs.push((key, value));
+                }
+            }
+        }
+        Ok(records)
+    }
+
+    /// Commits `plan` whole or not at all: IndexedDB rolls an aborted transaction back, so the
+    /// previous records stay as they were.
+    pub async fn write(&self, plan: &WritePlan) -> Result<(), StoreError> {
+        self.begin(plan)?.finished().await
+    }
+
+    /// Hands `plan` to the browser now (the main-thread part of a write) and asks it to commit; the
+    /// returned write says how it ended.
+    pub fn begin(&self, plan: &WritePlan) -> Result<Commit, StoreError> {
+        let failed = |error: idb::Error| StoreError::Failed(error.to_string());
+        if plan.is_empty() {
+            return Ok(Commit { transaction: None, bytes: 0 });
+        }
+        let names: Vec<&str> = plan.stores().iter().map(|store| store.as_str()).collect();
+        // Two handles on one transaction: `raw` reads why it aborted once the other is awaited.
+        let raw: web_sys::IdbTransaction =
+            self.database.transaction(&names, TransactionMode::ReadWrite).map_err(failed)?.into();
+        let transaction = Transaction::from(raw.clone());
+        let requests = || -> Result<(), idb::Error> {
+            for (store, key) in &plan.deletes {
+                transaction.object_store(store.as_str())?.delete(JsValue::from_str(key))?;
+            }
+            for record in &plan.puts {
+                let value = JsValue::from_str(&record.value);
+                transaction.object_store(record.store.as_str())?.put(&value, Some(&JsValue::from_str(&record.key)))?;
+            }
+            Ok(())
+        };
+        if let Err(error) = requests() {
+            let _ = raw.abort();
+            // A put the browser refuses at once (its quota) throws instead of aborting the transaction.
+            if let idb::Error::UpdateFailed(thrown) = &error {
+                if thrown.dyn_ref::<web_sys::DomException>().is_some_and(|e| e.name() == "QuotaExceededError") {
+                    return Err(StoreError::Quota { bytes: plan.bytes() });
+                }
+            }
+            return Err(refusal(&raw, plan.bytes()).unwrap_or_else(|| failed(error)));
+        }
+        // Committing now, not when the page next yields, so a write begun as the page unloads still lands.
+        let transaction = transaction.commit().map_err(failed)?;
+        Ok(Commit { transaction: Some((transaction, raw)), bytes: plan.bytes() })
+    }
+}
+
+/// A write handed to the browser.
+pub struct Commit {
+    transaction: Option<(Transaction, web_sys::IdbTransaction)>,
+    bytes: usize,
+}
+
+impl Commit {
+    pub async fn finished(self) -> Result<(), StoreError> {
+        let Some((transaction, raw)) = self.transaction else { return Ok(()) };
+        let bytes = self.bytes;
+        match transaction.await {
+            Ok(TransactionResult::Committed) => Ok(()),
+            Ok(TransactionResult::Aborted) => Err(refusal(&raw, bytes)
+                .unwrap_or_else(|| StoreError::Failed("the transaction was aborted".to_owned()))),
+            Err(error) => Err(refusal(&raw, bytes).unwrap_or_else(|| StoreError::Failed(error.to_string()))),
+        }
+    }
+}
+
+/// The transaction's own error, typed: a quota refusal carries the size of the write.
+fn refusal(transaction: &web_sys::IdbTransaction, bytes: usize) -> Option<StoreError> {
+    let error = transaction.error()?;
+    Some(match error.name().as_str() {
+        "QuotaExceededError" => StoreError::Quota { bytes },
+        name => StoreError::Failed(format!("{name}: {}", error.message())),
+    })
+}

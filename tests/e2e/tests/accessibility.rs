@@ -1,0 +1,192 @@
+//! axe-core finds no accessibility violation on any screen of the app, in the light and the dark
+//! theme: the canvas holding one widget of each kind beside a chat with a finished turn, the gallery,
+//! the recipes, and each drawer and menu open. A new screen is one more row in `SCREENS`.
+
+use autoui_e2e::axe::{Violation, audit};
+use autoui_e2e::browser::BrowserOptions;
+use autoui_e2e::llm::{Reply, ScriptedLlm};
+use autoui_e2e::mcp_server::{McpServer, Transport};
+use autoui_e2e::page::Page;
+use autoui_e2e::with_app;
+use serde_json::{Value, json};
+
+/// One state of the app to audit: open `route` on a fresh page load, send `prompt` to the scripted
+/// model if there is one (a turn with a tool call), click `clicks` in order, wait until `ready` is
+/// visible, then run axe on the whole document.
+struct Screen {
+    name: &'static str,
+    route: &'static str,
+    prompt: Option<&'static str>,
+    clicks: &'static [&'static str],
+    ready: &'static str,
+}
+
+const SCREENS: &[Screen] = &[
+    Screen {
+        name: "canvas with one widget of each kind, beside the chat after one turn",
+        route: "/#/",
+        prompt: Some("Describe my dashboard"),
+        clicks: &[],
+        ready: "[data-testid=chat-tool-call]",
+    },
+    Screen {
+        name: "gallery",
+        route: "/#/gallery",
+        prompt: None,
+        clicks: &[],
+        ready: "[data-testid=gallery-item-trombinoscope]",
+    },
+    Screen {
+        name: "recipes",
+        route: "/#/recipes",
+        prompt: None,
+        clicks: &[],
+        ready: "[data-testid=recipe-detail]",
+    },
+    Screen {
+        name: "settings drawer",
+        route: "/#/",
+        prompt: None,
+        clicks: &["[data-testid=open-settings]"],
+        ready: "[data-testid=settings-model]",
+    },
+    Screen {
+        name: "servers drawer with a connected server and its tools listed",
+        route: "/#/",
+        prompt: None,
+        clicks: &["[data-testid=open-servers]", "[data-testid=server-tools] > summary"],
+        ready: "[data-testid=server-tool]",
+    },
+    Screen {
+        name: "console drawer after one turn",
+        route: "/#/",
+        prompt: Some("Describe my dashboard"),
+        clicks: &["[data-testid=open-console]"],
+        ready: "[data-testid=console-iteration]",
+    },
+    Screen {
+        name: "dashboards menu",
+        route: "/#/",
+        prompt: None,
+        clicks: &["[data-testid=dashboards] > summary"],
+        ready: "[data-testid=dashboard-name]",
+    },
+    Screen {
+        name: "a chart's export menu",
+        route: "/#/",
+        prompt: None,
+        clicks: &["[data-widget-type=chart] [data-testid=widget-export] > summary"],
+        ready: "[data-widget-type=chart] [data-testid=export-svg]",
+    },
+    Screen {
+        name: "share link",
+        route: "/#/",
+        prompt: None,
+        clicks: &["[data-testid=share]"],
+        ready: "[data-testid=share-link]",
+    },
+];
+
+#[tokio::test]
+async fn no_screen_has_an_accessibility_violation_in_the_light_theme() {
+    audit_every_screen("light").await;
+}
+
+#[tokio::test]
+async fn no_screen_has_an_accessibility_violation_in_the_dark_theme() {
+    audit_every_screen("dark").await;
+}
+
+async fn audit_every_screen(theme: &'static str) {
+    // Each turn makes a tool call, so the chat and the console show a tool line as well as text.
+    let llm = ScriptedLlm::start(|_request: &Value, index| match index % 2 {
+        0 => Reply::tool("autoui_webmcp_search_recipes", json!({"query": "kpi"})),
+        _ => Reply::text("Your canvas holds **one widget of each kind**."),
+    })
+    .await;
+    let server = McpServer::everything(Transport::Streamable).await;
+    let llm_url = llm.base_url();
+    let server_url = server.url();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        use_settings(&page, theme, &llm_url).await;
+        fill_canvas_with_every_widget(&page).await;
+        page.add_server(&server_url, "everything").await;
+
+        let mut report = String::new();
+        for screen in SCREENS {
+            let violations = audit_screen(&page, screen).await;
+            if !violations.is_empty() {
+                report.push_str(&format!("\n{} ({theme} theme):\n", screen.name));
+                for violation in &violations {
+                    report.push_str(&violation.to_string());
+                }
+            }
+        }
+        assert!(report.is_empty(), "axe-core found accessibility violations:{report}");
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
+/// Stores settings with `theme` and the scripted model, then reloads so the app starts with them.
+async fn use_settings(page: &Page, theme: &str, llm_url: &str) {
+    let settings = json!({
+        "provider": "anthropic", "model": "scripted-model", "base_url": llm_url, "api_key": "test-key",
+        "theme": theme,
+    });
+    page.eval(
+        "localStorage.setItem('autoui.settings.v1', arguments[0]);",
+        vec![Value::String(settings.to_string())],
+    )
+    .await;
+    page.reload().await;
+    page.wait_until(
+        &format!("the page is in the {theme} theme"),
+        &format!("return document.documentElement.dataset.theme === '{theme}';"),
+    )
+    .await;
+}
+
+/// Adds every gallery example to the canvas, as a person would, and waits until all are shown.
+async fn fill_canvas_with_every_widget(page: &Page) {
+    page.open("/#/gallery").await;
+    page.find("[data-testid=gallery-item-trombinoscope]").await;
+    let buttons = page
+        .eval(
+            "return [...document.querySelectorAll('[data-testid^=gallery-add-]')].map((b) => b.dataset.testid);",
+            vec![],
+        )
+        .await;
+    let buttons: Vec<String> = serde_json::from_value(buttons).expect("gallery button ids");
+    assert_eq!(buttons.len(), 25, "the gallery offers one example of each of the 25 widget kinds");
+    for testid in &buttons {
+        page.click(&format!("[data-testid={testid}]")).await;
+    }
+    page.open("/#/").await;
+    page.wait_for_count("[data-testid=widget]", buttons.len()).await;
+}
+
+async fn audit_screen(page: &Page, screen: &Screen) -> Vec<Violation> {
+    page.open(screen.route).await;
+    // A fresh load, so no drawer or menu is left open by the screen before.
+    page.reload().await;
+    if let Some(prompt) = screen.prompt {
+        page.say(prompt).await;
+        // Runs are counted from the page load.
+        page.wait_for_runs(1).await;
+    }
+    for css in screen.clicks {
+        page.click(css).await;
+    }
+    page.wait_until(
+        &format!("{} shows `{}`", screen.name, screen.ready),
+        &format!(
+            "const element = document.querySelector({:?}); return !!element && element.checkVisibility();",
+            screen.ready
+        ),
+    )
+    .await;
+    audit(page).await
+}
