@@ -31,7 +31,6 @@ async fn a_long_calls_progress_shows_on_its_chat_line_and_server_logs_in_the_con
         page.open("/").await;
         page.configure_llm("anthropic", &base).await;
         page.add_server(&url, "everything").await;
-        page.close_servers().await;
 
         page.say("Run the long operation").await;
         let running = "[data-testid=chat-tool-call][data-status=running] [data-testid=chat-tool-progress]";
