@@ -3,13 +3,14 @@
 //! that stopped early, Continue after a reply the output limit cut, and Clear conversation.
 
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
+use autoui_core::provenance::{ImageSources, UrlLedger};
 use leptos::html;
 use leptos::prelude::*;
 
 use crate::state::agent::{ChatBody, ChatItem, NoteKind, use_agent};
+use crate::state::autoui::AutoUiCtx;
 use crate::state::engine::use_engine;
 use crate::state::servers::ServersCtx;
-use crate::state::autoui::use_autoui;
 use crate::state::settings::use_settings;
 use crate::widgets::common::load_held_image;
 use crate::ui::icons::{Icon, IconSvg};
@@ -102,11 +103,16 @@ fn TranscriptItem(item: ChatItem) -> impl IntoView {
         // Markdown rendered by a real parser into safe HTML (raw HTML escaped, link schemes filtered,
         // images from outside the conversation's data held back until the person loads them).
         ChatBody::Assistant(text) => {
-            let autoui = use_autoui();
+            // A message restored before the engine (and its URL ledger) is here holds every web image back.
+            let autoui = use_context::<AutoUiCtx>();
+            let render = move |t: &String| match autoui {
+                Some(autoui) => autoui.with_image_sources(|images| safe_html(t, images)),
+                None => safe_html(t, ImageSources::Known(&UrlLedger::default())),
+            };
             view! {
                 <li class="au-chat__message au-chat__message--assistant au-markdown" data-testid="chat-assistant"
                     on:click=load_held_image
-                    inner_html=move || autoui.with_image_sources(|images| text.with(|t| safe_html(t, images)))></li>
+                    inner_html=move || text.with(render)></li>
             }
             .into_any()
         }

@@ -11,7 +11,7 @@ use autoui_e2e::llm::{Reply, ScriptedLlm};
 use autoui_e2e::with_app;
 use serde_json::Value;
 
-const BUTTON: &str = "[data-widget-type=actions] button";
+const BUTTON: &str = "[data-widget-type=actions] .au-actions__button";
 
 #[tokio::test]
 async fn a_shared_dashboards_button_cannot_start_a_turn_and_its_data_stays_out_of_the_server_log() {
@@ -57,7 +57,8 @@ async fn a_shared_dashboards_button_cannot_start_a_turn_and_its_data_stays_out_o
         page.wait_for_runs(1).await;
         assert_eq!(llm_ref.requests().len(), 1, "the copy's button started a turn");
 
-        // An older link with the dashboard in the query still opens, read-only.
+        // An older link with the dashboard in the query still opens, read-only, beside the person's
+        // restored conversation (whose messages render before the engine is here).
         page.open(&format!("/?hs={param}")).await;
         page.find("[data-testid=read-only-banner]").await;
         page.find(BUTTON).await;
