@@ -673,9 +673,10 @@ async fn actions_show_styled_buttons_and_a_click_reports_label_index_and_action(
             .class_list()
             .contains("au-actions__button--secondary")
     );
+    // The accessible name starts with the visible label (WCAG 2.5.3), then the recipe's ariaLabel.
     assert_eq!(
         buttons[3].get_attribute("aria-label").as_deref(),
-        Some("Reload the figures from the sales server")
+        Some("Refresh: Reload the figures from the sales server")
     );
     buttons[2].unchecked_ref::<HtmlElement>().click();
     assert_eq!(
