@@ -752,7 +752,8 @@ async fn hemicycle_draws_every_seat_in_wedges_with_total_and_majority() {
     );
     let legend = texts(&mounted, ".au-hemicycle__legend button");
     assert_eq!(legend.len(), 12);
-    assert_eq!(legend[10], "Rassemblement national123");
+    // The seat count is read as part of the name (visually hidden ": " and " seats" around it).
+    assert_eq!(legend[10], "Rassemblement national: 123 seats");
 }
 
 #[wasm_bindgen_test]
