@@ -183,10 +183,11 @@ async fn the_previous_versions_local_storage_moves_into_indexeddb_with_nothing_l
         page.wait_for_server("table", "connected with 5 tools").await;
         page.close_servers().await;
 
-        let left = page
-            .eval("return ['autoui.session.v1', 'autoui.dashboards.v1', 'autoui.servers.v1'].filter((k) => localStorage.getItem(k) !== null);", vec![])
-            .await;
-        assert_eq!(left, json!([]), "the moved documents left local storage");
+        page.wait_until(
+            "the moved documents left local storage",
+            "return ['autoui.session.v1', 'autoui.dashboards.v1', 'autoui.servers.v1'].every((k) => localStorage.getItem(k) === null);",
+        )
+        .await;
         let stored = page.stored_records().await;
         assert!(stored["blocks"]["w_a"].as_str().unwrap_or_default().contains("Revenue"), "{stored}");
         assert!(stored["dashboards"]["Quarterly"].as_str().unwrap_or_default().contains("Q3 sales"), "{stored}");
