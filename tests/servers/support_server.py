@@ -10,19 +10,13 @@ Usage: support_server.py --transport streamable|sse --port PORT
   sse:        legacy HTTP+SSE, event stream at /sse, messages POSTed to /messages/
 """
 
-import argparse
 import json
 from typing import Any
 
 import mcp_types as types
-import uvicorn
 from mcp.server.lowlevel import Server
-from mcp.server.sse import SseServerTransport
-from starlette.applications import Starlette
-from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Mount, Route
+
+from serving import serve
 
 SCRIPT = "<script>window.__autoui_pwned = 'script'</script>"
 IMAGE = "<img src=x onerror=\"window.__autoui_pwned = 'img'\">"
@@ -94,37 +88,5 @@ server = Server(
 )
 
 
-def sse_app() -> Starlette:
-    transport = SseServerTransport("/messages/")
-
-    async def handle_sse(request: Request) -> Response:
-        async with transport.connect_sse(request.scope, request.receive, request._send) as streams:
-            await server.run(streams[0], streams[1], server.create_initialization_options())
-        return Response()
-
-    return Starlette(
-        routes=[
-            Route("/sse", endpoint=handle_sse, methods=["GET"]),
-            Mount("/messages/", app=transport.handle_post_message),
-        ]
-    )
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--transport", choices=["streamable", "sse"], required=True)
-    parser.add_argument("--port", type=int, required=True)
-    options = parser.parse_args()
-    inner = server.streamable_http_app() if options.transport == "streamable" else sse_app()
-    app = CORSMiddleware(
-        inner,
-        allow_origins=["*"],
-        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
-        allow_headers=["*"],
-        expose_headers=["Mcp-Session-Id", "MCP-Protocol-Version"],
-    )
-    uvicorn.run(app, host="127.0.0.1", port=options.port, log_level="warning")
-
-
 if __name__ == "__main__":
-    main()
+    serve(server, __doc__)
