@@ -64,7 +64,7 @@ replace "$link" "from \"./$bundle.js\"" "from \"../$bundle.js\""
 # loader starts that step for the views chunk (`views` in src/ui/views.rs) and the shared chunks as
 # soon as it is evaluated, while the main module is still compiling; a chunk's first load uses it, a later load (after a failure) fetches again. (Debug
 # builds wrap the instantiation in `debugWrap`, release builds do not: the wrapper is kept.)
-[[ -f "$work/split/split_views.wasm" ]] || fail "no split_views.wasm: was the views chunk of src/ui/views.rs renamed?"
+[[ -f "$work/split/split_views.wasm" ]] || fail "no split_views.wasm: was the views chunk of src/chunks/views.rs renamed?"
 chunks=$(find "$work/split" \( -name split_views.wasm -o -name 'chunk_*.wasm' \) -printf '"%f",')
 early="const earlyRoutes = [\"gallery\", \"recipes\"];
 const early = new Map();
