@@ -59,6 +59,13 @@ pub async fn restore() -> Restored {
         if let Some(migration) = migrate(&legacy_documents(), &BrowserRandom, js_sys::Date::now()) {
             return moved(store, migration).await;
         }
+    } else {
+        // The store only fills after the move was tried, so documents still here were moved (or
+        // saved over since) by a page that went away between the commit and their removal.
+        use autoui_core::store::migrate::{LEGACY_DASHBOARDS_KEY, LEGACY_SERVERS_KEY, LEGACY_SESSION_KEY};
+        for key in [LEGACY_SESSION_KEY, LEGACY_DASHBOARDS_KEY, LEGACY_SERVERS_KEY] {
+            storage::remove(key);
+        }
     }
     read(store, &records)
 }
