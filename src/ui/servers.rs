@@ -4,8 +4,10 @@
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice};
 use autoui_core::mcp::hub::{CallOutcome, ServerStatus};
+use autoui_core::weburl::cleartext_remote_host;
 use leptos::prelude::*;
 
+use crate::adapters::confirm::confirm;
 use crate::state::servers::{CallProgress, LastCall, ServersCtx, use_servers};
 use crate::ui::dismiss::follow_focus;
 use crate::ui::icons::{Icon, IconSvg};
@@ -64,10 +66,23 @@ fn AddServerForm(servers: ServersCtx) -> impl IntoView {
                 return;
             }
         };
+        let bearer_token = non_empty(token.get_untracked());
+        // A token over plain http to another machine is readable on the way: only if the person says so
+        // (once: the server is then stored with it).
+        if let Some(host) = bearer_token.as_ref().and_then(|_| cleartext_remote_host(&text)) {
+            let question = format!(
+                "{host} is reached over plain http: the bearer token would cross the network unencrypted, \
+                 readable by anyone on the way. Send it anyway?"
+            );
+            if !confirm(&question) {
+                error.set(Some(format!("not added: the token would go unencrypted to {host}; use https, or no token")));
+                return;
+            }
+        }
         let config = ServerConfig {
             url: text,
             name: non_empty(name.get_untracked()),
-            bearer_token: non_empty(token.get_untracked()),
+            bearer_token,
             transport: transport.get_untracked(),
             detected: None,
             call_timeout_s,

@@ -69,12 +69,14 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
                         on:change=move |event| {
                             let provider = match event_target_value(&event).as_str() {
                                 "open_ai" => ProviderKind::OpenAi,
+                                "ollama" => ProviderKind::Ollama,
                                 _ => ProviderKind::Anthropic,
                             };
                             settings.update(|s| s.provider = provider);
                         }>
                         <option value="anthropic" selected=move || settings.with(|s| s.provider == ProviderKind::Anthropic)>"Anthropic Messages API"</option>
                         <option value="open_ai" selected=move || settings.with(|s| s.provider == ProviderKind::OpenAi)>"OpenAI-compatible chat completions"</option>
+                        <option value="ollama" selected=move || settings.with(|s| s.provider == ProviderKind::Ollama)>"Ollama native API"</option>
                     </select>
                 </label>
                 <label class="au-field">

@@ -3,7 +3,7 @@
 //! limits derived from them, how the output limit is spelled for OpenAI-compatible servers, and the
 //! reply timeouts.
 
-use autoui_core::llm::profile::{ModelProfile, Prices, ProfileSource};
+use autoui_core::llm::profile::{ModelProfile, Prices, ProfileSource, UNKNOWN_MODEL};
 use autoui_core::settings::{ProviderKind, Settings, TokenParam};
 use leptos::prelude::*;
 
@@ -21,8 +21,9 @@ fn source_note(settings: &Settings) -> String {
         ProfileSource::Custom => format!("Your values for \u{201c}{}\u{201d}.", settings.model),
         ProfileSource::Unknown => format!(
             "\u{201c}{}\u{201d} is not a model this app knows: enter its context window below. Until then it is \
-             given small safe limits.",
-            settings.model
+             given the limits of a {}-token window, which any model holds.",
+            settings.model,
+            UNKNOWN_MODEL.context_tokens
         ),
     }
 }
@@ -35,9 +36,6 @@ fn derived_note(settings: &Settings) -> String {
             limits.result_limit,
             limits.max_iterations
         ),
-        None if settings.limits_from_profile => {
-            "The limits below (Agent) apply until the model's context window is known.".to_owned()
-        }
         None => "The limits below (Agent) apply.".to_owned(),
     }
 }
@@ -97,6 +95,7 @@ fn ProfilePrice(
 pub fn ModelProfileSection(settings: RwSignal<Settings>) -> impl IntoView {
     let is_custom = move || settings.with(|s| s.profile().1 == ProfileSource::Custom);
     let is_openai = move || settings.with(|s| s.provider == ProviderKind::OpenAi);
+    let is_ollama = move || settings.with(|s| s.provider == ProviderKind::Ollama);
     view! {
         <section class="au-settings__section" aria-labelledby="settings-model-profile" data-testid="settings-profile">
             <h3 id="settings-model-profile">"Model profile"</h3>
@@ -126,6 +125,12 @@ pub fn ModelProfileSection(settings: RwSignal<Settings>) -> impl IntoView {
                 <span>"Size the request, results and iterations from the context window"</span>
             </label>
             <p class="au-field__note" data-testid="settings-derived">{move || settings.with(derived_note)}</p>
+            <Show when=is_ollama>
+                <p class="au-field__note" data-testid="settings-ollama-context">
+                    "Ollama is asked for the model's own context length (/api/show) and each request sets it as num_ctx, \
+                     no more than the context window above when you changed it."
+                </p>
+            </Show>
             <Show when=is_openai>
                 <label class="au-field">
                     <span>"Output limit field (OpenAI-compatible)"</span>

@@ -1,12 +1,12 @@
 //! User settings: which LLM to call and how the agent behaves. Persisted by the app in local storage.
 //! The API key is bound to the endpoint it was entered for: it is sent only to that origin.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
 use crate::llm::profile::{DerivedLimits, ModelProfile, ProfileSource, UNKNOWN_MODEL, known_profile};
-use crate::weburl::origin;
+use crate::weburl::{cleartext_remote_host, origin};
 
 /// Wire format of the LLM provider.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -14,8 +14,10 @@ use crate::weburl::origin;
 pub enum ProviderKind {
     #[default]
     Anthropic,
-    /// Any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, LM Studio, OpenRouter, vLLM...).
+    /// Any OpenAI-compatible chat-completions endpoint (OpenAI, LM Studio, OpenRouter, vLLM, Ollama's `/v1`...).
     OpenAi,
+    /// Ollama's native `/api/chat`, which can set the context size (`num_ctx`).
+    Ollama,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,6 +58,9 @@ pub struct Settings {
     pub first_byte_timeout_s: u32,
     /// Seconds to wait between two events of a streaming reply; 0 waits forever.
     pub idle_timeout_s: u32,
+    /// Origins (`http://host:port`) on another machine the person agreed to send the key to over
+    /// plain http, where anyone on the network between can read it.
+    pub cleartext_key_origins: BTreeSet<String>,
 }
 
 /// How an OpenAI-compatible endpoint wants `max_tokens` spelled.
@@ -86,6 +91,7 @@ impl Default for Settings {
             token_param: TokenParam::Auto,
             first_byte_timeout_s: 120,
             idle_timeout_s: 60,
+            cleartext_key_origins: BTreeSet::new(),
         }
     }
 }
@@ -136,8 +142,8 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "ollama",
         label: "Ollama (this computer)",
-        provider: ProviderKind::OpenAi,
-        base_url: "http://localhost:11434/v1",
+        provider: ProviderKind::Ollama,
+        base_url: "http://localhost:11434",
         model: "qwen2.5:7b",
         models: &["qwen2.5:7b", "llama3.1:8b", "mistral-nemo"],
         needs_key: false,
@@ -208,10 +214,30 @@ impl Settings {
         PRESETS.iter().find(|p| p.provider == self.provider && p.base_url == self.base_url.trim_end_matches('/'))
     }
 
-    /// Whether a run can start: a key is needed unless the endpoint is on this machine.
+    /// Whether a run can start: a key is needed unless the endpoint is on this machine or is Ollama
+    /// (on the local network, which needs none).
     pub fn missing_key(&self) -> bool {
         let local = ["://localhost", "://127.0.0.1", "://[::1]"].iter().any(|host| self.base_url.contains(host));
-        self.key_for_endpoint().is_empty() && !local
+        self.key_for_endpoint().is_empty() && !local && self.provider != ProviderKind::Ollama
+    }
+
+    /// The host the key would travel to unencrypted, before the person agreed to it: the endpoint
+    /// is plain http on another machine (a LAN server) and a key is set for it. No request is made
+    /// to it until [`Settings::allow_cleartext_key`].
+    pub fn unconfirmed_cleartext_key(&self) -> Option<String> {
+        if self.key_for_endpoint().is_empty() {
+            return None;
+        }
+        let host = cleartext_remote_host(&self.base_url)?;
+        let origin = origin(&self.base_url)?;
+        (!self.cleartext_key_origins.contains(&origin)).then_some(host)
+    }
+
+    /// The person agreed to send the key to the current endpoint over plain http; remembered for it.
+    pub fn allow_cleartext_key(&mut self) {
+        if let Some(origin) = origin(&self.base_url) {
+            self.cleartext_key_origins.insert(origin);
+        }
     }
 }
 
@@ -243,12 +269,11 @@ impl Settings {
         self.profiles.insert(self.model.trim().to_owned(), profile);
     }
 
-    /// The request budget, result limit and iteration cap derived from the profile, when they are
-    /// to be used: `limits_from_profile` is on and the model's profile is known or the person's.
-    /// An unknown model keeps the fields' limits (the seed's small ones) until its context is given.
+    /// The request budget, result limit, iteration cap and tool budget derived from the profile,
+    /// when `limits_from_profile` is on. An unknown model gets those of [`UNKNOWN_MODEL`], a small
+    /// safe window, until the person gives its context size.
     pub fn derived_limits(&self) -> Option<DerivedLimits> {
-        let (profile, source) = self.profile();
-        (self.limits_from_profile && source != ProfileSource::Unknown).then(|| profile.derived())
+        self.limits_from_profile.then(|| self.profile().0.derived())
     }
 
     /// These settings with the result limit and iteration cap the run uses.
@@ -293,8 +318,8 @@ mod tests {
         let mut settings = Settings { api_key: "sk-ant-1".to_owned(), ..Settings::default() };
         let ollama = PRESETS.iter().find(|p| p.id == "ollama").unwrap();
         settings.apply_preset(ollama);
-        assert_eq!(settings.provider, ProviderKind::OpenAi);
-        assert_eq!(settings.base_url, "http://localhost:11434/v1");
+        assert_eq!(settings.provider, ProviderKind::Ollama, "the native API, which sets the context size");
+        assert_eq!(settings.base_url, "http://localhost:11434");
         assert_eq!(settings.api_key, "", "the Anthropic key is not sent to another endpoint");
         assert!(!settings.missing_key(), "a local endpoint needs no key");
         assert_eq!(settings.preset().map(|p| p.id), Some("ollama"));
@@ -321,7 +346,8 @@ mod tests {
         settings.limits_from_profile = true;
         settings.model = "my-finetune".to_owned();
         assert_eq!(settings.profile(), (UNKNOWN_MODEL, ProfileSource::Unknown));
-        assert_eq!(settings.derived_limits(), None, "an unknown model keeps the small fixed limits");
+        assert_eq!(settings.derived_limits(), Some(UNKNOWN_MODEL.derived()), "an unknown model gets a small safe window");
+        assert!(settings.derived_limits().is_some_and(|limits| limits.tool_budget > 0), "and staged activation");
         assert_eq!(settings.effective().max_iterations, 12);
         settings.set_profile(|profile| profile.context_tokens = 32_768);
         assert_eq!(settings.effective().max_iterations, 13, "its context, once given, counts");
@@ -339,6 +365,24 @@ mod tests {
         assert_eq!(settings.key_for_endpoint(), "");
         settings.confirm_key(removed.unwrap());
         assert_eq!(settings.key_for_endpoint(), "sk-ant-1", "sent there once the person agreed");
+    }
+
+    #[test]
+    fn a_key_goes_over_plain_http_to_another_machine_only_once_the_person_agreed_for_that_endpoint() {
+        let mut settings = Settings { provider: ProviderKind::Ollama, ..Settings::default() };
+        settings.change_base_url("http://192.168.1.20:11434");
+        assert_eq!(settings.unconfirmed_cleartext_key(), None, "no key, nothing to protect");
+        settings.set_key("secret");
+        assert_eq!(settings.unconfirmed_cleartext_key().as_deref(), Some("192.168.1.20"));
+        settings.allow_cleartext_key();
+        assert_eq!(settings.unconfirmed_cleartext_key(), None, "remembered for this endpoint");
+        settings.change_base_url("http://192.168.1.20:11434/api");
+        assert_eq!(settings.unconfirmed_cleartext_key(), None, "same origin, another path");
+        let moved = settings.change_base_url("http://192.168.1.21:11434");
+        settings.confirm_key(moved.expect("another host: the key was held back"));
+        assert_eq!(settings.unconfirmed_cleartext_key().as_deref(), Some("192.168.1.21"), "another machine asks again");
+        settings.change_base_url("http://localhost:11434");
+        assert_eq!(settings.unconfirmed_cleartext_key(), None, "this machine: nothing crosses a network");
     }
 
     #[test]

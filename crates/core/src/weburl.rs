@@ -95,6 +95,24 @@ pub fn origin(raw: &str) -> Option<String> {
     Some(format!("{scheme}://{}", iri.authority()?.as_str().to_ascii_lowercase()))
 }
 
+/// Whether `host` (as [`web_host`] gives it) is this machine: `localhost`, a `*.localhost` name,
+/// an address in 127.0.0.0/8, or `[::1]`. Traffic to it never crosses a network.
+pub fn is_loopback_host(host: &str) -> bool {
+    let host = host.trim_end_matches('.');
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host == "[::1]"
+        || host.parse::<std::net::Ipv4Addr>().is_ok_and(|address| address.is_loopback())
+}
+
+/// The host of a plain `http` URL that is not this machine: what is sent there crosses the network
+/// unencrypted. `None` for https, loopback hosts and anything that is not a web URL.
+pub fn cleartext_remote_host(raw: &str) -> Option<String> {
+    let url = browser_form(raw);
+    let plain = url.get(..7).is_some_and(|scheme| scheme.eq_ignore_ascii_case("http://"));
+    web_host(&url).filter(|host| plain && !is_loopback_host(host))
+}
+
 /// The normalised form of an `http(s)` URL (case of scheme and host, percent-encoding, dot
 /// segments), so two spellings of one address compare equal; `None` for anything else.
 pub fn normalised_web(raw: &str) -> Option<String> {
@@ -161,5 +179,16 @@ mod tests {
     fn spellings_of_one_address_normalise_alike() {
         assert_eq!(normalised_web("HTTPS://Img.Example.org/a/./b.png"), normalised_web("https://img.example.org/a/b.png"));
         assert_eq!(normalised_web("/a.png"), None);
+    }
+
+    #[test]
+    fn plain_http_to_another_machine_is_cleartext_and_loopback_is_not() {
+        assert_eq!(cleartext_remote_host("http://192.168.1.20:11434"), Some("192.168.1.20".to_owned()));
+        assert_eq!(cleartext_remote_host("HTTP://gpu-box.lan:8000/v1"), Some("gpu-box.lan".to_owned()));
+        for local in ["http://localhost:11434", "http://127.0.0.1:1234/v1", "http://127.8.0.1", "http://[::1]:8080", "http://app.localhost"] {
+            assert_eq!(cleartext_remote_host(local), None, "{local}");
+        }
+        assert_eq!(cleartext_remote_host("https://192.168.1.20"), None, "encrypted");
+        assert_eq!(cleartext_remote_host("http://localhost.evil.example"), Some("localhost.evil.example".to_owned()));
     }
 }

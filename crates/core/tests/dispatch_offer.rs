@@ -138,3 +138,14 @@ fn a_later_search_is_offered_before_an_earlier_listing_page() {
     let hub: Vec<&String> = names.iter().filter(|name| name.starts_with("hub_mcp_op_")).collect();
     assert_eq!(hub.first().map(|name| name.as_str()), Some("hub_mcp_op_2999"), "{hub:?}");
 }
+
+#[test]
+fn a_model_the_app_does_not_know_gets_staged_activation_within_its_small_windows_budget() {
+    let settings = autoui_core::settings::Settings { model: "my-finetune:3b".to_owned(), ..Default::default() };
+    let budget = settings.derived_limits().map(|limits| limits.tool_budget);
+    let mut dispatcher = dispatcher(hub(3_000), budget);
+    call(&mut dispatcher, "hub_mcp_search_tools", json!({ "query": "op_0042" }));
+    assert!(offered(&dispatcher).contains(&"hub_mcp_op_0042".to_owned()), "staged: {:?}", offered(&dispatcher));
+    call(&mut dispatcher, "hub_mcp_op_0042", json!({}));
+    assert!(offered_bytes(&dispatcher) <= budget.unwrap_or_default(), "{} bytes offered", offered_bytes(&dispatcher));
+}

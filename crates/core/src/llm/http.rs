@@ -1,18 +1,23 @@
 //! The real chat model: sends the provider's request through [`HttpTransport`], retries transient
-//! failures with backoff, and decodes the SSE stream while it arrives. A provider silent for longer
-//! than the settings' first-byte or idle limit is given up on (and retried); Stop aborts the request.
+//! failures with backoff, and decodes the stream (SSE, or Ollama's NDJSON) while it arrives. A
+//! provider silent for longer than the settings' first-byte or idle limit is given up on (and
+//! retried); Stop aborts the request. For Ollama it first reads the model's context length from
+//! `/api/show` (once per endpoint and model) to ask for a context that holds the whole request.
 
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::rc::Rc;
 
 use futures::StreamExt;
 use futures::future::{Either, LocalBoxFuture, select};
+use futures::stream::LocalBoxStream;
 
 use crate::cancel::CancelToken;
 use crate::ids::base36;
 use crate::llm::model::{ChatModel, ChatRequest, LlmError, ModelEvent, ModelReply};
 use crate::llm::retry::{RetryPolicy, retry_after_ms};
-use crate::llm::{anthropic, openai};
+use crate::llm::{anthropic, ollama, openai};
 use crate::mcp::sse::{SseError, SseStream};
 use crate::ports::{Clock, HttpError, HttpRequest, HttpResponse, HttpTransport, Random};
 use crate::settings::{ProviderKind, Settings};
@@ -29,11 +34,13 @@ pub struct HttpChatModel {
     clock: Rc<dyn Clock>,
     random: Rc<dyn Random>,
     policy: RetryPolicy,
+    /// Context lengths Ollama's `/api/show` reported, by (server root, model).
+    ollama_contexts: RefCell<HashMap<(String, String), u32>>,
 }
 
 impl HttpChatModel {
     pub fn new(transport: Rc<dyn HttpTransport>, clock: Rc<dyn Clock>, random: Rc<dyn Random>) -> HttpChatModel {
-        HttpChatModel { transport, clock, random, policy: RetryPolicy::default() }
+        HttpChatModel { transport, clock, random, policy: RetryPolicy::default(), ollama_contexts: RefCell::default() }
     }
 
     pub fn with_policy(self, policy: RetryPolicy) -> HttpChatModel {
@@ -48,7 +55,14 @@ impl HttpChatModel {
         events: &dyn Fn(ModelEvent),
     ) -> Result<ModelReply, LlmError> {
         let wire = Wire::of(settings);
-        let http = wire.build(&request, settings)?;
+        if let Some(host) = settings.unconfirmed_cleartext_key() {
+            return Err(LlmError::CleartextKey { host });
+        }
+        let num_ctx = match wire {
+            Wire::Ollama => ollama::num_ctx(settings, self.ollama_context(settings, &cancel).await?),
+            _ => 0,
+        };
+        let http = wire.build(&request, settings, num_ctx)?;
         let mut retry = 0;
         loop {
             let mut emitted = false;
@@ -73,6 +87,32 @@ impl HttpChatModel {
                 return Err(LlmError::Cancelled);
             }
         }
+    }
+
+    /// The context length `/api/show` reports for the settings' model, asked once per endpoint and
+    /// model. `None` when Ollama does not say (an older server, a failed request): the profile's
+    /// window is used then, and the chat request itself reports an unreachable server.
+    async fn ollama_context(&self, settings: &Settings, cancel: &CancelToken) -> Result<Option<u32>, LlmError> {
+        let key = (ollama::root(&settings.base_url).to_owned(), settings.model.trim().to_owned());
+        if let Some(known) = self.ollama_contexts.borrow().get(&key) {
+            return Ok(Some(*known));
+        }
+        let request = ollama::build_show_request(settings);
+        let shown = async {
+            let response = self.transport.send(request, cancel.clone()).await.ok()?;
+            if !(200..300).contains(&response.status) {
+                return None;
+            }
+            ollama::context_length(&response.text(MAX_JSON_REPLY).await.ok()?)
+        };
+        let shown = match cancel.run(within(&*self.clock, settings.first_byte_timeout_s, shown)).await {
+            None => return Err(LlmError::Cancelled),
+            Some(shown) => shown.flatten(),
+        };
+        if let Some(length) = shown {
+            self.ollama_contexts.borrow_mut().insert(key, length);
+        }
+        Ok(shown)
     }
 
     async fn attempt(
@@ -134,7 +174,7 @@ impl HttpChatModel {
             pending.into_iter().for_each(events);
             return decoder.finish(request_bytes);
         }
-        let mut stream = SseStream::new(response.body, MAX_EVENT_BYTES);
+        let mut stream = wire.frames(response.body);
         let mut first = true;
         loop {
             // Until the first event the first-byte limit applies (a provider may hold the headers'
@@ -151,13 +191,13 @@ impl HttpChatModel {
             };
             first = false;
             match next {
-                Some(Err(SseError::Body(HttpError::Aborted))) => return Err(LlmError::Cancelled),
+                Some(Err(FrameError::Aborted)) => return Err(LlmError::Cancelled),
                 None => break,
-                Some(Err(error)) => {
-                    return Err(LlmError::Stream { provider: wire.label(settings), detail: error.to_string() });
+                Some(Err(FrameError::Unreadable(detail))) => {
+                    return Err(LlmError::Stream { provider: wire.label(settings), detail });
                 }
-                Some(Ok(event)) => {
-                    decoder.feed(&event.data, &mut pending)?;
+                Some(Ok(data)) => {
+                    decoder.feed(&data, &mut pending)?;
                     for event in pending.drain(..) {
                         *emitted = true;
                         events(event);
@@ -174,6 +214,11 @@ impl ChatModel for HttpChatModel {
         match Wire::of(settings) {
             Wire::Anthropic => anthropic::request_body(request, &settings.model).len(),
             Wire::OpenAi => openai::request_body_for(request, settings).len(),
+            Wire::Ollama => {
+                let key = (ollama::root(&settings.base_url).to_owned(), settings.model.trim().to_owned());
+                let shown = self.ollama_contexts.borrow().get(&key).copied();
+                ollama::request_body(request, settings.model.trim(), ollama::num_ctx(settings, shown)).len()
+            }
         }
     }
 
@@ -215,6 +260,7 @@ async fn read_error(wire: &Wire, settings: &Settings, response: HttpResponse, ca
 enum Wire {
     Anthropic,
     OpenAi,
+    Ollama,
 }
 
 impl Wire {
@@ -222,6 +268,7 @@ impl Wire {
         match settings.provider {
             ProviderKind::Anthropic => Wire::Anthropic,
             ProviderKind::OpenAi => Wire::OpenAi,
+            ProviderKind::Ollama => Wire::Ollama,
         }
     }
 
@@ -229,13 +276,15 @@ impl Wire {
         match self {
             Wire::Anthropic => anthropic::PROVIDER.to_owned(),
             Wire::OpenAi => openai::provider_label(&settings.base_url),
+            Wire::Ollama => ollama::PROVIDER.to_owned(),
         }
     }
 
-    fn build(&self, request: &ChatRequest<'_>, settings: &Settings) -> Result<HttpRequest, LlmError> {
+    fn build(&self, request: &ChatRequest<'_>, settings: &Settings, num_ctx: u32) -> Result<HttpRequest, LlmError> {
         match self {
             Wire::Anthropic => anthropic::build_request(request, settings),
             Wire::OpenAi => openai::build_request(request, settings),
+            Wire::Ollama => Ok(ollama::build_request(request, settings, num_ctx)),
         }
     }
 
@@ -243,6 +292,7 @@ impl Wire {
         match self {
             Wire::Anthropic => anthropic::parse_error(status, body, retry_after_ms),
             Wire::OpenAi => openai::parse_error(&settings.base_url, status, body, retry_after_ms),
+            Wire::Ollama => ollama::parse_error(status, body, retry_after_ms),
         }
     }
 
@@ -250,6 +300,15 @@ impl Wire {
         match self {
             Wire::Anthropic => Decoder::Anthropic(anthropic::StreamDecoder::new()),
             Wire::OpenAi => Decoder::OpenAi(openai::StreamDecoder::new(&settings.base_url, id_prefix)),
+            Wire::Ollama => Decoder::Ollama(ollama::StreamDecoder::new(id_prefix)),
+        }
+    }
+
+    /// The stream's pieces as the decoder reads them: SSE events' data, or Ollama's lines.
+    fn frames(&self, body: Body) -> Frames {
+        match self {
+            Wire::Ollama => Frames::Lines { body, lines: Some(ollama::LineBuffer::new(MAX_EVENT_BYTES)), ready: VecDeque::new() },
+            _ => Frames::Sse(SseStream::new(body, MAX_EVENT_BYTES)),
         }
     }
 
@@ -260,6 +319,49 @@ impl Wire {
                 "check that the server is running and accepts requests from this page (CORS); \
                  for Ollama, set OLLAMA_ORIGINS to this page's origin"
             }
+            Wire::Ollama => {
+                "check that Ollama is running and accepts requests from this page: start it with OLLAMA_ORIGINS \
+                 set to this page's origin (and OLLAMA_HOST=0.0.0.0 on another machine)"
+            }
+        }
+    }
+}
+
+type Body = LocalBoxStream<'static, Result<Vec<u8>, HttpError>>;
+
+enum FrameError {
+    Aborted,
+    Unreadable(String),
+}
+
+enum Frames {
+    Sse(SseStream<Body>),
+    Lines { body: Body, lines: Option<ollama::LineBuffer>, ready: VecDeque<String> },
+}
+
+impl Frames {
+    async fn next(&mut self) -> Option<Result<String, FrameError>> {
+        match self {
+            Frames::Sse(stream) => match stream.next().await? {
+                Ok(event) => Some(Ok(event.data)),
+                Err(SseError::Body(HttpError::Aborted)) => Some(Err(FrameError::Aborted)),
+                Err(error) => Some(Err(FrameError::Unreadable(error.to_string()))),
+            },
+            Frames::Lines { body, lines, ready } => loop {
+                if let Some(line) = ready.pop_front() {
+                    return Some(Ok(line));
+                }
+                let buffer = lines.as_mut()?;
+                match body.next().await {
+                    Some(Ok(chunk)) => match buffer.feed(&chunk) {
+                        Ok(complete) => ready.extend(complete),
+                        Err(error) => return Some(Err(FrameError::Unreadable(error.to_string()))),
+                    },
+                    Some(Err(HttpError::Aborted)) => return Some(Err(FrameError::Aborted)),
+                    Some(Err(error)) => return Some(Err(FrameError::Unreadable(error.to_string()))),
+                    None => ready.extend(lines.take().and_then(ollama::LineBuffer::finish)),
+                }
+            },
         }
     }
 }
@@ -267,6 +369,7 @@ impl Wire {
 enum Decoder {
     Anthropic(anthropic::StreamDecoder),
     OpenAi(openai::StreamDecoder),
+    Ollama(ollama::StreamDecoder),
 }
 
 impl Decoder {
@@ -274,6 +377,7 @@ impl Decoder {
         match self {
             Decoder::Anthropic(decoder) => decoder.feed(data, events),
             Decoder::OpenAi(decoder) => decoder.feed(data, events),
+            Decoder::Ollama(decoder) => decoder.feed(data, events),
         }
     }
 
@@ -281,6 +385,7 @@ impl Decoder {
         match self {
             Decoder::Anthropic(decoder) => decoder.finish(request_bytes),
             Decoder::OpenAi(decoder) => decoder.finish(request_bytes),
+            Decoder::Ollama(decoder) => decoder.finish(request_bytes),
         }
     }
 }

@@ -118,6 +118,12 @@ pub enum LlmError {
     /// The provider sent nothing for longer than the configured limit.
     #[error("{provider} sent nothing for {seconds} s {phase} (the limit set in settings)")]
     TimedOut { provider: String, seconds: u32, phase: &'static str },
+    /// The key would go unencrypted to another machine, and the person has not agreed to that yet.
+    #[error(
+        "your API key would be sent unencrypted (plain http) to {host}, where anyone on the network between can read it: \
+         confirm it in the chat, or use https"
+    )]
+    CleartextKey { host: String },
     #[error("cancelled")]
     Cancelled,
 }

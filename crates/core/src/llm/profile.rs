@@ -73,6 +73,9 @@ pub const MIN_REQUEST_BUDGET: usize = 8_000;
 pub const MAX_REQUEST_BUDGET: usize = 240_000;
 /// One result never shows more than this many characters, however large the window.
 pub const MAX_RESULT_LIMIT: usize = 40_000;
+/// The tool budget never goes below this: the discovery set offered in every request (about 4 KB)
+/// and a few of a server's tools, so a small window still gets staged tools.
+pub const MIN_TOOL_BUDGET: usize = 6_000;
 
 /// Limits of one run derived from the profile's context window (see ARCHITECTURE.md, "Model profiles").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,7 +94,8 @@ impl ModelProfile {
     /// `request_budget = BYTES_PER_TOKEN × (context − output) × 2/3` (a third of the input room left
     /// for the estimate's error), within [`MIN_REQUEST_BUDGET`]..[`MAX_REQUEST_BUDGET`];
     /// `result_limit = request_budget / 5` (at least 1,000, at most [`MAX_RESULT_LIMIT`]);
-    /// `tool_budget = request_budget / 4`; `max_iterations = 12 + context / 32,768`, at most 40.
+    /// `tool_budget = request_budget / 4` (at least [`MIN_TOOL_BUDGET`]); `max_iterations = 12 +
+    /// context / 32,768`, at most 40.
     pub fn derived(&self) -> DerivedLimits {
         let room = self.context_tokens.saturating_sub(self.output_tokens) as usize;
         let request_budget = (BYTES_PER_TOKEN * room * 2 / 3).clamp(MIN_REQUEST_BUDGET, MAX_REQUEST_BUDGET);
@@ -99,7 +103,7 @@ impl ModelProfile {
             request_budget,
             result_limit: (request_budget / 5).clamp(1_000, MAX_RESULT_LIMIT),
             max_iterations: (12 + self.context_tokens / 32_768).min(40),
-            tool_budget: request_budget / 4,
+            tool_budget: (request_budget / 4).max(MIN_TOOL_BUDGET),
         }
     }
 }
@@ -144,5 +148,7 @@ mod tests {
         assert!(small.request_budget / BYTES_PER_TOKEN < 8_192 - 2_048, "the request fits the window");
         assert_eq!(small.max_iterations, 12);
         assert_eq!(small.result_limit, small.request_budget / 5);
+        assert_eq!(small.tool_budget, MIN_TOOL_BUDGET, "room for the discovery set and a few staged tools");
+        assert_eq!(large.tool_budget, MAX_REQUEST_BUDGET / 4);
     }
 }
