@@ -1,13 +1,14 @@
 //! The chat panel: the transcript (user turns, the assistant's text as it streams, compact tool-call
 //! lines that expand to arguments and result, notes), Stop while the agent works, Retry after a run
 //! that stopped early, Continue after a reply the output limit cut, and Clear conversation. Before a
-//! key would go over plain http to another machine, it asks (and nothing is sent until answered).
+//! key would go over plain http to another machine, it asks (and nothing is sent unless agreed).
 
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
 use autoui_core::provenance::{ImageSources, UrlLedger};
 use leptos::html;
 use leptos::prelude::*;
 
+use crate::adapters::confirm::confirm;
 use crate::state::agent::{ChatBody, ChatItem, NoteKind, use_agent};
 use crate::state::autoui::AutoUiCtx;
 use crate::state::engine::use_engine;
@@ -164,7 +165,6 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
     });
 
     let needs_key = move || settings.with(|s| s.missing_key());
-    let cleartext_host = move || settings.with(|s| s.unconfirmed_cleartext_key());
     let send = move || {
         let text = draft.get_untracked().trim().to_owned();
         if text.is_empty() || agent.is_running() {
@@ -174,9 +174,16 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
             on_open_settings.run(());
             return;
         }
-        // The question below stands until answered; the message waits in the box.
-        if settings.with_untracked(|s| s.unconfirmed_cleartext_key().is_some()) {
-            return;
+        // Asked once per endpoint; a "no" keeps the message in the box and sends nothing.
+        if let Some(host) = settings.with_untracked(|s| s.unconfirmed_cleartext_key()) {
+            let question = format!(
+                "{host} is reached over plain http: your API key would cross the network unencrypted, readable by \
+                 anyone on the way. Send it to {host} anyway?"
+            );
+            if !confirm(&question) {
+                return;
+            }
+            settings.update(|s| s.allow_cleartext_key());
         }
         draft.set(String::new());
         agent.send(text);
@@ -222,20 +229,6 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
                     " to talk to the agent. The key stays in this browser."
                 </p>
             </Show>
-            {move || cleartext_host().map(|host| view! {
-                <div class="au-banner" role="alert" data-testid="chat-cleartext-key">
-                    <span>{format!(
-                        "{host} is reached over plain http: your API key would cross the network unencrypted, \
-                         readable by anyone on the way. Send it anyway?"
-                    )}</span>
-                    <button type="button" class="au-button" data-testid="chat-cleartext-send"
-                        on:click=move |_| { settings.update(|s| s.allow_cleartext_key()); send(); }>
-                        {format!("Send my key to {host} over http")}
-                    </button>
-                    <button type="button" class="au-button au-button--ghost" data-testid="chat-cleartext-remove"
-                        on:click=move |_| settings.update(|s| s.set_key(""))>"Remove the key"</button>
-                </div>
-            })}
             <Show when=move || agent.is_running()>
                 <p class="au-chat__working" data-testid="chat-working" role="status">
                     <span class="au-spinner" aria-hidden="true"></span>

@@ -1,7 +1,7 @@
 //! User settings: which LLM to call and how the agent behaves. Persisted by the app in local storage.
 //! The API key is bound to the endpoint it was entered for: it is sent only to that origin.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -60,7 +60,7 @@ pub struct Settings {
     pub idle_timeout_s: u32,
     /// Origins (`http://host:port`) on another machine the person agreed to send the key to over
     /// plain http, where anyone on the network between can read it.
-    pub cleartext_key_origins: BTreeSet<String>,
+    pub cleartext_key_origins: Vec<String>,
 }
 
 /// How an OpenAI-compatible endpoint wants `max_tokens` spelled.
@@ -91,7 +91,7 @@ impl Default for Settings {
             token_param: TokenParam::Auto,
             first_byte_timeout_s: 120,
             idle_timeout_s: 60,
-            cleartext_key_origins: BTreeSet::new(),
+            cleartext_key_origins: Vec::new(),
         }
     }
 }
@@ -235,8 +235,8 @@ impl Settings {
 
     /// The person agreed to send the key to the current endpoint over plain http; remembered for it.
     pub fn allow_cleartext_key(&mut self) {
-        if let Some(origin) = origin(&self.base_url) {
-            self.cleartext_key_origins.insert(origin);
+        if let Some(origin) = origin(&self.base_url).filter(|origin| !self.cleartext_key_origins.contains(origin)) {
+            self.cleartext_key_origins.push(origin);
         }
     }
 }

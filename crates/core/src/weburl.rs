@@ -102,7 +102,10 @@ pub fn is_loopback_host(host: &str) -> bool {
     host == "localhost"
         || host.ends_with(".localhost")
         || host == "[::1]"
-        || host.parse::<std::net::Ipv4Addr>().is_ok_and(|address| address.is_loopback())
+        || host.strip_prefix("127.").is_some_and(|rest| {
+            let parts: Vec<&str> = rest.split('.').collect();
+            parts.len() == 3 && parts.iter().all(|part| part.parse::<u8>().is_ok())
+        })
 }
 
 /// The host of a plain `http` URL that is not this machine: what is sent there crosses the network
@@ -190,5 +193,6 @@ mod tests {
         }
         assert_eq!(cleartext_remote_host("https://192.168.1.20"), None, "encrypted");
         assert_eq!(cleartext_remote_host("http://localhost.evil.example"), Some("localhost.evil.example".to_owned()));
+        assert_eq!(cleartext_remote_host("http://127.0.0.1.evil.example"), Some("127.0.0.1.evil.example".to_owned()));
     }
 }
