@@ -1,8 +1,9 @@
 """How autoui's Python test servers are served: `serve(server, doc)` parses `--transport
-streamable|sse --port PORT` and runs the server on 127.0.0.1 behind Starlette's CORS middleware,
+streamable|sse --port PORT` and runs the MCP server on 127.0.0.1 behind Starlette's CORS middleware,
 which lets any origin in and exposes the MCP session headers.
   streamable: Streamable HTTP at /mcp
   sse:        legacy HTTP+SSE, event stream at /sse, messages POSTed to /messages/
+`serve_app(app, doc)` does the same for a plain Starlette app (the Ollama-like server), with `--port PORT`.
 """
 
 import argparse
@@ -39,6 +40,16 @@ def serve(server: Server, doc: str) -> None:
     parser.add_argument("--port", type=int, required=True)
     options = parser.parse_args()
     inner = server.streamable_http_app() if options.transport == "streamable" else sse_app(server)
+    on_loopback(inner, options.port)
+
+
+def serve_app(app: Starlette, doc: str) -> None:
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True)
+    on_loopback(app, parser.parse_args().port)
+
+
+def on_loopback(inner: Starlette, port: int) -> None:
     app = CORSMiddleware(
         inner,
         allow_origins=["*"],
@@ -46,4 +57,4 @@ def serve(server: Server, doc: str) -> None:
         allow_headers=["*"],
         expose_headers=["Mcp-Session-Id", "MCP-Protocol-Version"],
     )
-    uvicorn.run(app, host="127.0.0.1", port=options.port, log_level="warning")
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")

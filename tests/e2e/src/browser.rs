@@ -14,6 +14,9 @@ use serde_json::{Map, Value, json};
 pub struct BrowserOptions {
     /// Chromium features to enable, e.g. `WebMCP` for the native `document.modelContext`.
     pub enable_features: Vec<String>,
+    /// Host names the browser resolves to loopback (`--host-resolver-rules`), so a scenario can
+    /// use a name that looks like another machine while every byte stays on 127.0.0.1.
+    pub loopback_hosts: Vec<String>,
 }
 
 pub struct Browser {
@@ -57,6 +60,10 @@ impl Browser {
                 "--enable-features={}",
                 options.enable_features.join(",")
             ));
+        }
+        if !options.loopback_hosts.is_empty() {
+            let rules: Vec<String> = options.loopback_hosts.iter().map(|host| format!("MAP {host} 127.0.0.1")).collect();
+            args.push(format!("--host-resolver-rules={}", rules.join(",")));
         }
         let mut capabilities = Map::new();
         capabilities.insert(

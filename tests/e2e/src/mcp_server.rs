@@ -1,6 +1,7 @@
 //! Real MCP servers for scenarios, one process per scenario on a free loopback port: npm's
 //! server-everything (node, bound to 127.0.0.1 by `loopback.mjs`) and the Python test servers (PyPI
-//! `mcp`, from `tests/servers/.venv`). A server is killed when dropped, so also when a scenario
+//! `mcp`, from `tests/servers/.venv`), and the Python servers there that are not MCP servers (the
+//! Ollama-like `ollama_server.py`). A server is killed when dropped, so also when a scenario
 //! panics, and can be killed and restarted on the same port mid-scenario.
 
 use std::fs::File;
@@ -36,6 +37,8 @@ enum Program {
     Everything,
     /// A script in `tests/servers/` taking `--transport streamable|sse --port PORT`.
     Python(&'static str),
+    /// A script in `tests/servers/` taking `--port PORT` only: an HTTP server of another kind.
+    PythonApp(&'static str),
 }
 
 pub struct McpServer {
@@ -57,6 +60,20 @@ impl McpServer {
     /// A Python server from `tests/servers/`, e.g. `table_server.py`.
     pub async fn python(script: &'static str, transport: Transport) -> McpServer {
         McpServer::start(Program::Python(script), transport, Vec::new()).await
+    }
+
+    /// A Python HTTP server that is not an MCP server, e.g. `ollama_server.py`; see [`McpServer::base_url`].
+    pub async fn python_app(script: &'static str) -> McpServer {
+        McpServer::start(Program::PythonApp(script), Transport::Streamable, Vec::new()).await
+    }
+
+    /// `http://127.0.0.1:PORT`, the root of a [`McpServer::python_app`].
+    pub fn base_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
     }
 
     /// A Python server started with environment variables `env`.
@@ -123,7 +140,7 @@ impl McpServer {
                 command.env("PORT", self.port.to_string());
                 command
             }
-            Program::Python(script) => {
+            Program::Python(script) | Program::PythonApp(script) => {
                 let python = servers.join(".venv/bin/python");
                 assert!(
                     python.is_file(),
@@ -131,15 +148,13 @@ impl McpServer {
                     python.display()
                 );
                 let mut command = Command::new(python);
-                command
-                    .arg(servers.join(script))
-                    .arg("--port")
-                    .arg(self.port.to_string())
-                    .arg("--transport")
-                    .arg(match self.transport {
+                command.arg(servers.join(script)).arg("--port").arg(self.port.to_string());
+                if let Program::Python(_) = self.program {
+                    command.arg("--transport").arg(match self.transport {
                         Transport::Streamable => "streamable",
                         Transport::Sse => "sse",
                     });
+                }
                 command
             }
         };
@@ -186,6 +201,19 @@ impl McpServer {
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// `GET path` on the server, read as JSON (the Ollama-like server's `/requests`).
+    pub async fn get_json(&self, path: &str) -> serde_json::Value {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await.expect("connect");
+        let request = format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.expect("send");
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await.expect("read");
+        let answer = String::from_utf8_lossy(&answer);
+        let body = answer.split_once("\r\n\r\n").map_or("", |(_, body)| body);
+        serde_json::from_str(body).unwrap_or_else(|e| panic!("GET {path}: {e}: {answer}"))
     }
 
     /// What the server printed so far, for failure messages.

@@ -268,9 +268,13 @@ impl Page {
     }
 
     /// As `configure_llm`, with more settings fields (e.g. a model with a known profile, timeouts).
+    /// The scripted model runs with the fixed limits (25 KB requests, 10,000-character results, 12
+    /// iterations, every tool of an activated server offered) unless `extra` sets
+    /// `limits_from_profile`: the app would give a model it does not know an 8k window's limits.
     pub async fn configure_llm_with(&self, provider: &str, base_url: &str, extra: Value) {
         let mut settings = serde_json::json!({
             "provider": provider, "model": "scripted-model", "base_url": base_url, "api_key": "test-key",
+            "limits_from_profile": false,
         });
         if let (Some(fields), Value::Object(extra)) = (settings.as_object_mut(), extra) {
             fields.extend(extra);

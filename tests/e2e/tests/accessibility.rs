@@ -133,7 +133,7 @@ async fn audit_every_screen(theme: &'static str) {
 /// Stores settings with `theme` and the scripted model, then reloads so the app starts with them.
 async fn use_settings(page: &Page, theme: &str, llm_url: &str) {
     let settings = json!({
-        "provider": "anthropic", "model": "scripted-model", "base_url": llm_url, "api_key": "test-key",
+        "provider": "anthropic", "model": "scripted-model", "base_url": llm_url, "api_key": "test-key", "limits_from_profile": false,
         "theme": theme,
     });
     page.eval(

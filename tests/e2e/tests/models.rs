@@ -3,8 +3,11 @@
 //! a model that only ever calls tools in its `tools` list (staged activation), several `tool_use`
 //! blocks per turn (answered in the model's order), a tool call cut by `max_tokens` (never run; the
 //! next request asks for more output), a stream that stalls (abandoned after the idle limit and
-//! retried), an `overloaded_error` event mid-stream, a 429 with `retry-after`, and a text reply cut
-//! by the output limit (Continue).
+//! retried), an `overloaded_error` event mid-stream, a 429 with `retry-after`, a text reply cut
+//! by the output limit (Continue), and Ollama's native API through an Ollama-like server
+//! (`tests/servers/ollama_server.py`) whose small default context cuts a prompt without `num_ctx`,
+//! on this machine and, under a name that looks like another machine, with a key sent over plain
+//! http only once the person agreed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -12,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::llm::{Part, Reply, ScriptedLlm, calls_to, exchanges, tool_names};
+use autoui_e2e::mcp_server::McpServer;
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
 use serde_json::{Value, json};
@@ -136,7 +140,7 @@ async fn scenario(extra: Value, llm: &ScriptedLlm, then: impl AsyncFnOnce(&Page)
 #[tokio::test]
 async fn a_model_that_only_calls_offered_tools_builds_the_dashboard_with_several_calls_per_turn() {
     let llm = ScriptedLlm::start(|request, _| next_step(request, true)).await;
-    scenario(json!({"model": KNOWN_MODEL}), &llm, async |page| expect_dashboard(page).await).await;
+    scenario(json!({"model": KNOWN_MODEL, "limits_from_profile": true}), &llm, async |page| expect_dashboard(page).await).await;
     let requests = llm.requests();
     let data_tool = requests
         .iter()
@@ -169,7 +173,7 @@ async fn a_tool_call_cut_by_max_tokens_is_never_run_and_the_retry_asks_for_more_
         _ => next_step(request, false),
     })
     .await;
-    scenario(json!({"model": KNOWN_MODEL}), &llm, async |page| {
+    scenario(json!({"model": KNOWN_MODEL, "limits_from_profile": true}), &llm, async |page| {
         expect_dashboard(page).await;
         assert_eq!(page.count("[data-widget-type=data-table]").await, 1, "one table: the cut one never ran");
     })
@@ -272,4 +276,73 @@ async fn a_reply_cut_by_the_output_limit_offers_continue_which_finishes_it() {
         assert_eq!(page.count("[data-testid=continue]").await, 0);
     })
     .await;
+}
+
+/// The model `ollama_server.py` serves, its context length (`/api/show`) and its default context.
+const OLLAMA_MODEL: &str = "qwen2.5:7b";
+const OLLAMA_CONTEXT: u64 = 32_768;
+const OLLAMA_DEFAULT_CONTEXT: usize = 2_048;
+
+fn recorded(received: &Value, path: &str) -> Vec<Value> {
+    received.as_array().into_iter().flatten().filter(|request| request["path"] == path).cloned().collect()
+}
+
+#[tokio::test]
+async fn ollama_native_sends_the_models_context_length_as_num_ctx_so_nothing_is_cut() {
+    let ollama = McpServer::python_app("ollama_server.py").await;
+    let base = ollama.base_url();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm_with("ollama", &base, json!({"model": OLLAMA_MODEL, "api_key": "", "limits_from_profile": true})).await;
+        page.say("build me a sales dashboard").await;
+        expect_dashboard(&page).await;
+    })
+    .await;
+    let received = ollama.get_json("/requests").await;
+    let shows = recorded(&received, "/api/show");
+    assert_eq!(shows.len(), 1, "the context length is asked once: {shows:?}");
+    assert_eq!(shows[0]["body"]["model"], OLLAMA_MODEL);
+    let chats = recorded(&received, "/api/chat");
+    assert!(chats.len() >= 5, "the flow's five steps: {}", chats.len());
+    for chat in &chats {
+        assert_eq!(chat["body"]["options"]["num_ctx"], OLLAMA_CONTEXT, "every chat sets the context");
+        assert_eq!(chat["authorization"], Value::Null, "no key, no header");
+    }
+    // Without num_ctx the later prompts (recipe and data read) would have been cut to the server's
+    // default context, their instructions first.
+    let largest = chats.iter().map(|chat| chat["body"].to_string().len() / 4).max().unwrap_or_default();
+    assert!(largest > OLLAMA_DEFAULT_CONTEXT, "the largest prompt is {largest} tokens");
+}
+
+#[tokio::test]
+async fn a_key_goes_over_plain_http_to_another_machine_only_after_the_person_agrees() {
+    let ollama = McpServer::python_app("ollama_server.py").await;
+    // A name the browser resolves to 127.0.0.1: to the app, a machine on the local network.
+    let host = "ollama-box.lan.test";
+    let base = format!("http://{host}:{}", ollama.port());
+    let options = BrowserOptions { loopback_hosts: vec![host.to_owned()], ..BrowserOptions::default() };
+    let server = &ollama;
+    with_app(options, |page| async move {
+        page.open("/").await;
+        page.configure_llm_with("ollama", &base, json!({"model": OLLAMA_MODEL, "api_key": "lan-secret", "limits_from_profile": true}))
+            .await;
+        page.say("build me a sales dashboard").await;
+        let question = page.client().get_alert_text().await.expect("the page asks before sending the key");
+        assert!(question.contains(host) && question.contains("unencrypted"), "{question}");
+        page.client().dismiss_alert().await.expect("answer no");
+        assert_eq!(server.get_json("/requests").await, json!([]), "no request after a no");
+        assert_eq!(page.count("[data-testid=chat-user]").await, 0, "not sent");
+        // The message waits in the box; sending again asks again.
+        page.click("[data-testid=send]").await;
+        page.client().get_alert_text().await.expect("asked again");
+        page.client().accept_alert().await.expect("answer yes");
+        expect_dashboard(&page).await;
+        let stored = page.eval("return localStorage.getItem('autoui.settings.v1');", vec![]).await;
+        let origin = format!("http://{host}:{}", server.port());
+        assert!(stored.as_str().is_some_and(|stored| stored.contains(&origin)), "remembered for {origin}: {stored}");
+    })
+    .await;
+    let chats = recorded(&ollama.get_json("/requests").await, "/api/chat");
+    assert!(!chats.is_empty());
+    assert!(chats.iter().all(|chat| chat["authorization"] == "Bearer lan-secret"), "{chats:?}");
 }

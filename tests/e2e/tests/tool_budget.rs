@@ -56,7 +56,7 @@ async fn with_a_server_of_three_thousand_tools_no_request_exceeds_the_profiles_b
     with_app(BrowserOptions::default(), |page| async move {
         page.open("/").await;
         let profile = json!({"context_tokens": 32_768, "output_tokens": 4_096, "max_output_tokens": 8_192, "prices": null});
-        page.configure_llm_with("anthropic", &base, json!({"model": "claude-haiku-4-5", "profiles": {"claude-haiku-4-5": profile}}))
+        page.configure_llm_with("anthropic", &base, json!({"model": "claude-haiku-4-5", "profiles": {"claude-haiku-4-5": profile}, "limits_from_profile": true}))
             .await;
         let status = page.add_server(&url, "hub").await;
         assert!(status.contains("3000"), "{status}");

@@ -150,7 +150,7 @@ async fn another_agent_builds_and_edits_the_dashboard(page: Page, surface: &str)
 
 #[tokio::test]
 async fn another_agent_uses_the_page_tools_through_chromium_native_webmcp() {
-    let options = BrowserOptions { enable_features: vec!["WebMCP".into()] };
+    let options = BrowserOptions { enable_features: vec!["WebMCP".into()], ..BrowserOptions::default() };
     with_app(options, |page| another_agent_builds_and_edits_the_dashboard(page, "native document.modelContext")).await;
 }
 

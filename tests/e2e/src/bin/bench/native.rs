@@ -200,9 +200,87 @@ pub fn context(output: &str) -> Result<Context, BenchError> {
     })
 }
 
+/// What the `models` bench reports, per profile (`8k`, `200k`): its `figure NAME VALUE` lines.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Models {
+    pub profiles: Vec<ProfileFigures>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProfileFigures {
+    pub name: String,
+    pub request_budget: u64,
+    pub iteration_cap: u64,
+    pub request_10: u64,
+    pub dashboard_iterations: u64,
+    pub dashboard_widgets: u64,
+    pub dashboard_completed: bool,
+    pub staged_input: u64,
+    pub staged_largest: u64,
+    pub unstaged_input: u64,
+    pub unstaged_largest: u64,
+}
+
+pub const MODEL_PROFILES: [&str; 2] = ["8k", "200k"];
+
+pub fn models(output: &str) -> Result<Models, BenchError> {
+    let figures: std::collections::HashMap<&str, u64> = output
+        .lines()
+        .filter_map(|line| {
+            let mut words = line.strip_prefix("figure ")?.split_whitespace();
+            Some((words.next()?, words.next()?.parse().ok()?))
+        })
+        .collect();
+    let profiles = MODEL_PROFILES
+        .iter()
+        .map(|name| {
+            let get = |what: &str| {
+                figures.get(format!("{name}_{what}").as_str()).copied().ok_or_else(|| {
+                    BenchError::Native(format!("models: no figure {name}_{what} in its output"))
+                })
+            };
+            Ok(ProfileFigures {
+                name: (*name).to_owned(),
+                request_budget: get("request_budget")?,
+                iteration_cap: get("iteration_cap")?,
+                request_10: get("request_10")?,
+                dashboard_iterations: get("dashboard_iterations")?,
+                dashboard_widgets: get("dashboard_widgets")?,
+                dashboard_completed: get("dashboard_completed")? == 1,
+                staged_input: get("hub_staged_input_bytes")?,
+                staged_largest: get("hub_staged_largest_bytes")?,
+                unstaged_input: get("hub_unstaged_input_bytes")?,
+                unstaged_largest: get("hub_unstaged_largest_bytes")?,
+            })
+        })
+        .collect::<Result<Vec<_>, BenchError>>()?;
+    Ok(Models { profiles })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_models_bench_gives_each_profiles_figures_and_a_missing_one_is_an_error() {
+        let mut output = String::from("profile 8k: context 8192 tokens\n");
+        for name in MODEL_PROFILES {
+            for (what, value) in [
+                ("request_budget", 12_288), ("iteration_cap", 12), ("request_10", 11_000),
+                ("dashboard_iterations", 9), ("dashboard_widgets", 3), ("dashboard_completed", 1),
+                ("hub_staged_input_bytes", 60_000), ("hub_staged_largest_bytes", 14_000),
+                ("hub_unstaged_input_bytes", 2_400_000), ("hub_unstaged_largest_bytes", 800_000),
+            ] {
+                output.push_str(&format!("figure {name}_{what} {value}\n"));
+            }
+        }
+        let models = models(&output).expect("parsed");
+        assert_eq!(models.profiles.len(), 2);
+        assert_eq!(models.profiles[1].name, "200k");
+        assert_eq!((models.profiles[0].request_10, models.profiles[0].dashboard_completed), (11_000, true));
+        let error = models(&output.replace("figure 200k_request_10 ", "figure 200k_other ")).expect_err("missing");
+        assert!(error.to_string().contains("200k_request_10"), "{error}");
+    }
 
     const DIVAN: &str = "\
 Timer precision: 20 ns

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::download;
 use crate::machine::Machine;
-use crate::native::{self, Context, DivanRow};
+use crate::native::{self, Context, DivanRow, Models};
 use crate::stats::Samples;
 use crate::{BenchError, BrowserFigures};
 
@@ -17,6 +17,8 @@ pub struct Native {
     pub table: Vec<DivanRow>,
     pub context: Context,
     pub context_output: String,
+    pub models: Models,
+    pub models_output: String,
 }
 
 impl Native {
@@ -31,11 +33,14 @@ impl Native {
             })
         };
         let context_output = read("context")?;
+        let models_output = read("models")?;
         Ok(Native {
             widget_display: native::divan("widget_display", &read("widget_display")?)?,
             table: native::divan("table", &read("table")?)?,
             context: native::context(&context_output)?,
             context_output,
+            models: native::models(&models_output)?,
+            models_output,
         })
     }
 }
@@ -176,6 +181,7 @@ pub fn render(report: &Report) -> String {
     big_table(&mut out, figures);
     canvas(&mut out, figures);
     requests(&mut out, figures, native);
+    model_profiles(&mut out, native);
     memory(&mut out, figures);
     divan_tables(&mut out, native);
     method(&mut out);
@@ -342,6 +348,49 @@ fn budgets(out: &mut String, figures: &BrowserFigures, native: &Native) {
             verdict: Verdict::of(
                 last_request.map(|(iteration, bytes)| iteration >= 10 && bytes as f64 <= 25.0 * KB),
             ),
+        },
+        Budget {
+            figure: "Request body at iteration 10 of that session under an 8k-context and a 200k-context model profile (native `models` bench)",
+            limit: "≤ each profile's request budget",
+            measured: profile_list(native, |p| {
+                format!("{}: {} (budget {})", p.name, bytes(p.request_10), bytes(p.request_budget))
+            }),
+            verdict: Verdict::of(
+                (!native.models.profiles.is_empty())
+                    .then(|| native.models.profiles.iter().all(|p| p.request_10 > 0 && p.request_10 <= p.request_budget)),
+            ),
+        },
+        Budget {
+            figure: "Iterations used for the same dashboard (100 orders, read as many rows per call as the last result showed) under each profile",
+            limit: "report (within each profile's cap)",
+            measured: profile_list(native, |p| {
+                format!(
+                    "{}: {} of {} iterations, {} widgets{}",
+                    p.name,
+                    p.dashboard_iterations,
+                    p.iteration_cap,
+                    p.dashboard_widgets,
+                    if p.dashboard_completed { "" } else { ", NOT completed" }
+                )
+            }),
+            verdict: Verdict::Reported,
+        },
+        Budget {
+            figure: "Total input of a one-call-per-turn flow on a 3,000-tool server, with staged activation against without",
+            limit: "report",
+            measured: profile_list(native, |p| {
+                format!(
+                    "{}: {} ≈ {} k tokens staged (largest request {}) against {} ≈ {} k tokens (largest {})",
+                    p.name,
+                    bytes(p.staged_input),
+                    p.staged_input / 3_000,
+                    bytes(p.staged_largest),
+                    bytes(p.unstaged_input),
+                    p.unstaged_input / 3_000,
+                    bytes(p.unstaged_largest)
+                )
+            }),
+            verdict: Verdict::Reported,
         },
         Budget {
             figure: "System prompt of the first request",
@@ -810,6 +859,51 @@ fn requests(out: &mut String, figures: &BrowserFigures, native: &Native) {
     );
 }
 
+/// Each model profile's figure, `; `-separated.
+fn profile_list(native: &Native, each: impl Fn(&native::ProfileFigures) -> String) -> String {
+    match native.models.profiles.is_empty() {
+        true => "not measured".to_owned(),
+        false => native.models.profiles.iter().map(each).collect::<Vec<_>>().join("; "),
+    }
+}
+
+fn model_profiles(out: &mut String, native: &Native) {
+    let _ = writeln!(out, "\n## Model profiles\n");
+    let _ = writeln!(
+        out,
+        "From the native `models` bench (`cargo bench -p autoui-core --bench models`): the agent loop, dispatcher \
+         and autoui and samples servers with a scripted model and fake MCP servers, sized as the app sizes a run \
+         from the model profile (request budget, result limit, iteration cap, tool budget; see ARCHITECTURE.md). \
+         Tokens are estimated at 3 bytes a token, the profiles' own estimate.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| profile | request budget | request 10 (50 KB results) | 100-order dashboard | 3,000-tool flow, staged | same, not staged |\n\
+         |---|---|---|---|---|---|"
+    );
+    for p in &native.models.profiles {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} of {} iterations{} | {} in all, largest {} | {} in all, largest {} |",
+            p.name,
+            bytes(p.request_budget),
+            bytes(p.request_10),
+            p.dashboard_iterations,
+            p.iteration_cap,
+            if p.dashboard_completed { "" } else { " (not completed)" },
+            bytes(p.staged_input),
+            bytes(p.staged_largest),
+            bytes(p.unstaged_input),
+            bytes(p.unstaged_largest)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n<details><summary>The <code>models</code> bench's full output</summary>\n\n```text\n{}```\n</details>",
+        native.models_output
+    );
+}
+
 fn memory(out: &mut String, figures: &BrowserFigures) {
     let _ = writeln!(out, "\n## Memory\n");
     let _ = writeln!(
@@ -920,6 +1014,8 @@ mod tests {
                 tools: 13,
             },
             context_output: String::new(),
+            models: Models::default(),
+            models_output: String::new(),
         }
     }
 
