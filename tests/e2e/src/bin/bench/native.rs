@@ -274,10 +274,10 @@ mod tests {
                 output.push_str(&format!("figure {name}_{what} {value}\n"));
             }
         }
-        let models = models(&output).expect("parsed");
-        assert_eq!(models.profiles.len(), 2);
-        assert_eq!(models.profiles[1].name, "200k");
-        assert_eq!((models.profiles[0].request_10, models.profiles[0].dashboard_completed), (11_000, true));
+        let parsed = models(&output).expect("parsed");
+        assert_eq!(parsed.profiles.len(), 2);
+        assert_eq!(parsed.profiles[1].name, "200k");
+        assert_eq!((parsed.profiles[0].request_10, parsed.profiles[0].dashboard_completed), (11_000, true));
         let error = models(&output.replace("figure 200k_request_10 ", "figure 200k_other ")).expect_err("missing");
         assert!(error.to_string().contains("200k_request_10"), "{error}");
     }

@@ -1121,6 +1121,34 @@ mod tests {
     }
 
     #[test]
+    fn a_profiles_request_over_its_budget_is_not_met_and_the_profiles_table_lists_each() {
+        let mut native = native();
+        let profile = |name: &str, request_10| native::ProfileFigures {
+            name: name.to_owned(),
+            request_budget: 12_288,
+            iteration_cap: 12,
+            request_10,
+            dashboard_iterations: 6,
+            dashboard_widgets: 3,
+            dashboard_completed: true,
+            ..native::ProfileFigures::default()
+        };
+        native.models.profiles = vec![profile("8k", 16_402), profile("200k", 11_000)];
+        let figures = BrowserFigures { runs: 5, ..BrowserFigures::default() };
+        let markdown = render(&Report {
+            machine: machine(),
+            figures: &figures,
+            native: &native,
+            elapsed: None,
+            commit: "abc1234".to_owned(),
+            date: "2026-01-01 00:00 UTC".to_owned(),
+        });
+        let line = budget_line(&markdown, "Request body at iteration 10 of that session under");
+        assert!(line.contains("8k: 16.4 KB (budget 12.3 KB)") && line.ends_with("| **not met** |"), "{line}");
+        assert!(markdown.contains("| 8k | 12.3 KB | 16.4 KB | 6 of 12 iterations |"), "{markdown}");
+    }
+
+    #[test]
     fn fewer_than_five_runs_are_flagged_in_the_report() {
         let markdown = render_with(&BrowserFigures {
             runs: 1,
