@@ -48,7 +48,8 @@ const SCREENS: &[Screen] = &[
         route: "/#/",
         prompt: None,
         clicks: &["[data-testid=open-settings]"],
-        ready: "[data-testid=settings-model]",
+        // The last section that comes with the engine, once it has read the browser's figures.
+        ready: "[data-testid=settings-storage-space]",
     },
     Screen {
         name: "servers drawer with a connected server and its tools listed",
