@@ -1,10 +1,11 @@
 //! axe-core finds no accessibility violation on any screen of the app, in the light and the dark
-//! theme: the canvas holding one widget of each kind beside a chat with a finished turn, the gallery,
-//! the recipes, and each drawer and menu open. A new screen is one more row in `SCREENS`.
+//! theme: the canvas holding one widget of each kind beside a chat with a turn cut by the output limit
+//! (Continue) that shows a held-back image ("Load image"), the gallery, the recipes, and each drawer
+//! and menu open. A new screen is one more row in `SCREENS`.
 
 use autoui_e2e::axe::{Violation, audit};
 use autoui_e2e::browser::BrowserOptions;
-use autoui_e2e::llm::{Reply, ScriptedLlm};
+use autoui_e2e::llm::{Part, Reply, ScriptedLlm};
 use autoui_e2e::mcp_server::{McpServer, Transport};
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
@@ -23,11 +24,11 @@ struct Screen {
 
 const SCREENS: &[Screen] = &[
     Screen {
-        name: "canvas with one widget of each kind, beside the chat after one turn",
+        name: "canvas with one widget of each kind, beside the chat after one turn cut by the output limit",
         route: "/#/",
         prompt: Some("Describe my dashboard"),
         clicks: &[],
-        ready: "[data-testid=chat-tool-call]",
+        ready: "[data-testid=continue]",
     },
     Screen {
         name: "gallery",
@@ -102,7 +103,12 @@ async fn audit_every_screen(theme: &'static str) {
     // Each turn makes a tool call, so the chat and the console show a tool line as well as text.
     let llm = ScriptedLlm::start(|_request: &Value, index| match index % 2 {
         0 => Reply::tool("autoui_webmcp_search_recipes", json!({"query": "kpi"})),
-        _ => Reply::text("Your canvas holds **one widget of each kind**."),
+        // A reply cut by the output limit (the chat offers Continue) showing a web image the data
+        // never named (held behind "Load image"; nothing is fetched).
+        _ => Reply::CutOff(vec![
+            Part::Text("Your canvas holds **one widget of each kind**.\n\n![Sales by region](http://127.0.0.1:9/sales.png)\n\n".to_owned()),
+            Part::Text("The regions are compared in the chart".to_owned()),
+        ]),
     })
     .await;
     let server = McpServer::everything(Transport::Streamable).await;
