@@ -2,6 +2,8 @@
 //! (`autoui_core::store`). This adapter only opens it, reads every record back, and commits a
 //! `WritePlan` as one readwrite transaction, reporting a quota refusal with the size that did not fit.
 
+use std::future::IntoFuture;
+
 use autoui_core::store::{StoreName, StoredRecords, WritePlan};
 use idb::{Database, ObjectStore, Transaction, TransactionMode, TransactionResult};
 use wasm_bindgen::{JsCast, JsValue};
@@ -19,6 +21,9 @@ pub enum StoreError {
     Quota { bytes: usize },
     #[error("the browser did not take the write: {0}")]
     Failed(String),
+    /// The code that writes is fetched on first use (`state/writing.rs`) and could not be.
+    #[error("{0}")]
+    NotLoaded(String),
 }
 
 /// The open database.
@@ -37,15 +42,39 @@ impl RecordStore {
     }
 
     /// Every record of every store, read in one transaction so they are consistent with each other.
-    pub async fn read_all(&self) -> Result<StoredRecords, StoreError> {
+    /// Each block goes to `each_block` as soon as it arrives, so the caller decodes it while the
+    /// browser reads the next (the blocks are most of what is stored); the other records are
+    /// returned. Every request is made before the answers it does not depend on are awaited.
+    pub async fn read_all(&self, mut each_block: impl FnMut(String, String)) -> Result<StoredRecords, StoreError> {
         let failed = |error: idb::Error| StoreError::Failed(error.to_string());
         let names: Vec<&str> = StoreName::ALL.iter().map(|store| store.as_str()).collect();
         let transaction = self.database.transaction(&names, TransactionMode::ReadOnly).map_err(failed)?;
-        let mut records = StoredRecords::default();
-        for store in StoreName::ALL {
+        let mut requests = Vec::with_capacity(StoreName::ALL.len());
+        for store in StoreName::ALL.into_iter().filter(|store| *store != StoreName::Blocks) {
             let object_store = transaction.object_store(store.as_str()).map_err(failed)?;
-            let keys = object_store.get_all_keys(None, None).map_err(failed)?.await.map_err(failed)?;
-            let values = object_store.get_all(None, None).map_err(failed)?.await.map_err(failed)?;
+            // `into_future` listens for the answer now, before this task yields.
+            let keys = object_store.get_all_keys(None, None).map_err(failed)?.into_future();
+            let values = object_store.get_all(None, None).map_err(failed)?.into_future();
+            requests.push((store, keys, values));
+        }
+        let blocks = transaction.object_store(StoreName::Blocks.as_str()).map_err(failed)?;
+        let keys = blocks.get_all_keys(None, None).map_err(failed)?.await.map_err(failed)?;
+        // Asked for while the transaction is still active: this runs in the microtask that follows
+        // the keys' answer.
+        let mut gets = Vec::with_capacity(keys.len());
+        for key in keys {
+            let Some(name) = key.as_string() else { continue };
+            gets.push((name, blocks.get(key).map_err(failed)?.into_future()));
+        }
+        for (key, get) in gets {
+            if let Some(value) = get.await.map_err(failed)?.and_then(|value| value.as_string()) {
+                each_block(key, value);
+            }
+        }
+        let mut records = StoredRecords::default();
+        for (store, keys, values) in requests {
+            let keys = keys.await.map_err(failed)?;
+            let values = values.await.map_err(failed)?;
             let pairs = records.store_mut(store);
             for (key, value) in keys.into_iter().zip(values) {
                 if let (Some(key), Some(value)) = (key.as_string(), value.as_string()) {
@@ -56,14 +85,34 @@ impl RecordStore {
         Ok(records)
     }
 
-    /// Commits `plan` whole or not at all: IndexedDB rolls an aborted transaction back, so the
-    /// previous records stay as they were.
-    pub async fn write(&self, plan: &WritePlan) -> Result<(), StoreError> {
-        self.begin(plan)?.finished().await
+    /// The records under `keys`, read in one transaction (a follower catching up with one write);
+    /// a key with no record is left out.
+    pub async fn read_keys(&self, keys: &[(StoreName, String)]) -> Result<StoredRecords, StoreError> {
+        let failed = |error: idb::Error| StoreError::Failed(error.to_string());
+        let mut names: Vec<&str> = keys.iter().map(|(store, _)| store.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        let mut records = StoredRecords::default();
+        if names.is_empty() {
+            return Ok(records);
+        }
+        let transaction = self.database.transaction(&names, TransactionMode::ReadOnly).map_err(failed)?;
+        let mut requests = Vec::with_capacity(keys.len());
+        for (store, key) in keys {
+            let object_store = transaction.object_store(store.as_str()).map_err(failed)?;
+            requests.push((*store, key, object_store.get(JsValue::from_str(key)).map_err(failed)?.into_future()));
+        }
+        for (store, key, request) in requests {
+            if let Some(value) = request.await.map_err(failed)?.and_then(|value| value.as_string()) {
+                records.store_mut(store).push((key.clone(), value));
+            }
+        }
+        Ok(records)
     }
 
     /// Hands `plan` to the browser now (the main-thread part of a write) and asks it to commit; the
-    /// returned write says how it ended.
+    /// returned write says how it ended: whole or not at all, as IndexedDB rolls an aborted
+    /// transaction back and the previous records stay as they were.
     pub fn begin(&self, plan: &WritePlan) -> Result<Commit, StoreError> {
         let failed = |error: idb::Error| StoreError::Failed(error.to_string());
         if plan.is_empty() {

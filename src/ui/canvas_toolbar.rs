@@ -211,7 +211,7 @@ pub fn CanvasToolbar() -> impl IntoView {
                     </Show>
                     <button class="au-button au-button--ghost" data-testid="export-all"
                         title="Download every saved dashboard and the current canvas and conversation as one file (Import reads it back)"
-                        on:click=move |_| download_backup(canvas, agent, persist)>"Export all"</button>
+                        on:click=move |_| download_backup(canvas, agent, persist, notices)>"Export all"</button>
                 </div>
             </details>
             <button class="au-button au-button--ghost" data-testid="export-file" on:click=export_file title="Download the canvas as a JSON file">"Export"</button>
