@@ -1,5 +1,6 @@
 //! The engine chunk: the agent loop and its providers, the tool servers, WebMCP, the MCP servers and
-//! their panel, and the console (what it brings and how the page waits for it: `state::engine`).
+//! their panel, the console, and the settings sections beyond the provider and key (what it brings
+//! and how the page waits for it: `state::engine`).
 
 use leptos::prelude::*;
 
@@ -10,6 +11,7 @@ use crate::state::engine::{Engine, start};
 use crate::ui::console::ConsolePanel;
 use crate::ui::elicitation::ElicitationForms;
 use crate::ui::servers::ServersDrawer;
+use crate::ui::settings_agent::AgentSettings;
 
 part! {
     #[chunk(engine, "the agent")]
@@ -23,6 +25,7 @@ part! {
                 Some(ctx) => view! { <ElicitationForms ctx /> }.into_any(),
                 None => ().into_any(),
             },
+            settings_sections: |open| view! { <AgentSettings open /> }.into_any(),
         }
     }
 }

@@ -1,13 +1,15 @@
 //! The chunks: the top of the app's layers (`main -> chunks -> ui -> widgets -> state -> adapters ->
 //! core`). Each module declares one wasm chunk with its entry points, naming the panels, pages and
 //! widgets it carries; [`install`] hands the declarations to the lower layers, which use them through
-//! the entry points' types (`state::engine::Engine`, `ui::views::Views`) only.
+//! the entry points' types (`state::engine::Engine`, `ui::views::Views`, `ui::files::Files`) only.
 
 pub mod engine;
+pub mod files;
 pub mod views;
 
 /// Makes the chunks reachable from the layers below; runs before the app is mounted.
 pub fn install() {
     crate::state::engine::ENGINE.install(engine::engine);
+    crate::ui::files::FILES.install(files::files);
     crate::ui::views::VIEWS.install(views::views);
 }

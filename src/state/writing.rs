@@ -1,13 +1,9 @@
 //! The code that changes the browser store, in a chunk of its own (`storage`): planning a session
-//! save, handing writes to IndexedDB, moving the local storage documents of the previous version in,
-//! and the "Export all" file read and written. The first screen only reads the store, so none of
-//! this is in the first load: the first scheduled save fetches it (a follower tab never does).
+//! save, handing writes to IndexedDB, moving the local storage documents of the previous version in.
+//! The first screen only reads the store, so none of this is in the first load: it is fetched after
+//! first paint, before the first change is saved.
 
-use autoui_core::canvas::model::Canvas;
-use autoui_core::canvas::persist::{DashboardLibrary, Loaded, PersistError};
-use autoui_core::llm::message::Message;
 use autoui_core::store::WritePlan;
-use autoui_core::store::backup::{Backup, export_all, read_backup};
 use autoui_core::store::migrate::{LegacyDocuments, Migration, migrate};
 use autoui_core::store::session::{PendingWrite, SessionState, SessionWriter};
 
@@ -24,10 +20,6 @@ pub struct Writing {
     pub begin: fn(&RecordStore, &WritePlan) -> Result<Commit, StoreError>,
     /// The previous version's documents as one write, when there are any.
     pub migrate: fn(&LegacyDocuments, f64) -> Option<Migration>,
-    /// The "Export all" file: every saved dashboard, the canvas and the conversation.
-    pub export_all: fn(&Canvas, &[Message], &DashboardLibrary, f64) -> String,
-    /// Reads an "Export all" file back.
-    pub read_backup: fn(&str, f64) -> Result<Loaded<Backup>, PersistError>,
 }
 
 part! {
@@ -37,8 +29,6 @@ part! {
             plan: |writer, state| writer.plan(state),
             begin: |store, plan| store.begin(plan),
             migrate: |documents, now_ms| migrate(documents, &BrowserRandom, now_ms),
-            export_all,
-            read_backup: |text, now_ms| read_backup(text, &BrowserRandom, now_ms),
         }
     }
 }

@@ -1,41 +1,31 @@
 //! "Export all" and reading a backup back: every saved dashboard and the current session in one
 //! file. Importing adds the backup's dashboards beside the saved ones (a taken name gets a suffix)
 //! and replaces the current canvas and conversation only if the person says so, after keeping the
-//! current canvas as a saved dashboard. The file's code comes with the storage chunk
-//! (`state/writing.rs`).
+//! current canvas as a saved dashboard.
 
 use autoui_core::agent::session::SessionSnapshot;
 use autoui_core::canvas::op::Op;
+use autoui_core::store::backup::{export_all, read_backup};
 use autoui_core::tool::Origin;
 use leptos::prelude::*;
 
+use crate::adapters::clock::BrowserRandom;
 use crate::adapters::confirm::confirm;
 use crate::adapters::download::{download_text, timestamped_name};
 use crate::state::agent::AgentCtx;
 use crate::state::canvas::CanvasCtx;
 use crate::state::notices::NoticesCtx;
 use crate::state::persist::PersistCtx;
-use crate::state::writing::writing;
 
 pub use autoui_core::store::backup::is_backup;
 
 /// Downloads the backup file.
-pub fn download_backup(canvas: CanvasCtx, agent: AgentCtx, persist: PersistCtx, notices: NoticesCtx) {
-    leptos::task::spawn_local(async move {
-        let code = match writing().load().await {
-            Ok(code) => code,
-            Err(error) => {
-                notices.error(format!("Nothing was exported: {error}."));
-                return;
-            }
-        };
-        let conversation = agent.snapshot().messages;
-        let now = js_sys::Date::now();
-        let text = persist
-            .library()
-            .with_untracked(|library| canvas.with_store(|store| (code.export_all)(store.canvas(), &conversation, library, now)));
-        download_text(&timestamped_name("autoui-backup", "json"), "application/json", &text);
-    });
+pub fn download_backup(canvas: CanvasCtx, agent: AgentCtx, persist: PersistCtx) {
+    let conversation = agent.snapshot().messages;
+    let text = persist
+        .library()
+        .with_untracked(|library| canvas.with_store(|store| export_all(store.canvas(), &conversation, library, js_sys::Date::now())));
+    download_text(&timestamped_name("autoui-backup", "json"), "application/json", &text);
 }
 
 pub struct Targets {
@@ -48,14 +38,7 @@ pub struct Targets {
 /// Reads the backup `text` from the file `file`.
 pub async fn import_backup(text: &str, file: &str, targets: Targets) {
     let Targets { canvas, agent, persist, notices } = targets;
-    let code = match writing().load().await {
-        Ok(code) => code,
-        Err(error) => {
-            notices.error(format!("{file} could not be imported: {error}. Nothing was changed."));
-            return;
-        }
-    };
-    let loaded = match (code.read_backup)(text, js_sys::Date::now()) {
+    let loaded = match read_backup(text, &BrowserRandom, js_sys::Date::now()) {
         Ok(loaded) => loaded,
         Err(error) => {
             notices.error(format!("{file} could not be imported: {error}. Nothing was changed."));

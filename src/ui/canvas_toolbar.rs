@@ -17,7 +17,8 @@ use crate::state::agent::use_agent;
 use crate::state::canvas::{CanvasCtx, Foreign, use_canvas};
 use crate::state::notices::{NoticesCtx, use_notices};
 use crate::state::persist::{LibraryChangeError, use_persist};
-use crate::ui::backup::{Targets, download_backup, import_backup, is_backup};
+use crate::ui::backup::{Targets, import_backup, is_backup};
+use crate::ui::files::with_files;
 use crate::ui::icons::{Icon, IconSvg};
 
 /// Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes, unless the person is typing in a field.
@@ -63,6 +64,56 @@ fn replace_canvas(canvas: CanvasCtx, notices: NoticesCtx, next: Canvas, what: &s
             false
         }
     }
+}
+
+/// Downloads the canvas as a dashboard file.
+pub fn export_canvas(canvas: CanvasCtx) {
+    let text = canvas.with_store(|store| exchange::export_file(store.canvas(), None));
+    download_text(&timestamped_name("dashboard", "json"), "application/json", &text);
+}
+
+/// Reads a file the person chose: a backup (`backup.rs`) or a dashboard, which replaces the canvas
+/// (undoable) with its buttons held until the person allows them.
+pub async fn import_file(file: web_sys::File, targets: Targets) {
+    let Targets { canvas, notices, .. } = targets;
+    let text = JsFuture::from(file.text()).await.ok().and_then(|value| value.as_string()).unwrap_or_default();
+    if is_backup(&text) {
+        import_backup(&text, &file.name(), targets).await;
+        return;
+    }
+    match exchange::import(&text, &BrowserRandom, js_sys::Date::now()) {
+        Ok(imported) => {
+            for part in &imported.set_aside {
+                notices.error(format!("Part of the file was not imported ({}): {}", part.what, part.reason));
+            }
+            // Someone else's dashboard: its buttons wait until the person allows them.
+            if replace_canvas(canvas, notices, imported.canvas, &format!("Imported {}", file.name())) {
+                canvas.set_foreign(Some(Foreign::Imported));
+            }
+        }
+        Err(error) => notices.error(format!("{} could not be imported: {error}", file.name())),
+    }
+}
+
+/// The canvas's read-only share link, copied to the clipboard when the browser allows it.
+pub fn share_link(canvas: CanvasCtx, notices: NoticesCtx) -> String {
+    let param = canvas.with_store(|store| share::encode_param(store.canvas(), None));
+    let location = window().location();
+    let base = format!(
+        "{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_else(|_| "/".to_owned())
+    );
+    let link = share::link(&base, &param);
+    let clipboard = window().navigator().clipboard();
+    let copied = link.clone();
+    leptos::task::spawn_local(async move {
+        match JsFuture::from(clipboard.write_text(&copied)).await {
+            Ok(_) => notices.info("Share link copied. It opens this dashboard read-only in any browser."),
+            Err(_) => notices.info("Copy the share link below; it opens this dashboard read-only."),
+        }
+    });
+    link
 }
 
 #[component]
@@ -114,52 +165,16 @@ pub fn CanvasToolbar() -> impl IntoView {
             }
         });
     };
-    let export_file = move |_| {
-        let text = canvas.with_store(|store| exchange::export_file(store.canvas(), None));
-        download_text(&timestamped_name("dashboard", "json"), "application/json", &text);
-    };
+    let export_file = move |_| with_files(notices, move |files| (files.export_canvas)(canvas));
     let import_file = move |event: ev::Event| {
         let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
         let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
         input.set_value("");
-        leptos::task::spawn_local(async move {
-            let text = JsFuture::from(file.text()).await.ok().and_then(|value| value.as_string()).unwrap_or_default();
-            if is_backup(&text) {
-                import_backup(&text, &file.name(), Targets { canvas, agent, persist, notices }).await;
-                return;
-            }
-            match exchange::import(&text, &BrowserRandom, js_sys::Date::now()) {
-                Ok(imported) => {
-                    for part in &imported.set_aside {
-                        notices.error(format!("Part of the file was not imported ({}): {}", part.what, part.reason));
-                    }
-                    // Someone else's dashboard: its buttons wait until the person allows them.
-                    if replace_canvas(canvas, notices, imported.canvas, &format!("Imported {}", file.name())) {
-                        canvas.set_foreign(Some(Foreign::Imported));
-                    }
-                }
-                Err(error) => notices.error(format!("{} could not be imported: {error}", file.name())),
-            }
-        });
+        let targets = Targets { canvas, agent, persist, notices };
+        with_files(notices, move |files| leptos::task::spawn_local((files.import_file)(file, targets)));
     };
     let share = move |_| {
-        let param = canvas.with_store(|store| share::encode_param(store.canvas(), None));
-        let location = window().location();
-        let base = format!(
-            "{}{}",
-            location.origin().unwrap_or_default(),
-            location.pathname().unwrap_or_else(|_| "/".to_owned())
-        );
-        let link = share::link(&base, &param);
-        let clipboard = window().navigator().clipboard();
-        let copied = link.clone();
-        leptos::task::spawn_local(async move {
-            match JsFuture::from(clipboard.write_text(&copied)).await {
-                Ok(_) => notices.info("Share link copied. It opens this dashboard read-only in any browser."),
-                Err(_) => notices.info("Copy the share link below; it opens this dashboard read-only."),
-            }
-        });
-        share_link.set(Some(link));
+        with_files(notices, move |files| share_link.set(Some((files.share_link)(canvas, notices))));
     };
 
     view! {
@@ -211,7 +226,7 @@ pub fn CanvasToolbar() -> impl IntoView {
                     </Show>
                     <button class="au-button au-button--ghost" data-testid="export-all"
                         title="Download every saved dashboard and the current canvas and conversation as one file (Import reads it back)"
-                        on:click=move |_| download_backup(canvas, agent, persist, notices)>"Export all"</button>
+                        on:click=move |_| with_files(notices, move |files| (files.export_all)(canvas, agent, persist))>"Export all"</button>
                 </div>
             </details>
             <button class="au-button au-button--ghost" data-testid="export-file" on:click=export_file title="Download the canvas as a JSON file">"Export"</button>

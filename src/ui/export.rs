@@ -1,5 +1,6 @@
-//! A widget's export menu: JSON always, CSV for tabular widgets, SVG and PNG for charts. Charts are
-//! exported with their theme colours resolved, so the file looks the same outside the app.
+//! A widget's export menu: JSON always, CSV for tabular widgets, SVG and PNG for charts, and the
+//! export itself, which comes with the files chunk (`ui::files`). Charts are exported with their
+//! theme colours resolved, so the file looks the same outside the app.
 
 use std::sync::Arc;
 
@@ -11,50 +12,64 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlCanvasElement, HtmlImageElement, MouseEvent};
 
 use crate::adapters::download::{download_text, timestamped_name};
+use crate::state::notices::use_notices;
+use crate::ui::files::{WidgetFile, with_files};
 use crate::ui::icons::{Icon, IconSvg};
 
 #[component]
 pub fn ExportMenu(kind: WidgetKind, data: Signal<Arc<Value>>) -> impl IntoView {
-    let stem = kind.as_str();
-    let json = move |_| {
-        let text = data.with_untracked(|d| export::json(d));
-        download_text(&timestamped_name(stem, "json"), "application/json", &text);
-    };
-    let csv = move |_| {
-        if let Some(text) = data.with_untracked(|d| export::csv(kind, d)) {
-            download_text(&timestamped_name(stem, "csv"), "text/csv;charset=utf-8", &text);
-        }
-    };
-    let svg = move |event: MouseEvent| {
-        if let Some(markup) = chart_svg(&event) {
-            download_text(&timestamped_name(stem, "svg"), "image/svg+xml", &markup);
-        }
-    };
-    let png = move |event: MouseEvent| {
-        if let Some(markup) = chart_svg(&event) {
-            save_png(&markup, &frame_background(&event), &timestamped_name(stem, "png"));
+    let notices = use_notices();
+    let export = move |file: WidgetFile| {
+        move |event: MouseEvent| {
+            let Some(item) = event.target().and_then(|target| target.dyn_into::<Element>().ok()) else { return };
+            let data = data.get_untracked();
+            with_files(notices, move |files| (files.export_widget)(kind, data, file, item));
         }
     };
     view! {
         <details class="au-export" data-testid="widget-export">
             <summary class="au-icon-button" title="Export" aria-label="Export widget"><IconSvg icon=Icon::Download /></summary>
             <div class="au-export__menu" role="menu">
-                <button role="menuitem" data-testid="export-json" on:click=json>"JSON"</button>
-                {export::has_csv(kind).then(|| view! { <button role="menuitem" data-testid="export-csv" on:click=csv>"CSV"</button> })}
+                <button role="menuitem" data-testid="export-json" on:click=export(WidgetFile::Json)>"JSON"</button>
+                {export::has_csv(kind).then(|| view! { <button role="menuitem" data-testid="export-csv" on:click=export(WidgetFile::Csv)>"CSV"</button> })}
                 {kind.is_chart().then(|| view! {
-                    <button role="menuitem" data-testid="export-svg" on:click=svg>"SVG"</button>
-                    <button role="menuitem" data-testid="export-png" on:click=png>"PNG"</button>
+                    <button role="menuitem" data-testid="export-svg" on:click=export(WidgetFile::Svg)>"SVG"</button>
+                    <button role="menuitem" data-testid="export-png" on:click=export(WidgetFile::Png)>"PNG"</button>
                 })}
             </div>
         </details>
     }
 }
 
-/// The chart's `<svg>` (found from the clicked menu item's frame) as standalone markup, with every
+/// Downloads the widget's data (JSON, CSV) or its chart (SVG, PNG); `item` is the clicked menu item.
+pub fn export_widget(kind: WidgetKind, data: Arc<Value>, file: WidgetFile, item: Element) {
+    let stem = kind.as_str();
+    match file {
+        WidgetFile::Json => {
+            download_text(&timestamped_name(stem, "json"), "application/json", &export::json(&data));
+        }
+        WidgetFile::Csv => {
+            if let Some(text) = export::csv(kind, &data) {
+                download_text(&timestamped_name(stem, "csv"), "text/csv;charset=utf-8", &text);
+            }
+        }
+        WidgetFile::Svg => {
+            if let Some(markup) = chart_svg(&item) {
+                download_text(&timestamped_name(stem, "svg"), "image/svg+xml", &markup);
+            }
+        }
+        WidgetFile::Png => {
+            if let Some(markup) = chart_svg(&item) {
+                save_png(&markup, &frame_background(&item), &timestamped_name(stem, "png"));
+            }
+        }
+    }
+}
+
+/// The chart's `<svg>` (found from the menu item's frame) as standalone markup, with every
 /// fill, stroke and font resolved from the theme's custom properties.
-fn chart_svg(event: &MouseEvent) -> Option<String> {
-    let target: Element = event.target()?.dyn_into().ok()?;
-    let svg = target.closest(".au-frame").ok()??.query_selector("svg").ok()??;
+fn chart_svg(item: &Element) -> Option<String> {
+    let svg = item.closest(".au-frame").ok()??.query_selector("svg").ok()??;
     let copy: Element = svg.clone_node_with_deep(true).ok()?.dyn_into().ok()?;
     inline_styles(&svg, &copy);
     copy.set_attribute("xmlns", "http://www.w3.org/2000/svg").ok()?;
@@ -82,19 +97,18 @@ fn inline_styles(original: &Element, copy: &Element) {
     }
 }
 
-/// Rasterises the SVG at twice its size on the theme's surface colour and downloads it.
 /// The frame's resolved background colour (the theme's surface), for the PNG's backdrop.
-fn frame_background(event: &MouseEvent) -> String {
-    event
-        .target()
-        .and_then(|target| target.dyn_into::<Element>().ok())
-        .and_then(|target| target.closest(".au-frame").ok().flatten())
+fn frame_background(item: &Element) -> String {
+    item.closest(".au-frame")
+        .ok()
+        .flatten()
         .and_then(|frame| window().get_computed_style(&frame).ok().flatten())
         .and_then(|style| style.get_property_value("background-color").ok())
         .filter(|colour| !colour.trim().is_empty())
         .unwrap_or_else(|| "#ffffff".to_owned())
 }
 
+/// Rasterises the SVG at twice its size on the theme's surface colour and downloads it.
 fn save_png(svg: &str, background: &str, filename: &str) {
     let Ok(image) = HtmlImageElement::new() else { return };
     let source = format!("data:image/svg+xml;charset=utf-8,{}", js_sys::encode_uri_component(svg));

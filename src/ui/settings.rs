@@ -11,15 +11,8 @@ use leptos::prelude::*;
 
 use crate::state::engine::use_engine;
 use crate::state::settings::use_settings;
-use crate::state::webmcp::use_webmcp;
 use crate::ui::dismiss::follow_focus;
 use crate::ui::icons::{Icon, IconSvg};
-use crate::ui::settings_model::ModelProfileSection;
-use crate::ui::settings_storage::StorageSection;
-
-fn parse_bounded(text: &str, min: u64, max: u64) -> Option<u64> {
-    text.trim().parse::<u64>().ok().map(|value| value.clamp(min, max))
-}
 
 #[component]
 pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
@@ -33,8 +26,6 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
     let new_host = move || settings.with(|s| web_host(&s.base_url).unwrap_or_else(|| s.base_url.clone()));
     let preset_id = move || settings.with(|s| s.preset().map(|p| p.id).unwrap_or("custom"));
     let models = move || settings.with(|s| s.preset().map(|p| p.models).unwrap_or_default());
-    // The model profile sizes these two when its limits are in use.
-    let from_profile = move || settings.with(|s| s.derived_limits().is_some());
 
     view! {
         <div class="au-drawer" data-testid="settings" role="dialog" aria-modal="false" aria-labelledby="settings-title"
@@ -126,57 +117,10 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
                 </label>
             </section>
 
-            <ModelProfileSection settings />
+            // The sections below the model come with the engine, fetched right after first paint; the
+            // provider and key above are here at once, for the first run.
+            {engine.view(move |loaded| (loaded.settings_sections)(open))}
 
-            <section class="au-settings__section" aria-labelledby="settings-agent">
-                <h3 id="settings-agent">"Agent"</h3>
-                <label class="au-field">
-                    <span>"Maximum iterations per request"</span>
-                    <input data-testid="settings-max-iterations" type="number" min="1" max="50" disabled=from_profile
-                        prop:value=move || settings.with(|s| s.max_iterations.to_string())
-                        on:change=move |event| {
-                            if let Some(value) = parse_bounded(&event_target_value(&event), 1, 50) {
-                                settings.update(|s| s.max_iterations = value as u32);
-                            }
-                        } />
-                </label>
-                <label class="au-field">
-                    <span>"Tool result limit (characters the model sees)"</span>
-                    <input data-testid="settings-result-limit" type="number" min="1000" max="200000" step="1000" disabled=from_profile
-                        prop:value=move || settings.with(|s| s.result_limit.to_string())
-                        on:change=move |event| {
-                            if let Some(value) = parse_bounded(&event_target_value(&event), 1_000, 200_000) {
-                                settings.update(|s| s.result_limit = value as usize);
-                            }
-                        } />
-                    <small class="au-field__note">"Longer results are shortened for the model; the full text stays available to it through recall."</small>
-                </label>
-                <label class="au-field">
-                    <span>"Instructions added before the system prompt"</span>
-                    <textarea data-testid="settings-prompt-prefix" rows="3" placeholder="e.g. Answer in French. Prefer charts over tables."
-                        prop:value=move || settings.with(|s| s.system_prompt_prefix.clone())
-                        on:change=move |event| settings.update(|s| s.system_prompt_prefix = event_target_value(&event))></textarea>
-                </label>
-            </section>
-
-            <section class="au-settings__section" aria-labelledby="settings-webmcp-title">
-                <h3 id="settings-webmcp-title">"Other agents (WebMCP)"</h3>
-                // The page's tools are registered by the engine, which comes after first paint.
-                {move || match engine.is_ready().then(use_webmcp).flatten() {
-                    Some(webmcp) => view! {
-                        <p class="au-field__note" data-testid="settings-webmcp">{format!("WebMCP: {}", webmcp.surface().label())}</p>
-                        {move || open.get().then(|| webmcp.problems()).filter(|problems| !problems.is_empty()).map(|problems| view! {
-                            <ul class="au-field__note" data-testid="settings-webmcp-problems">
-                                {problems.into_iter().map(|problem| view! { <li>{problem}</li> }).collect_view()}
-                            </ul>
-                        })}
-                    }.into_any(),
-                    None => view! { <p class="au-field__note">"WebMCP: the page's tools are being set up\u{2026}"</p> }.into_any(),
-                }}
-                <p class="au-field__note">"Every widget is exposed as tools (read, update, remove), and the page offers the autoui tools, so an agent in this browser can build dashboards here too."</p>
-            </section>
-
-            <StorageSection open />
 
             <section class="au-settings__section" aria-labelledby="settings-look">
                 <h3 id="settings-look">"Appearance"</h3>

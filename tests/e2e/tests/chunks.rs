@@ -1,6 +1,7 @@
-//! The code fetched after first paint (the agent engine and the widgets, `src/deferred.rs`) may not
-//! arrive: the network drops, or a new deployment replaced the files. The person sees why, the
-//! message they sent is kept, and "Retry" / "Try again" work once the files can be fetched again.
+//! The code fetched after first paint or on first use (the agent engine, the widgets, the file
+//! tools, `src/deferred.rs`) may not arrive: the network drops, or a new deployment replaced the
+//! files. The person sees why, the message they sent and the canvas are kept, and "Retry" / "Try
+//! again" / the same click work once the files can be fetched again.
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::cdp::cdp;
@@ -12,10 +13,16 @@ use serde_json::{Value, json};
 /// The split app's chunks (`autoui-<hash>.split/*.wasm`; their loader script is part of the first load).
 const CHUNKS: &str = "*.split/*.wasm";
 
+/// The file tools' chunk (fetched on the first export, import or share).
+const FILES_CHUNK: &str = "*.split/split_files.wasm";
+
 async fn block_chunks(page: &Page, blocked: bool) {
+    block(page, if blocked { vec![CHUNKS] } else { Vec::new() }).await;
+}
+
+async fn block(page: &Page, urls: Vec<&str>) {
     let client = page.client();
     cdp(client, "Network.enable", json!({})).await.expect("enable the network domain");
-    let urls: Vec<&str> = if blocked { vec![CHUNKS] } else { Vec::new() };
     cdp(client, "Network.setBlockedURLs", json!({ "urls": urls }))
         .await
         .expect("block the chunks");
@@ -95,6 +102,32 @@ async fn the_gallery_says_it_could_not_load_and_try_again_shows_every_widget() {
         page.click("[data-testid=deferred-retry]").await;
         page.wait_for_count("[data-testid^=gallery-item-]", 25).await;
         page.wait_for_text("[data-testid=gallery-item-stat-card]", "Add to canvas").await;
+
+        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_share_whose_file_tools_cannot_load_says_so_keeps_the_canvas_and_works_once_they_can() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        page.click("[data-testid=gallery-add-stat-card]").await;
+        page.open("/#/").await;
+        page.wait_for_count("[data-widget-type=stat-card]", 1).await;
+        block(&page, vec![FILES_CHUNK]).await;
+
+        page.click("[data-testid=share]").await;
+        let notice = page.wait_for_text("[data-testid=notices]", "could not be loaded").await;
+        assert!(notice.contains("the file tools"), "the notice names what is missing: {notice}");
+        assert_eq!(page.count("[data-testid=share-link]").await, 0, "no link was made");
+        assert_eq!(page.count("[data-widget-type=stat-card]").await, 1, "the canvas is untouched");
+
+        block(&page, Vec::new()).await;
+        page.click("[data-testid=share]").await;
+        let link = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
+        assert!(link.contains("#hs="), "the same click makes the link once the chunk can be fetched: {link}");
 
         let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
         assert!(errors.is_empty(), "console errors: {errors:#?}");

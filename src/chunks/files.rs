@@ -1,0 +1,22 @@
+//! The files chunk: a canvas or widget saved to a file, dashboard and backup files read back, share
+//! links (with their compression) and "Export all" (what the UI uses of it: `ui::files`). The page
+//! fetches it the first time the person asks for one of these.
+
+use crate::deferred::part;
+use crate::ui::backup::download_backup;
+use crate::ui::canvas_toolbar::{export_canvas, import_file, share_link};
+use crate::ui::export::export_widget;
+use crate::ui::files::Files;
+
+part! {
+    #[chunk(files, "the file tools")]
+    pub fn files() -> Part<Files> {
+        Files {
+            export_canvas,
+            import_file: |file, targets| Box::pin(import_file(file, targets)),
+            share_link,
+            export_all: download_backup,
+            export_widget,
+        }
+    }
+}
