@@ -42,34 +42,19 @@ impl RecordStore {
     }
 
     /// Every record of every store, read in one transaction so they are consistent with each other.
-    /// Each block goes to `each_block` as soon as it arrives, so the caller decodes it while the
-    /// browser reads the next (the blocks are most of what is stored); the other records are
-    /// returned. Every request is made before the answers it does not depend on are awaited.
-    pub async fn read_all(&self, mut each_block: impl FnMut(String, String)) -> Result<StoredRecords, StoreError> {
+    /// Every `getAll` is asked for before the first answer is awaited, so the browser reads them
+    /// back to back instead of waiting on the page between stores.
+    pub async fn read_all(&self) -> Result<StoredRecords, StoreError> {
         let failed = |error: idb::Error| StoreError::Failed(error.to_string());
         let names: Vec<&str> = StoreName::ALL.iter().map(|store| store.as_str()).collect();
         let transaction = self.database.transaction(&names, TransactionMode::ReadOnly).map_err(failed)?;
         let mut requests = Vec::with_capacity(StoreName::ALL.len());
-        for store in StoreName::ALL.into_iter().filter(|store| *store != StoreName::Blocks) {
+        for store in StoreName::ALL {
             let object_store = transaction.object_store(store.as_str()).map_err(failed)?;
             // `into_future` listens for the answer now, before this task yields.
             let keys = object_store.get_all_keys(None, None).map_err(failed)?.into_future();
             let values = object_store.get_all(None, None).map_err(failed)?.into_future();
             requests.push((store, keys, values));
-        }
-        let blocks = transaction.object_store(StoreName::Blocks.as_str()).map_err(failed)?;
-        let keys = blocks.get_all_keys(None, None).map_err(failed)?.await.map_err(failed)?;
-        // Asked for while the transaction is still active: this runs in the microtask that follows
-        // the keys' answer.
-        let mut gets = Vec::with_capacity(keys.len());
-        for key in keys {
-            let Some(name) = key.as_string() else { continue };
-            gets.push((name, blocks.get(key).map_err(failed)?.into_future()));
-        }
-        for (key, get) in gets {
-            if let Some(value) = get.await.map_err(failed)?.and_then(|value| value.as_string()) {
-                each_block(key, value);
-            }
         }
         let mut records = StoredRecords::default();
         for (store, keys, values) in requests {
@@ -89,9 +74,11 @@ impl RecordStore {
     /// a key with no record is left out.
     pub async fn read_keys(&self, keys: &[(StoreName, String)]) -> Result<StoredRecords, StoreError> {
         let failed = |error: idb::Error| StoreError::Failed(error.to_string());
-        let mut names: Vec<&str> = keys.iter().map(|(store, _)| store.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
+        let names: Vec<&str> = StoreName::ALL
+            .into_iter()
+            .filter(|store| keys.iter().any(|(named, _)| named == store))
+            .map(StoreName::as_str)
+            .collect();
         let mut records = StoredRecords::default();
         if names.is_empty() {
             return Ok(records);

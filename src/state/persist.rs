@@ -14,9 +14,7 @@ use autoui_core::canvas::persist::{Dashboard, DashboardLibrary, LibraryError, Sa
 use autoui_core::mcp::config::ServerConfig;
 use autoui_core::store::library::{delete_dashboard, put_dashboard, read_library};
 use autoui_core::store::migrate::{LegacyDocuments, Migration, read_servers, servers_record};
-use autoui_core::store::session::{
-    ParsedBlocks, SessionState, SessionWriter, read_session_update, read_session_with, written_keys,
-};
+use autoui_core::store::session::{SessionState, SessionWriter, read_session, read_session_update, written_keys};
 use autoui_core::store::{SERVERS_KEY, StoreName, StoredRecords, WritePlan};
 use leptos::prelude::*;
 
@@ -45,8 +43,7 @@ pub struct Restored {
 /// Opens the store and reads everything; on a first visit after an update, moves the local storage
 /// documents in first. Never fails: what cannot be read is reported and the app starts without it.
 pub async fn restore() -> Restored {
-    // Opening the store and reading it, each block decoded as it comes: what the benchmark reports
-    // beside the whole.
+    // The part of the restore the browser does: what the benchmark reports beside the whole.
     let reading = Span::start("autoui-restore-read");
     let store = match RecordStore::open().await {
         Ok(store) => Rc::new(store),
@@ -55,8 +52,7 @@ pub async fn restore() -> Restored {
             return Restored { problems: vec![problem], ..Restored::default() };
         }
     };
-    let mut blocks = ParsedBlocks::default();
-    let records = match store.read_all(|key, text| blocks.add(key, &text)).await {
+    let records = match store.read_all().await {
         Ok(records) => records,
         Err(error) => {
             let problem = format!("Your saved work could not be read: {error}. Nothing was changed; try reloading.");
@@ -71,7 +67,7 @@ pub async fn restore() -> Restored {
             return match writing().load().await {
                 Ok(writing) => match (writing.migrate)(&documents, js_sys::Date::now()) {
                     Some(migration) => moved(store, migration).await,
-                    None => read(store, &records, blocks),
+                    None => read(store, &records),
                 },
                 // Starting empty and saving would bury the documents (see below): this page saves nothing.
                 Err(error) => {
@@ -88,7 +84,7 @@ pub async fn restore() -> Restored {
             storage::remove(key);
         }
     }
-    read(store, &records, blocks)
+    read(store, &records)
 }
 
 fn legacy_documents() -> LegacyDocuments {
@@ -133,11 +129,11 @@ async fn moved(store: Rc<RecordStore>, migration: Migration) -> Restored {
     }
 }
 
-fn read(store: Rc<RecordStore>, records: &StoredRecords, blocks: ParsedBlocks) -> Restored {
+fn read(store: Rc<RecordStore>, records: &StoredRecords) -> Restored {
     let now = js_sys::Date::now();
     let mut problems = Vec::new();
     let mut store = Some(store);
-    let (session, writer) = match read_session_with(records, blocks, &BrowserRandom, now) {
+    let (session, writer) = match read_session(records, &BrowserRandom, now) {
         Ok(Some(read)) => {
             problems.extend(read.loaded.set_aside.iter().map(set_aside_problem));
             let writer = SessionWriter::restored(&read.loaded.value, read.orphans);
@@ -430,9 +426,8 @@ impl PersistCtx {
     /// The session as stored now (what the tab this one follows saved).
     pub async fn read_stored_session(&self) -> Option<SessionState> {
         let store = self.inner.with_value(|inner| inner.store.clone())?;
-        let mut blocks = ParsedBlocks::default();
-        let records = store.read_all(|key, text| blocks.add(key, &text)).await.ok()?;
-        let read = read_session_with(&records, blocks, &BrowserRandom, js_sys::Date::now()).ok()??;
+        let records = store.read_all().await.ok()?;
+        let read = read_session(&records, &BrowserRandom, js_sys::Date::now()).ok()??;
         Some(read.loaded.value)
     }
 

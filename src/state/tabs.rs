@@ -17,6 +17,7 @@ use crate::adapters::tabs::{Channel, claim_writer, reload_page};
 use crate::state::agent::AgentCtx;
 use crate::state::canvas::CanvasCtx;
 use crate::state::persist::{PersistCtx, Role, saved_keys};
+use crate::state::writing::writing;
 
 /// What a follower has still to read: the records some writes put, or everything.
 enum Behind {
@@ -26,7 +27,7 @@ enum Behind {
 
 /// A follower's catching up, one read at a time, each from the state the previous one left.
 #[derive(Default)]
-struct Following {
+pub struct Following {
     /// The session as last shown (none after a read that failed: the next one is a whole one).
     shown: Option<SessionState>,
     behind: Option<Behind>,
@@ -47,7 +48,9 @@ impl Following {
     }
 }
 
-async fn catch_up(following: Rc<RefCell<Following>>, persist: PersistCtx, canvas: CanvasCtx, agent: AgentCtx) {
+/// Reads what the writer's notes said until there is nothing left to read (the storage chunk's
+/// entry point: none of this is needed before a follower hears from the writer).
+pub async fn catch_up(following: Rc<RefCell<Following>>, persist: PersistCtx, canvas: CanvasCtx, agent: AgentCtx) {
     loop {
         let (behind, shown) = {
             let mut following = following.borrow_mut();
@@ -92,7 +95,14 @@ pub fn share_with_other_tabs(persist: PersistCtx, canvas: CanvasCtx, agent: Agen
                     !std::mem::replace(&mut state.reading, true)
                 };
                 if start {
-                    leptos::task::spawn_local(catch_up(following.clone(), persist, canvas, agent));
+                    let following = following.clone();
+                    leptos::task::spawn_local(async move {
+                        match writing().load().await {
+                            Ok(code) => (code.catch_up)(following, persist, canvas, agent).await,
+                            // The next note tries again (the chunk is fetched again).
+                            Err(_) => following.borrow_mut().reading = false,
+                        }
+                    });
                 }
             });
             // Listens for as long as the page lives.

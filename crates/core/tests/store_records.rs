@@ -23,9 +23,7 @@ use autoui_core::store::library::{delete_dashboard, put_dashboard, read_library}
 use autoui_core::store::migrate::{
     LEGACY_DASHBOARDS_KEY, LEGACY_SERVERS_KEY, LEGACY_SESSION_KEY, LegacyDocuments, migrate,
 };
-use autoui_core::store::session::{
-    ParsedBlocks, SessionState, SessionWriter, read_session, read_session_update, read_session_with, written_keys,
-};
+use autoui_core::store::session::{SessionState, SessionWriter, read_session, read_session_update, written_keys};
 use autoui_core::store::{SESSION_KEY, SERVERS_KEY, StoreName, StoredRecords};
 use autoui_core::tool::{Origin, ToolSpec};
 use autoui_core::tool_name::Protocol;
@@ -123,15 +121,6 @@ fn a_session_comes_back_whole_from_its_records() {
     assert_eq!(records.blocks.len(), 3, "one record per block");
     assert_eq!(records.messages.len(), 2, "one record per message");
     assert_eq!(read_back(&records), state(&store));
-
-    // Decoded block by block as they come (a restore), it is the same session.
-    let mut without_blocks = records.clone();
-    let mut parsed = ParsedBlocks::default();
-    for (key, text) in std::mem::take(&mut without_blocks.blocks) {
-        parsed.add(key, &text);
-    }
-    let read = read_session_with(&without_blocks, parsed, &random(), 5.0).expect("readable").expect("stored");
-    assert_eq!(read.loaded.value, state(&store));
 }
 
 #[test]

@@ -100,9 +100,11 @@ fn decode_block(
         Some(_) => return Err(("\"type\" is not a string".to_owned(), Value::Object(fields))),
         None => return Err(("no \"type\"".to_owned(), Value::Object(fields))),
     };
+    // Taken, not removed: the rest of the item is dropped next, and removal code would weigh on
+    // the first load.
     let data = fields
-        .remove("data")
-        .unwrap_or_else(|| Value::Object(Map::new()));
+        .get_mut("data")
+        .map_or_else(|| Value::Object(Map::new()), Value::take);
     let fields = &fields;
     let id = match fields.get("id").and_then(Value::as_str) {
         Some(id) if is_block_id(id) && !taken.contains(&BlockId::new(id)) => BlockId::new(id),

@@ -212,36 +212,7 @@ pub fn read_session(
     random: &dyn Random,
     now_ms: f64,
 ) -> Result<Option<ReadSession>, PersistError> {
-    read_over(records, ParsedBlocks::of(records), None, random, now_ms)
-}
-
-/// Block records decoded from their text as they come: a restore decodes each one while the
-/// browser reads the next, then reads the session with [`read_session_with`].
-#[derive(Debug, Default)]
-pub struct ParsedBlocks(HashMap<String, Result<Value, String>>);
-
-impl ParsedBlocks {
-    pub fn add(&mut self, key: String, text: &str) {
-        self.0.insert(key, serde_json::from_str(text).map_err(|error| error.to_string()));
-    }
-
-    fn of(records: &StoredRecords) -> ParsedBlocks {
-        let mut parsed = ParsedBlocks::default();
-        for (key, text) in &records.blocks {
-            parsed.add(key.clone(), text);
-        }
-        parsed
-    }
-}
-
-/// As [`read_session`], with the block records already decoded (`records.blocks` is not read).
-pub fn read_session_with(
-    records: &StoredRecords,
-    blocks: ParsedBlocks,
-    random: &dyn Random,
-    now_ms: f64,
-) -> Result<Option<ReadSession>, PersistError> {
-    read_over(records, blocks, None, random, now_ms)
+    read_over::<false>(records, None, random, now_ms)
 }
 
 /// The session after a write another tab committed, read from `records` holding the index and the
@@ -253,7 +224,7 @@ pub fn read_session_update(
     random: &dyn Random,
     now_ms: f64,
 ) -> Result<Option<ReadSession>, PersistError> {
-    read_over(records, ParsedBlocks::of(records), Some(earlier), random, now_ms)
+    read_over::<true>(records, Some(earlier), random, now_ms)
 }
 
 /// The records a committed `plan` put, with the session's index, which a tab following the writer
@@ -266,28 +237,31 @@ pub fn written_keys(plan: &WritePlan) -> Vec<(StoreName, String)> {
     keys
 }
 
-fn read_over(
+/// `FOLLOWING` makes two copies: a restore's has none of the code that takes records from
+/// `earlier`, so that code is not in the first load.
+fn read_over<const FOLLOWING: bool>(
     records: &StoredRecords,
-    mut parsed: ParsedBlocks,
     earlier: Option<&SessionState>,
     random: &dyn Random,
     now_ms: f64,
 ) -> Result<Option<ReadSession>, PersistError> {
+    let earlier = if FOLLOWING { earlier } else { None };
     let Some(text) = records.meta(SESSION_KEY) else { return Ok(None) };
     let index = read_index(text)?;
     let mut set_aside = Vec::new();
 
     let orphans = match earlier {
         Some(_) => Vec::new(),
-        None => orphans_of(records, parsed.0.keys(), &index),
+        None => orphans_of(records, &index),
     };
+    let blocks: HashMap<&str, &str> = records.blocks.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let mut items = Vec::new();
     let mut kept = HashMap::new();
     for id in &index.blocks {
         let earlier_block = || earlier.and_then(|state| state.canvas.get(&BlockId::new(id.as_str())));
-        match parsed.0.remove(id) {
+        match blocks.get(id.as_str()).map(|text| serde_json::from_str::<Value>(text)) {
             Some(Ok(value)) => items.push(value),
-            Some(Err(error)) => set_aside.push(missing(format!("block {id}"), error, Value::Null)),
+            Some(Err(error)) => set_aside.push(missing(format!("block {id}"), error.to_string(), Value::Null)),
             None => match earlier_block() {
                 Some(block) => {
                     kept.insert(id.as_str(), block.clone());
@@ -411,11 +385,7 @@ fn read_messages(
     }
 }
 
-fn orphans_of<'a>(
-    records: &StoredRecords,
-    block_keys: impl Iterator<Item = &'a String>,
-    index: &SessionIndex,
-) -> Vec<(StoreName, String)> {
+fn orphans_of(records: &StoredRecords, index: &SessionIndex) -> Vec<(StoreName, String)> {
     let blocks: std::collections::HashSet<&str> = index.blocks.iter().map(String::as_str).collect();
     let results: std::collections::HashSet<&str> = index.results.iter().map(String::as_str).collect();
     let messages: std::collections::HashSet<String> = (0..index.messages).map(message_key).collect();
@@ -428,7 +398,7 @@ fn orphans_of<'a>(
             .filter(|(k, _)| k.starts_with(TOOLS_PREFIX) && !tool_lists.contains(k))
             .map(|(k, _)| (StoreName::Meta, k.clone())),
     );
-    orphans.extend(block_keys.filter(|k| !blocks.contains(k.as_str())).map(|k| (StoreName::Blocks, k.clone())));
+    orphans.extend(records.blocks.iter().filter(|(k, _)| !blocks.contains(k.as_str())).map(|(k, _)| (StoreName::Blocks, k.clone())));
     orphans.extend(records.messages.iter().filter(|(k, _)| !messages.contains(k)).map(|(k, _)| (StoreName::Messages, k.clone())));
     orphans.extend(records.results.iter().filter(|(k, _)| !results.contains(k.as_str())).map(|(k, _)| (StoreName::Results, k.clone())));
     orphans

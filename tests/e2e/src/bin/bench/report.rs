@@ -887,7 +887,7 @@ pub fn storage_rows(storage: &StorageFigures) -> Vec<Budget<'static>> {
             figure: "Full restore of that canvas at start (open IndexedDB, read and decode every record)",
             limit: "≤ 500 ms",
             measured: format!(
-                "{} (of which opening the database and reading the records, each block parsed as it arrives: {}; from navigation to the 20 tables on screen with every row: {})",
+                "{} (of which opening the database and reading the records: {}; from navigation to the 20 tables on screen with every row: {})",
                 ms(&storage.restore),
                 ms(&storage.restore_read),
                 ms(&storage.restore_dom)

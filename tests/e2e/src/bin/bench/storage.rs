@@ -24,8 +24,7 @@ pub struct StorageFigures {
     pub save: Samples,
     /// Reading and decoding the whole session at start (`autoui-restore`).
     pub restore: Samples,
-    /// The part of it that opens the database and reads the records, parsing each block as it
-    /// arrives (`autoui-restore-read`).
+    /// The part of it that opens the database and reads the records (`autoui-restore-read`).
     pub restore_read: Samples,
     /// From navigation to the 20 tables in the DOM with their rows (polled every 20 ms).
     pub restore_dom: Samples,
