@@ -7,8 +7,8 @@
 //! was interrupted and sends it again on Retry, with the activated server's tools offered before
 //! that server has reconnected;
 //! a second tab follows the first read-only (refusing its own edits with the reason, never
-//! overwriting), shows the first tab's new widgets (keeping those it showed), and takes over when the
-//! first tab closes.
+//! overwriting), shows the first tab's new widgets (reading only the records each save put), and
+//! takes over when the first tab closes.
 
 use std::sync::Arc;
 
@@ -382,6 +382,12 @@ async fn a_turn_cut_by_a_reload_is_kept_says_so_and_retry_sends_it_with_the_serv
     drop(server);
 }
 
+/// Counts the page's `getAll` reads from now on, as `window.__wholeReads` (reading a whole store).
+const COUNT_WHOLE_READS: &str = r#"
+window.__wholeReads = 0;
+const getAll = IDBObjectStore.prototype.getAll;
+IDBObjectStore.prototype.getAll = function (...args) { window.__wholeReads += 1; return getAll.apply(this, args); };"#;
+
 #[tokio::test]
 async fn a_second_tab_follows_the_first_read_only_and_takes_over_when_it_closes() {
     with_app(BrowserOptions::default(), |page| async move {
@@ -395,7 +401,7 @@ async fn a_second_tab_follows_the_first_read_only_and_takes_over_when_it_closes(
         page.open("/").await;
         page.find("[data-testid=other-tab-banner]").await;
         page.wait_for_text("[data-widget-type=data-table]", "City 0-9").await;
-        page.eval("document.querySelector('[data-widget-type=data-table] table').__shown = true;", vec![]).await;
+        page.eval(COUNT_WHOLE_READS, vec![]).await;
 
         let refused = try_add_table(&page, 1, 10).await;
         assert!(refused.contains("another tab"), "the follower's edit is refused with the reason: {refused}");
@@ -409,8 +415,8 @@ async fn a_second_tab_follows_the_first_read_only_and_takes_over_when_it_closes(
         page.wait_for_text("[data-testid=canvas-grid]", "City 2-9").await;
         let followed = saved.elapsed();
         assert!(followed < std::time::Duration::from_secs(1), "the follower showed the saved widget after {followed:?}");
-        let kept = page.eval("return document.querySelector('[data-widget-type=data-table] table').__shown === true;", vec![]).await;
-        assert_eq!(kept, json!(true), "the follower kept the table it already showed instead of building it again");
+        let whole = page.eval("return window.__wholeReads;", vec![]).await;
+        assert_eq!(whole, json!(0), "the follower read only the records the save put, not the whole store");
         assert_eq!(stored_block_ids(&page).await, [first.clone(), second.clone()], "the writer's work is stored whole");
 
         client.switch_to_window(tab_a).await.expect("to the first tab");
