@@ -1,18 +1,20 @@
 //! axe-core finds no accessibility violation on any screen of the app, in the light and the dark
-//! theme: the canvas holding one widget of each kind beside a chat with a finished turn, the gallery,
+//! theme: the canvas holding one widget of each kind beside a chat with a turn cut by the output limit
+//! (Continue) that shows a held-back image ("Load image"), a server's elicitation form, the gallery,
 //! the recipes, and each drawer and menu open. A new screen is one more row in `SCREENS`.
 
 use autoui_e2e::axe::{Violation, audit};
 use autoui_e2e::browser::BrowserOptions;
-use autoui_e2e::llm::{Reply, ScriptedLlm};
+use autoui_e2e::llm::{Part, Reply, ScriptedLlm};
 use autoui_e2e::mcp_server::{McpServer, Transport};
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
 use serde_json::{Value, json};
 
 /// One state of the app to audit: open `route` on a fresh page load, send `prompt` to the scripted
-/// model if there is one (a turn with a tool call), click `clicks` in order, wait until `ready` is
-/// visible, then run axe on the whole document.
+/// model if there is one (a turn with a tool call, waited for unless it is `ASK_ME`, whose form waits
+/// for the person), click `clicks` in order, wait until `ready` is visible, then run axe on the whole
+/// document.
 struct Screen {
     name: &'static str,
     route: &'static str,
@@ -21,13 +23,16 @@ struct Screen {
     ready: &'static str,
 }
 
+/// The prompt to which the scripted model calls server-everything's elicitation tool.
+const ASK_ME: &str = "Ask me for the details";
+
 const SCREENS: &[Screen] = &[
     Screen {
-        name: "canvas with one widget of each kind, beside the chat after one turn",
+        name: "canvas with one widget of each kind, beside the chat after one turn cut by the output limit",
         route: "/#/",
         prompt: Some("Describe my dashboard"),
         clicks: &[],
-        ready: "[data-testid=chat-tool-call]",
+        ready: "[data-testid=continue]",
     },
     Screen {
         name: "gallery",
@@ -48,7 +53,8 @@ const SCREENS: &[Screen] = &[
         route: "/#/",
         prompt: None,
         clicks: &["[data-testid=open-settings]"],
-        ready: "[data-testid=settings-model]",
+        // The last section that comes with the engine, once it has read the browser's figures.
+        ready: "[data-testid=settings-storage-space]",
     },
     Screen {
         name: "servers drawer with a connected server and its tools listed",
@@ -79,6 +85,13 @@ const SCREENS: &[Screen] = &[
         ready: "[data-widget-type=chart] [data-testid=export-svg]",
     },
     Screen {
+        name: "a server's elicitation form in the chat",
+        route: "/#/",
+        prompt: Some(ASK_ME),
+        clicks: &[],
+        ready: "[data-testid=elicitation] [data-testid=elicitation-accept]",
+    },
+    Screen {
         name: "share link",
         route: "/#/",
         prompt: None,
@@ -99,9 +112,17 @@ async fn no_screen_has_an_accessibility_violation_in_the_dark_theme() {
 
 async fn audit_every_screen(theme: &'static str) {
     // Each turn makes a tool call, so the chat and the console show a tool line as well as text.
-    let llm = ScriptedLlm::start(|_request: &Value, index| match index % 2 {
+    let llm = ScriptedLlm::start(|request: &Value, index| match index % 2 {
+        _ if request["messages"].to_string().contains(ASK_ME) => {
+            Reply::tool("everything_mcp_trigger-elicitation-request", json!({}))
+        }
         0 => Reply::tool("autoui_webmcp_search_recipes", json!({"query": "kpi"})),
-        _ => Reply::text("Your canvas holds **one widget of each kind**."),
+        // A reply cut by the output limit (the chat offers Continue) showing a web image the data
+        // never named (held behind "Load image"; nothing is fetched).
+        _ => Reply::CutOff(vec![
+            Part::Text("Your canvas holds **one widget of each kind**.\n\n![Sales by region](http://127.0.0.1:9/sales.png)\n\n".to_owned()),
+            Part::Text("The regions are compared in the chart".to_owned()),
+        ]),
     })
     .await;
     let server = McpServer::everything(Transport::Streamable).await;
@@ -174,8 +195,10 @@ async fn audit_screen(page: &Page, screen: &Screen) -> Vec<Violation> {
     page.reload().await;
     if let Some(prompt) = screen.prompt {
         page.say(prompt).await;
-        // Runs are counted from the page load.
-        page.wait_for_runs(1).await;
+        if prompt != ASK_ME {
+            // Runs are counted from the page load.
+            page.wait_for_runs(1).await;
+        }
     }
     for css in screen.clicks {
         page.click(css).await;
