@@ -4,7 +4,7 @@
 //! documents of earlier versions, and written back after changes as the record difference the core
 //! plans (`autoui_core::store`), one transaction per write. A write the browser refuses changes
 //! nothing stored and nothing in the page; the person is told the size and what to do. The code that
-//! writes comes in a chunk of its own (`state/writing.rs`), fetched by the first save.
+//! writes comes in a chunk of its own (`state/writing.rs`), fetched after first paint.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
