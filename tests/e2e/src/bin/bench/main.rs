@@ -108,11 +108,11 @@ impl Options {
                 other => return Err(BenchError::Usage(format!("unknown option {other:?}"))),
             }
         }
-        if options.download_only && options.size_report.is_none() {
-            return Err(BenchError::Usage("--download-only writes only the --size-report file: name one".to_owned()));
-        }
         if options.download_only && options.storage_only {
             return Err(BenchError::Usage("--download-only and --storage-only measure different things: pick one".to_owned()));
+        }
+        if options.download_only && options.size_report.is_none() {
+            return Err(BenchError::Usage("--download-only writes only the --size-report file: name one".to_owned()));
         }
         if options.runs == 0 {
             return Err(BenchError::Usage(
