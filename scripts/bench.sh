@@ -9,6 +9,7 @@
 #      SIZE.md only when every measurement succeeded
 # Usage: scripts/bench.sh [--runs N]   (N >= 5 for figures that count)
 #        scripts/bench.sh --download-only [--runs N]   only SIZE.md: no native benches, two page loads a run
+#        scripts/bench.sh --storage-only [--runs N]    only the store's rows, printed: no native benches, no file
 set -euo pipefail
 started=$(date +%s)
 source "$(dirname "$0")/env.sh"
@@ -31,8 +32,8 @@ if [[ "$(twiggy --version 2>/dev/null)" != "twiggy $TWIGGY_VERSION" ]]; then
   say "installing twiggy $TWIGGY_VERSION"
   cargo install --locked twiggy --version "$TWIGGY_VERSION"
 fi
-download_only=false
-for arg in "$@"; do [[ "$arg" == --download-only ]] && download_only=true; done
+skip_native=false
+for arg in "$@"; do [[ "$arg" == --download-only || "$arg" == --storage-only ]] && skip_native=true; done
 
 AUTOUI_BENCH_DATE="$(date -u '+%Y-%m-%d %H:%M UTC')"
 AUTOUI_BENCH_COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -46,7 +47,7 @@ trunk build --release
 
 native="$ROOT/target/bench"
 mkdir -p "$native"
-if ! $download_only; then
+if ! $skip_native; then
   say "native benches"
   for bench in widget_display table context models; do
     echo "cargo bench -p autoui-core --bench $bench"

@@ -752,7 +752,7 @@ async fn store_configs(configs: &[ServerConfig]) {
     let store = RecordStore::open().await.expect("the store opens");
     let mut plan = WritePlan::default();
     plan.put(StoreName::Meta, SERVERS_KEY, servers_record(configs));
-    store.write(&plan).await.expect("stored");
+    store.begin(&plan).expect("handed to the browser").finished().await.expect("stored");
 }
 
 #[wasm_bindgen_test]

@@ -2,6 +2,8 @@
 //! (`autoui_core::store`). This adapter only opens it, reads every record back, and commits a
 //! `WritePlan` as one readwrite transaction, reporting a quota refusal with the size that did not fit.
 
+use std::future::IntoFuture;
+
 use autoui_core::store::{StoreName, StoredRecords, WritePlan};
 use idb::{Database, ObjectStore, Transaction, TransactionMode, TransactionResult};
 use wasm_bindgen::{JsCast, JsValue};
@@ -19,6 +21,9 @@ pub enum StoreError {
     Quota { bytes: usize },
     #[error("the browser did not take the write: {0}")]
     Failed(String),
+    /// The code that writes is fetched on first use (`state/writing.rs`) and could not be.
+    #[error("{0}")]
+    NotLoaded(String),
 }
 
 /// The open database.
@@ -37,15 +42,24 @@ impl RecordStore {
     }
 
     /// Every record of every store, read in one transaction so they are consistent with each other.
+    /// Every `getAll` is asked for before the first answer is awaited, so the browser reads them
+    /// back to back instead of waiting on the page between stores.
     pub async fn read_all(&self) -> Result<StoredRecords, StoreError> {
         let failed = |error: idb::Error| StoreError::Failed(error.to_string());
         let names: Vec<&str> = StoreName::ALL.iter().map(|store| store.as_str()).collect();
         let transaction = self.database.transaction(&names, TransactionMode::ReadOnly).map_err(failed)?;
-        let mut records = StoredRecords::default();
+        let mut requests = Vec::with_capacity(StoreName::ALL.len());
         for store in StoreName::ALL {
             let object_store = transaction.object_store(store.as_str()).map_err(failed)?;
-            let keys = object_store.get_all_keys(None, None).map_err(failed)?.await.map_err(failed)?;
-            let values = object_store.get_all(None, None).map_err(failed)?.await.map_err(failed)?;
+            // `into_future` listens for the answer now, before this task yields.
+            let keys = object_store.get_all_keys(None, None).map_err(failed)?.into_future();
+            let values = object_store.get_all(None, None).map_err(failed)?.into_future();
+            requests.push((store, keys, values));
+        }
+        let mut records = StoredRecords::default();
+        for (store, keys, values) in requests {
+            let keys = keys.await.map_err(failed)?;
+            let values = values.await.map_err(failed)?;
             let pairs = records.store_mut(store);
             for (key, value) in keys.into_iter().zip(values) {
                 if let (Some(key), Some(value)) = (key.as_string(), value.as_string()) {
@@ -56,14 +70,36 @@ impl RecordStore {
         Ok(records)
     }
 
-    /// Commits `plan` whole or not at all: IndexedDB rolls an aborted transaction back, so the
-    /// previous records stay as they were.
-    pub async fn write(&self, plan: &WritePlan) -> Result<(), StoreError> {
-        self.begin(plan)?.finished().await
+    /// The records under `keys`, read in one transaction (a follower catching up with one write);
+    /// a key with no record is left out.
+    pub async fn read_keys(&self, keys: &[(StoreName, String)]) -> Result<StoredRecords, StoreError> {
+        let failed = |error: idb::Error| StoreError::Failed(error.to_string());
+        let names: Vec<&str> = StoreName::ALL
+            .into_iter()
+            .filter(|store| keys.iter().any(|(named, _)| named == store))
+            .map(StoreName::as_str)
+            .collect();
+        let mut records = StoredRecords::default();
+        if names.is_empty() {
+            return Ok(records);
+        }
+        let transaction = self.database.transaction(&names, TransactionMode::ReadOnly).map_err(failed)?;
+        let mut requests = Vec::with_capacity(keys.len());
+        for (store, key) in keys {
+            let object_store = transaction.object_store(store.as_str()).map_err(failed)?;
+            requests.push((*store, key, object_store.get(JsValue::from_str(key)).map_err(failed)?.into_future()));
+        }
+        for (store, key, request) in requests {
+            if let Some(value) = request.await.map_err(failed)?.and_then(|value| value.as_string()) {
+                records.store_mut(store).push((key.clone(), value));
+            }
+        }
+        Ok(records)
     }
 
     /// Hands `plan` to the browser now (the main-thread part of a write) and asks it to commit; the
-    /// returned write says how it ended.
+    /// returned write says how it ended: whole or not at all, as IndexedDB rolls an aborted
+    /// transaction back and the previous records stay as they were.
     pub fn begin(&self, plan: &WritePlan) -> Result<Commit, StoreError> {
         let failed = |error: idb::Error| StoreError::Failed(error.to_string());
         if plan.is_empty() {

@@ -91,6 +91,11 @@ pub struct AgentCtx {
     settled: StoredValue<SessionSnapshot, LocalStorage>,
     /// The session's result buffer, readable during a run (the session itself is not).
     results: StoredValue<Option<Rc<ResultBuffer>>, LocalStorage>,
+    /// The running turn's session so far (the person's message and each finished step, with the
+    /// servers it activated), saved so that a reload in the middle of the run keeps it.
+    in_flight: StoredValue<Option<SessionSnapshot>, LocalStorage>,
+    /// The restored conversation ends with a turn a reload cut short; stays so until a turn runs.
+    interrupted: StoredValue<bool>,
     engine: EngineCtx,
     /// A turn that could not start because the engine did not load; Retry sends it again.
     unsent: RwSignal<Option<UserTurn>>,
@@ -168,21 +173,23 @@ impl AgentCtx {
     }
 
     /// The conversation as stored (for persistence), with its activated servers and full results.
-    /// During a run, the conversation before it with every result stored so far: the run's end bumps
-    /// the revision, which saves again with the whole run.
+    /// During a run, the run's conversation as far as it got (marked in flight) with every result
+    /// stored so far: the run's end bumps the revision, which saves again with the whole run.
     pub fn snapshot(&self) -> SessionSnapshot {
-        self.session.with_value(|session| match session.as_ref().map(|session| session.try_borrow()) {
+        let mut snapshot = self.session.with_value(|session| match session.as_ref().map(|session| session.try_borrow()) {
             Some(Ok(session)) => session.snapshot(),
             Some(Err(_)) => {
-                let mut settled = self.settled.get_value();
+                let mut running = self.in_flight.get_value().unwrap_or_else(|| self.settled.get_value());
                 if let Some(results) = self.results.get_value() {
-                    settled.results = results.entries();
-                    settled.evicted = results.evicted();
+                    running.results = results.entries();
+                    running.evicted = results.evicted();
                 }
-                settled
+                running
             }
             None => self.settled.get_value(),
-        })
+        });
+        snapshot.in_flight |= self.interrupted.get_value();
+        snapshot
     }
 
     /// Makes the session over the engine's servers, continuing the conversation restored so far.
@@ -228,6 +235,7 @@ impl AgentCtx {
             Some(session) => session.borrow_mut().replace(snapshot.clone()),
             None => {}
         });
+        self.interrupted.set_value(false);
         self.settled.set_value(snapshot);
         self.transcript.set(transcript);
         self.console.set(Vec::new());
@@ -288,6 +296,7 @@ impl AgentCtx {
             None => self.settled.set_value(SessionSnapshot::default()),
         });
         self.urls_changed();
+        self.interrupted.set_value(false);
         self.unsent.set(None);
         self.transcript.set(Vec::new());
         self.console.set(Vec::new());
@@ -303,6 +312,7 @@ impl AgentCtx {
             Some(context) => turn.with_context(context),
             None => turn,
         };
+        ctx.interrupted.set_value(false);
         let cancel = CancelToken::new();
         ctx.cancel.set_value(Some(cancel.clone()));
         ctx.running.set(true);
@@ -319,6 +329,7 @@ impl AgentCtx {
                     ctx.unsent.set(Some(turn));
                 }
             }
+            ctx.in_flight.set_value(None);
             ctx.cancel.set_value(None);
             ctx.running.set(false);
             ctx.finished_runs.update(|n| *n += 1);
@@ -441,6 +452,10 @@ impl EventSink for UiSink {
             AgentEvent::IterationFinished { iteration, usage, cost_usd, request_bytes } => {
                 ctx.push_console(ConsoleRow::Iteration { iteration, usage, cost_usd, request_bytes });
             }
+            AgentEvent::ConversationAdvanced { snapshot } => {
+                ctx.in_flight.set_value(Some(snapshot));
+                ctx.revision.update(|r| *r += 1);
+            }
             AgentEvent::RunStopped { reason, iterations, usage, cost_usd } => {
                 ctx.pending.set(Vec::new());
                 let kind = if reason == StopReason::Completed { NoteKind::Done } else { NoteKind::Stopped };
@@ -535,12 +550,20 @@ pub fn provide_agent(
     restored: SessionSnapshot,
 ) -> AgentCtx {
     let mut next_id = 0;
-    let transcript = transcript_from(&restored.messages, &mut next_id);
+    let mut transcript = transcript_from(&restored.messages, &mut next_id);
+    let interrupted = restored.in_flight;
+    if interrupted {
+        let text = StopReason::Interrupted.describe();
+        transcript.push((next_id, ChatItem { id: next_id, body: ChatBody::Note { kind: NoteKind::Stopped, text } }));
+        next_id += 1;
+    }
     let ctx = AgentCtx {
         session: StoredValue::new_local(None),
         autoui: StoredValue::new(None),
         settled: StoredValue::new_local(restored),
         results: StoredValue::new_local(None),
+        in_flight: StoredValue::new_local(None),
+        interrupted: StoredValue::new(interrupted),
         engine,
         unsent: RwSignal::new(None),
         settings,
@@ -553,7 +576,7 @@ pub fn provide_agent(
         next_id: StoredValue::new(next_id),
         revision: RwSignal::new(0),
         queued: StoredValue::new(None),
-        last_stop: RwSignal::new(None),
+        last_stop: RwSignal::new(interrupted.then_some(StopReason::Interrupted)),
         finished_runs: RwSignal::new(0),
     };
     provide_context(ctx);

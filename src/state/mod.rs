@@ -12,3 +12,4 @@ pub mod servers;
 pub mod settings;
 pub mod tabs;
 pub mod webmcp;
+pub mod writing;

@@ -3,7 +3,8 @@
 //! server configs are read before the app is mounted, moved over once from the local storage
 //! documents of earlier versions, and written back after changes as the record difference the core
 //! plans (`autoui_core::store`), one transaction per write. A write the browser refuses changes
-//! nothing stored and nothing in the page; the person is told the size and what to do.
+//! nothing stored and nothing in the page; the person is told the size and what to do. The code that
+//! writes comes in a chunk of its own (`state/writing.rs`), fetched after first paint.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -12,8 +13,8 @@ use std::time::Duration;
 use autoui_core::canvas::persist::{Dashboard, DashboardLibrary, LibraryError, Saved};
 use autoui_core::mcp::config::ServerConfig;
 use autoui_core::store::library::{delete_dashboard, put_dashboard, read_library};
-use autoui_core::store::migrate::{LegacyDocuments, Migration, migrate, read_servers, servers_record};
-use autoui_core::store::session::{SessionState, SessionWriter, read_session};
+use autoui_core::store::migrate::{LegacyDocuments, Migration, read_servers, servers_record};
+use autoui_core::store::session::{SessionState, SessionWriter, read_session, read_session_update, written_keys};
 use autoui_core::store::{SERVERS_KEY, StoreName, StoredRecords, WritePlan};
 use leptos::prelude::*;
 
@@ -22,7 +23,9 @@ use crate::adapters::indexed_db::{RecordStore, StoreError};
 use crate::adapters::quota;
 use crate::adapters::tabs::Channel;
 use crate::adapters::storage;
+use crate::deferred::after_first_paint;
 use crate::state::notices::NoticesCtx;
+use crate::state::writing::{self, writing};
 
 const SAVE_DELAY: Duration = Duration::from_millis(250);
 
@@ -40,6 +43,8 @@ pub struct Restored {
 /// Opens the store and reads everything; on a first visit after an update, moves the local storage
 /// documents in first. Never fails: what cannot be read is reported and the app starts without it.
 pub async fn restore() -> Restored {
+    // The part of the restore the browser does: what the benchmark reports beside the whole.
+    let reading = Span::start("autoui-restore-read");
     let store = match RecordStore::open().await {
         Ok(store) => Rc::new(store),
         Err(error) => {
@@ -55,9 +60,21 @@ pub async fn restore() -> Restored {
             return Restored { problems: vec![problem], ..Restored::default() };
         }
     };
+    drop(reading);
     if records.is_empty() {
-        if let Some(migration) = migrate(&legacy_documents(), &BrowserRandom, js_sys::Date::now()) {
-            return moved(store, migration).await;
+        let documents = legacy_documents();
+        if documents.session.is_some() || documents.dashboards.is_some() || documents.servers.is_some() {
+            return match writing().load().await {
+                Ok(writing) => match (writing.migrate)(&documents, js_sys::Date::now()) {
+                    Some(migration) => moved(store, migration).await,
+                    None => read(store, &records),
+                },
+                // Starting empty and saving would bury the documents (see below): this page saves nothing.
+                Err(error) => {
+                    let problem = format!("Your earlier work could not be moved to this browser's database: {error}. It stays where it was.");
+                    Restored { problems: vec![problem], ..Restored::default() }
+                }
+            };
         }
     } else {
         // The store only fills after the move was tried, so documents still here were moved (or
@@ -91,7 +108,7 @@ async fn moved(store: Rc<RecordStore>, migration: Migration) -> Restored {
         ));
     }
     let mut writer = SessionWriter::default();
-    match store.write(&migration.plan()).await {
+    match writing::commit(&store, &migration.plan()).await {
         Ok(()) => {
             for key in &migration.moved {
                 storage::remove(key);
@@ -261,16 +278,35 @@ impl PersistCtx {
             *inner.again.borrow_mut() = Some(snapshot);
             return;
         }
+        let ctx = *self;
+        let Some(code) = writing().ready() else {
+            // The first save fetches the code that writes, then saves what is current by then.
+            inner.writing.set(true);
+            *inner.again.borrow_mut() = Some(snapshot);
+            leptos::task::spawn_local(async move {
+                let loaded = writing().load().await;
+                inner.writing.set(false);
+                let again = inner.again.borrow_mut().take();
+                match loaded {
+                    Ok(_) => {
+                        if let Some(snapshot) = again {
+                            ctx.write_session(snapshot);
+                        }
+                    }
+                    Err(error) => ctx.report(&StoreError::NotLoaded(error.to_string()), "Your latest changes"),
+                }
+            });
+            return;
+        };
         // The main-thread part of a save: what the benchmark's "save of one small edit" measures.
         let span = Span::start("autoui-save");
-        let write = inner.writer.borrow().plan(snapshot());
+        let write = (code.plan)(&inner.writer.borrow(), snapshot());
         if write.plan.is_empty() {
             return;
         }
-        let begun = store.begin(&write.plan);
+        let begun = (code.begin)(&store, &write.plan);
         drop(span);
         inner.writing.set(true);
-        let ctx = *self;
         leptos::task::spawn_local(async move {
             let result = match begun {
                 Ok(commit) => commit.finished().await,
@@ -278,10 +314,11 @@ impl PersistCtx {
             };
             match result {
                 Ok(()) => {
+                    let note = saved_note(&written_keys(&write.plan));
                     inner.writer.borrow_mut().confirm(write);
                     ctx.refused.set(None);
                     if let Some(channel) = inner.channel.borrow().as_ref() {
-                        channel.post("session");
+                        channel.post(&note);
                     }
                 }
                 Err(error) => ctx.report(&error, "Your latest changes"),
@@ -394,6 +431,16 @@ impl PersistCtx {
         Some(read.loaded.value)
     }
 
+    /// The session as stored now, reading only the records under `keys` (what one write put) and
+    /// taking the rest from `earlier`; `None` when that cannot be done whole (read everything then).
+    pub async fn read_stored_update(&self, keys: &[(StoreName, String)], earlier: &SessionState) -> Option<SessionState> {
+        let store = self.inner.with_value(|inner| inner.store.clone())?;
+        let records = store.read_keys(keys).await.ok()?;
+        let read = read_session_update(&records, earlier, &BrowserRandom, js_sys::Date::now()).ok()??;
+        // A record neither read nor known: a later write's, still to come; the whole store says.
+        read.loaded.set_aside.is_empty().then_some(read.loaded.value)
+    }
+
     /// Commits `plan`; a refusal is reported and returned as its message.
     async fn commit(&self, plan: WritePlan) -> Result<(), String> {
         let Some(store) = self.inner.with_value(|inner| inner.store.clone()) else {
@@ -404,7 +451,7 @@ impl PersistCtx {
             self.notices.error(text);
             return Err(text.to_owned());
         }
-        match store.write(&plan).await {
+        match writing::commit(&store, &plan).await {
             Ok(()) => {
                 self.refused.set(None);
                 Ok(())
@@ -431,6 +478,23 @@ impl PersistCtx {
     }
 }
 
+/// What the writer posts to the tabs following it after a session write: the records it put.
+fn saved_note(keys: &[(StoreName, String)]) -> String {
+    let keys: Vec<[&str; 2]> = keys.iter().map(|(store, key)| [store.as_str(), key.as_str()]).collect();
+    serde_json::json!({ "session": keys }).to_string()
+}
+
+/// The records a writer's note says it put; `None` for a note that does not say (read everything).
+pub fn saved_keys(note: &str) -> Option<Vec<(StoreName, String)>> {
+    let value: serde_json::Value = serde_json::from_str(note).ok()?;
+    value
+        .get("session")?
+        .as_array()?
+        .iter()
+        .map(|pair| Some((StoreName::from_name(pair.get(0)?.as_str()?)?, pair.get(1)?.as_str()?.to_owned())))
+        .collect()
+}
+
 /// `12.3 MB` (1 MB = 1,000,000 bytes), for messages.
 pub fn megabytes(bytes: usize) -> String {
     format!("{:.1} MB", bytes as f64 / 1_000_000.0)
@@ -441,8 +505,12 @@ pub fn provide_persist(restored: &mut Restored, notices: NoticesCtx) -> PersistC
     for problem in restored.problems.drain(..) {
         notices.error(problem);
     }
-    // Without a store there is nothing to share with other tabs.
+    // Without a store there is nothing to share with other tabs, nor to write.
     let role = if restored.store.is_some() { Role::Deciding } else { Role::Writer };
+    if restored.store.is_some() {
+        // Here before the first change is saved, so a page closed soon after it still saves it.
+        after_first_paint(|| writing().request());
+    }
     let inner = Inner {
         store: restored.store.take(),
         channel: RefCell::new(None),

@@ -1,6 +1,7 @@
 //! The loop's contract: each way a run ends has its own stop reason; Stop reaches the LLM request and
 //! tool calls in flight and leaves a valid conversation; streaming reaches the sink as it arrives;
-//! a conversation survives persistence.
+//! a conversation survives persistence, with the tool lists of its activated servers, and a running
+//! turn reports where it could be sent again from.
 
 mod common;
 
@@ -10,6 +11,7 @@ use autoui_core::agent::stop::StopReason;
 use autoui_core::cancel::CancelToken;
 use autoui_core::llm::message::{ContentBlock, Role};
 use autoui_core::llm::model::{LlmError, Usage};
+use autoui_core::remote::RemoteStatus;
 use autoui_core::tool::{ResultPart, ToolResult};
 use common::harness::Harness;
 use common::mcp::{Behaviour, FakeMcp, spec};
@@ -175,7 +177,9 @@ fn text_streams_to_the_sink_in_pieces_before_the_run_ends() {
         .collect();
     assert!(pieces.len() > 3, "{pieces:?}");
     assert_eq!(pieces.concat(), "Here is your dashboard, built from live data.");
-    assert!(matches!(events.first(), Some(AgentEvent::IterationStarted { iteration: 1, .. })));
+    // The person's message is kept first, then the request goes out.
+    assert!(matches!(events.first(), Some(AgentEvent::ConversationAdvanced { .. })));
+    assert!(matches!(events.get(1), Some(AgentEvent::IterationStarted { iteration: 1, .. })));
     assert!(matches!(events.last(), Some(AgentEvent::RunStopped { .. })));
 }
 
@@ -294,6 +298,81 @@ fn a_persisted_conversation_restores_messages_activations_and_recallable_results
     assert!(first.tools.contains(&"weather_mcp_get_forecast".to_owned()), "weather stays activated");
     let recalled = restored.model.seen()[1].result_of("r").expect("recall answered");
     assert_eq!(recalled, json!({ "city": "Paris", "temp": 18 }).to_string());
+}
+
+#[test]
+fn the_tools_of_servers_activated_before_a_reload_are_offered_while_they_connect_then_their_own_list() {
+    let mut harness = Harness::new(
+        [
+            Step::Reply(vec![call("f1", "weather_mcp_get_forecast", json!({ "city": "Paris" }))]),
+            Step::Reply(vec![text("18°C.")]),
+        ],
+        weather(),
+    );
+    harness.run("weather in Paris");
+    let stored = serde_json::to_string(&harness.session.snapshot()).expect("serialisable");
+    let snapshot: SessionSnapshot = serde_json::from_str(&stored).expect("readable");
+    assert_eq!(snapshot.tool_lists.len(), 1, "the activated server's list is kept");
+
+    // After the reload the server is still connecting: it lists no tools yet.
+    let connecting = FakeMcp::new().server_with_status("weather", Vec::new(), RemoteStatus::Connecting);
+    let restored = Harness::new([Step::Reply(vec![text("Still 18°C.")]), Step::Reply(vec![text("Rain.")])], connecting);
+    let mut session = AgentSession::restore(deps_of(&restored), AgentConfig::default(), snapshot);
+    block_on(session.run(UserTurn::text("and tomorrow?"), &restored.settings, CancelToken::new(), &restored.events));
+    assert!(
+        restored.model.seen()[0].tools.contains(&"weather_mcp_get_forecast".to_owned()),
+        "the first request after the reload offers the stored tools: {:?}",
+        restored.model.seen()[0].tools
+    );
+
+    // Connected, with another list: it replaces the stored one, in requests and in what is stored.
+    restored.mcp.set_server("weather", vec![spec("get_hourly", "Hour by hour")], RemoteStatus::Connected);
+    block_on(session.run(UserTurn::text("by the hour?"), &restored.settings, CancelToken::new(), &restored.events));
+    let tools = &restored.model.seen()[1].tools;
+    assert!(tools.contains(&"weather_mcp_get_hourly".to_owned()) && !tools.contains(&"weather_mcp_get_forecast".to_owned()), "{tools:?}");
+    let lists = session.snapshot().tool_lists;
+    assert_eq!(lists.iter().flat_map(|list| list.tools.iter().map(|tool| tool.name.as_str())).collect::<Vec<_>>(), ["get_hourly"]);
+}
+
+#[test]
+fn a_running_turn_reports_its_conversation_whenever_it_could_be_sent_again() {
+    let mut harness = Harness::new(
+        [
+            Step::Reply(vec![call("f1", "weather_mcp_get_forecast", json!({ "city": "Paris" }))]),
+            Step::Reply(vec![text("18°C.")]),
+        ],
+        weather(),
+    );
+    harness.run("weather in Paris");
+    let advanced: Vec<SessionSnapshot> = harness
+        .events()
+        .into_iter()
+        .filter_map(|event| match event {
+            AgentEvent::ConversationAdvanced { snapshot } => Some(snapshot),
+            _ => None,
+        })
+        .collect();
+    let lengths: Vec<usize> = advanced.iter().map(|snapshot| snapshot.messages.len()).collect();
+    assert_eq!(lengths, [1, 3], "the person's message, then the finished tool step");
+    for snapshot in &advanced {
+        assert!(snapshot.in_flight);
+        assert_eq!(snapshot.messages.last().map(|message| message.role), Some(Role::User), "each ends where a request can start");
+    }
+    assert!(matches!(advanced[1].messages[2].content[0], ContentBlock::ToolResult { .. }));
+    let step = &advanced[1];
+    assert_eq!(step.activated.len(), 1, "the server the step activated is kept with it");
+    assert_eq!(step.tool_lists.len(), 1, "and its tool list");
+    assert_eq!(step.results.len(), 1, "and the step's full result");
+}
+
+fn deps_of(harness: &Harness) -> AgentDeps {
+    AgentDeps {
+        model: harness.model.clone(),
+        local: vec![harness.autoui.clone()],
+        remote: harness.mcp.clone(),
+        clock: std::rc::Rc::new(harness.clock.clone()),
+        results: harness.results.clone(),
+    }
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! The record layout of the browser store: a session (canvas, conversation, activated servers,
-//! results) survives a round trip through records; one small edit writes one small record even next
+//! The record layout of the browser store: a session (canvas, conversation, activated servers and
+//! their tool lists, results, a turn in flight) survives a round trip through records; one small edit writes one small record even next
 //! to megabytes of tables; a write that never committed is planned again; missing or broken records
 //! are reported and the rest loads; the move from the local storage documents loses nothing.
 
@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::sync::Arc;
 
 use autoui_core::agent::buffer::{ResultBuffer, StoredResult};
-use autoui_core::agent::session::{ActivatedServer, SessionSnapshot};
+use autoui_core::agent::session::{ActivatedServer, ServerTools, SessionSnapshot};
 use autoui_core::autoui::recall::recall;
 use autoui_core::canvas::history::HistoryLimits;
 use autoui_core::canvas::model::Canvas;
@@ -23,9 +23,9 @@ use autoui_core::store::library::{delete_dashboard, put_dashboard, read_library}
 use autoui_core::store::migrate::{
     LEGACY_DASHBOARDS_KEY, LEGACY_SERVERS_KEY, LEGACY_SESSION_KEY, LegacyDocuments, migrate,
 };
-use autoui_core::store::session::{SessionState, SessionWriter, read_session};
+use autoui_core::store::session::{SessionState, SessionWriter, read_session, read_session_update, written_keys};
 use autoui_core::store::{SESSION_KEY, SERVERS_KEY, StoreName, StoredRecords};
-use autoui_core::tool::Origin;
+use autoui_core::tool::{Origin, ToolSpec};
 use autoui_core::tool_name::Protocol;
 use autoui_core::widget_kind::WidgetKind;
 use serde_json::json;
@@ -74,9 +74,27 @@ fn state(store: &CanvasStore) -> SessionState {
         agent: SessionSnapshot {
             messages: conversation(),
             activated: vec![ActivatedServer { server: ServerId::sanitize("weather"), protocol: Protocol::Mcp }],
+            tool_lists: vec![weather_tools("forecast")],
             results: vec![StoredResult { id: "f1".to_owned(), text: Arc::from("{\"temp\": 18}") }],
             evicted: vec!["f0".to_owned()],
+            in_flight: true,
         },
+    }
+}
+
+/// The weather server's tool list, with one tool named `tool`.
+fn weather_tools(tool: &str) -> ServerTools {
+    ServerTools {
+        server: ServerId::sanitize("weather"),
+        name: "weather".to_owned(),
+        instructions: Some("Ask for one city at a time.".to_owned()),
+        tools: vec![ToolSpec {
+            name: tool.to_owned(),
+            title: None,
+            description: "The forecast for a city".to_owned(),
+            input_schema: json!({ "type": "object", "properties": { "city": { "type": "string" } } }),
+            read_only: true,
+        }],
     }
 }
 
@@ -174,6 +192,71 @@ fn the_conversation_grows_by_one_record_per_new_message_and_results_come_and_go(
     records.apply(&write.plan);
     writer.confirm(write);
     assert_eq!(read_back(&records), next);
+}
+
+#[test]
+fn a_servers_tool_list_is_a_record_of_its_own_written_again_only_when_it_changes() {
+    let store = store_with(0, 0);
+    let mut writer = SessionWriter::default();
+    let mut records = StoredRecords::default();
+    commit(&mut writer, &mut records, state(&store));
+    assert!(records.meta("tools/weather").is_some_and(|list| list.contains("forecast")), "{:?}", records.meta);
+
+    // A new message: the tool list is not written again.
+    let mut next = state(&store);
+    next.agent.messages.push(Message { role: Role::User, content: vec![ContentBlock::Text { text: "more".to_owned() }] });
+    let write = writer.plan(next.clone());
+    assert!(write.plan.puts.iter().all(|record| record.key != "tools/weather"), "{:?}", write.plan.puts);
+    records.apply(&write.plan);
+    writer.confirm(write);
+
+    // The server came back with another list: it replaces the stored one.
+    next.agent.tool_lists = vec![weather_tools("forecast_by_hour")];
+    let write = writer.plan(next.clone());
+    assert_eq!(write.plan.puts.iter().map(|r| r.key.as_str()).collect::<Vec<_>>(), ["tools/weather"]);
+    records.apply(&write.plan);
+    writer.confirm(write);
+    assert_eq!(read_back(&records).agent.tool_lists, [weather_tools("forecast_by_hour")]);
+
+    // A conversation started over has no activated server: its list goes.
+    next.agent.tool_lists.clear();
+    let write = writer.plan(next);
+    assert!(write.plan.deletes.contains(&(StoreName::Meta, "tools/weather".to_owned())), "{:?}", write.plan.deletes);
+}
+
+#[test]
+fn a_tab_following_the_writer_reads_only_what_a_write_put_and_keeps_the_rest_as_it_was() {
+    let mut store = store_with(3, 1_000);
+    let mut writer = SessionWriter::default();
+    let mut records = StoredRecords::default();
+    commit(&mut writer, &mut records, state(&store));
+    let followed = read_back(&records);
+
+    let y = store.canvas().get(&BlockId::new("w_kpi")).unwrap().layout.y;
+    store.apply(Op::Move { id: BlockId::new("w_kpi"), x: 6, y }, &Origin::User, 2.0).unwrap();
+    let mut next = state(&store);
+    next.agent.messages.push(Message { role: Role::User, content: vec![ContentBlock::Text { text: "more".to_owned() }] });
+    let write = writer.plan(next.clone());
+    let keys = written_keys(&write.plan);
+    records.apply(&write.plan);
+    writer.confirm(write);
+
+    // What the follower reads: the records that write put, and the index.
+    let mut all = records.clone();
+    let mut changed = StoredRecords::default();
+    for (name, key) in &keys {
+        let found = all.store_mut(*name).iter().find(|(k, _)| k == key).cloned().expect("a record the write put");
+        changed.store_mut(*name).push(found);
+    }
+    assert_eq!(changed.blocks.len(), 1, "one block was read: {keys:?}");
+    let update = read_session_update(&changed, &followed, &random(), 5.0).expect("readable").expect("stored");
+    assert!(update.loaded.set_aside.is_empty(), "{:?}", update.loaded.set_aside);
+    assert_eq!(update.loaded.value, read_back(&records), "the same session as a full read");
+    for id in ["w_t0", "w_t1", "w_t2"] {
+        let id = BlockId::new(id);
+        let (now, before) = (update.loaded.value.canvas.get(&id).unwrap(), followed.canvas.get(&id).unwrap());
+        assert!(Arc::ptr_eq(&now.data, &before.data), "table {id:?} was kept as it was, not read again");
+    }
 }
 
 #[test]

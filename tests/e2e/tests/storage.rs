@@ -2,14 +2,19 @@
 //! after a reload with every row; the local storage documents of the previous version move into
 //! IndexedDB and leave local storage only once moved; a write the browser refuses (a store whose
 //! puts fail as over quota) keeps the last saved state and says what did not fit; a reload in the middle of a run
-//! keeps the conversation, and `recall` of a result from before the reload returns its full text;
+//! keeps the conversation, and `recall` of a result from before the reload returns its full text; a
+//! turn a reload cut short comes back with the person's message and the steps it finished, says it
+//! was interrupted and sends it again on Retry, with the activated server's tools offered before
+//! that server has reconnected;
 //! a second tab follows the first read-only (refusing its own edits with the reason, never
-//! overwriting), shows the first tab's new widgets, and takes over when the first tab closes.
+//! overwriting), shows the first tab's new widgets (reading only the records each save put), and
+//! takes over when the first tab closes.
 
 use std::sync::Arc;
 
 use autoui_e2e::browser::BrowserOptions;
-use autoui_e2e::llm::{Reply, ScriptedLlm, calls_to, exchanges};
+use autoui_e2e::cdp::cdp;
+use autoui_e2e::llm::{Reply, ScriptedLlm, calls_to, exchanges, tool_names};
 use autoui_e2e::mcp_server::{McpServer, Transport};
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
@@ -291,6 +296,98 @@ async fn a_reload_mid_run_keeps_the_conversation_and_recall_returns_a_result_fro
     drop(server);
 }
 
+/// In every page loaded from now on, holds each fetch to the origin `ORIGIN` until
+/// `window.__releaseMcp()`: an MCP server there stays "connecting".
+const HOLD_SERVER: &str = r#"
+(() => {
+  const held = [];
+  const fetch = window.fetch.bind(window);
+  window.__releaseMcp = () => { window.__mcpReleased = true; held.splice(0).forEach((go) => go()); };
+  window.fetch = (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (window.__mcpReleased || !url.startsWith('ORIGIN')) return fetch(input, init);
+    return new Promise((go) => held.push(go)).then(() => fetch(input, init));
+  };
+})();"#;
+
+#[tokio::test]
+async fn a_turn_cut_by_a_reload_is_kept_says_so_and_retry_sends_it_with_the_servers_tools_at_once() {
+    let server = McpServer::python("table_server.py", Transport::Streamable).await;
+    let gate = Arc::new(Notify::new());
+    let held = gate.clone();
+    let llm = ScriptedLlm::start(move |_: &Value, index| match index {
+        0 => Reply::tool(LIST_ROWS, json!({})),
+        // The model is still answering the finished step when the page reloads.
+        1 => Reply::Held { gate: held.clone(), reply: Box::new(Reply::text("too late")) },
+        _ => Reply::text("Five cities, after the reload."),
+    })
+    .await;
+    let base = llm.base_url();
+    let url = server.url();
+    let llm_ref = &llm;
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "table").await;
+        page.say("List the cities").await;
+        page.wait_until("the model was asked again after the tool step", "return document.querySelector('[data-testid=chat]')?.dataset.running === 'true';").await;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let index = page.eval_async(SESSION_INDEX, vec![]).await;
+            if index["in_flight"] == true && index["messages"] == 3 {
+                break;
+            }
+            assert!(std::time::Instant::now() < deadline, "the running turn was never stored: {index}");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert_eq!(llm_ref.requests().len(), 2);
+
+        // The reloaded page cannot reach the MCP server until the test lets it.
+        let origin = url.split("/mcp").next().unwrap_or_default().to_owned();
+        cdp(page.client(), "Page.addScriptToEvaluateOnNewDocument", json!({ "source": HOLD_SERVER.replace("ORIGIN", &origin) }))
+            .await
+            .expect("the hold script is installed");
+        page.reload().await;
+        page.wait_for_text("[data-testid=chat-user]", "List the cities").await;
+        page.wait_for_text("[data-testid=chat-tool-call]", "list_rows").await;
+        let note = page.wait_for_text("[data-testid=chat-note]", "interrupted by a reload").await;
+        assert!(note.contains("Retry"), "the note says what to do: {note}");
+        page.click("[data-testid=open-servers]").await;
+        page.wait_for_server("table", "connecting").await;
+        page.close_servers().await;
+
+        page.click("[data-testid=retry]").await;
+        page.wait_for_text("[data-testid=chat-assistant]", "Five cities, after the reload.").await;
+        let requests = llm_ref.requests();
+        assert_eq!(requests.len(), 3);
+        let retried = &requests[2];
+        let offered = tool_names(retried);
+        assert!(offered.contains(&LIST_ROWS.to_owned()), "the first request after the reload offers the server's tools: {offered:?}");
+        let call = calls_to(retried, LIST_ROWS).pop().expect("the finished step is sent again");
+        assert!(call.result.is_some_and(|result| result.contains("Lyon")), "with its result");
+        assert!(retried.to_string().contains("List the cities"), "with the person's message");
+        assert_eq!(page.count("[data-testid=chat-user]").await, 1, "the message is not shown twice");
+
+        page.eval("window.__releaseMcp();", vec![]).await;
+        page.click("[data-testid=open-servers]").await;
+        page.wait_for_server("table", "connected with 5 tools").await;
+        page.close_servers().await;
+
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+    gate.notify_one();
+    llm.stop().await;
+    drop(server);
+}
+
+/// Counts the page's `getAll` reads from now on, as `window.__wholeReads` (reading a whole store).
+const COUNT_WHOLE_READS: &str = r#"
+window.__wholeReads = 0;
+const getAll = IDBObjectStore.prototype.getAll;
+IDBObjectStore.prototype.getAll = function (...args) { window.__wholeReads += 1; return getAll.apply(this, args); };"#;
+
 #[tokio::test]
 async fn a_second_tab_follows_the_first_read_only_and_takes_over_when_it_closes() {
     with_app(BrowserOptions::default(), |page| async move {
@@ -304,6 +401,7 @@ async fn a_second_tab_follows_the_first_read_only_and_takes_over_when_it_closes(
         page.open("/").await;
         page.find("[data-testid=other-tab-banner]").await;
         page.wait_for_text("[data-widget-type=data-table]", "City 0-9").await;
+        page.eval(COUNT_WHOLE_READS, vec![]).await;
 
         let refused = try_add_table(&page, 1, 10).await;
         assert!(refused.contains("another tab"), "the follower's edit is refused with the reason: {refused}");
@@ -317,6 +415,8 @@ async fn a_second_tab_follows_the_first_read_only_and_takes_over_when_it_closes(
         page.wait_for_text("[data-testid=canvas-grid]", "City 2-9").await;
         let followed = saved.elapsed();
         assert!(followed < std::time::Duration::from_secs(1), "the follower showed the saved widget after {followed:?}");
+        let whole = page.eval("return window.__wholeReads;", vec![]).await;
+        assert_eq!(whole, json!(0), "the follower read only the records the save put, not the whole store");
         assert_eq!(stored_block_ids(&page).await, [first.clone(), second.clone()], "the writer's work is stored whole");
 
         client.switch_to_window(tab_a).await.expect("to the first tab");

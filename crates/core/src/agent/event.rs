@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::agent::stop::StopReason;
 use crate::dispatch::record::CallRecord;
 use crate::ids::{CallId, ServerId};
+use crate::agent::session::SessionSnapshot;
 use crate::llm::model::Usage;
 use crate::tool_name::Protocol;
 
@@ -31,6 +32,10 @@ pub enum AgentEvent {
     RetryScheduled { attempt: u32, delay_ms: u32, reason: String },
     /// An LLM reply and its tool calls are done.
     IterationFinished { iteration: u32, usage: Usage, cost_usd: Option<f64>, request_bytes: usize },
+    /// The session so far (marked in flight), at a point where its conversation can be sent as it
+    /// is: it ends with the person's message or with the results of the step that just finished.
+    /// What to keep if the page goes away before the run ends.
+    ConversationAdvanced { snapshot: SessionSnapshot },
     /// The run is over.
     RunStopped { reason: StopReason, iterations: u32, usage: Usage, cost_usd: Option<f64> },
 }

@@ -62,6 +62,7 @@ impl AgentSession {
         }
         if let Some(message) = turn.into_message() {
             self.messages.push(message);
+            sink.emit(AgentEvent::ConversationAdvanced { snapshot: self.in_flight_snapshot() });
         }
         let max = settings.max_iterations.max(1);
         let mut summary = RunSummary {
@@ -176,6 +177,7 @@ impl AgentSession {
         if self.config.compress_history {
             economy(&self.config, &self.results, catalog).compress_history(&mut self.messages);
         }
+        sink.emit(AgentEvent::ConversationAdvanced { snapshot: self.in_flight_snapshot() });
         finished(sink);
         None
     }

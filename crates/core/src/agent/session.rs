@@ -20,7 +20,7 @@ use crate::ports::Clock;
 use crate::provenance::UrlLedger;
 use crate::remote::RemoteServers;
 use crate::settings::Settings;
-use crate::tool::LocalServer;
+use crate::tool::{LocalServer, ToolSpec};
 use crate::tool_name::Protocol;
 
 /// What a session reaches the outside world through.
@@ -100,6 +100,18 @@ pub struct ActivatedServer {
     pub protocol: Protocol,
 }
 
+/// An activated remote server's tool list as last seen connected: after a reload its tools are
+/// offered from it until the server is connected again, and then its own list replaces it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ServerTools {
+    pub server: ServerId,
+    /// The name the user gave, or the server's own.
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+    pub tools: Vec<ToolSpec>,
+}
+
 /// A conversation as persisted by the app. `results` may be left out to save space; recall then
 /// answers that old results are no longer kept.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -107,11 +119,18 @@ pub struct SessionSnapshot {
     pub messages: Vec<Message>,
     #[serde(default)]
     pub activated: Vec<ActivatedServer>,
+    /// The tool lists of the activated remote servers.
+    #[serde(default)]
+    pub tool_lists: Vec<ServerTools>,
     #[serde(default)]
     pub results: Vec<StoredResult>,
     /// Results forgotten to stay within the buffer's capacity, oldest first, so `recall` can say so.
     #[serde(default)]
     pub evicted: Vec<String>,
+    /// Taken while a turn was running: `messages` end with what it did so far (the person's
+    /// message, then each finished step), and a reload read back from here cut it short.
+    #[serde(default)]
+    pub in_flight: bool,
 }
 
 pub struct AgentSession {
@@ -156,11 +175,7 @@ impl AgentSession {
     /// A session that continues a persisted conversation.
     pub fn restore(deps: AgentDeps, config: AgentConfig, snapshot: SessionSnapshot) -> AgentSession {
         let mut session = AgentSession::new(deps, config);
-        session.messages = snapshot.messages;
-        session
-            .dispatcher
-            .restore_activated(snapshot.activated.into_iter().map(|active| (active.server, active.protocol)).collect());
-        session.results.restore(snapshot.results, snapshot.evicted);
+        session.replace(snapshot);
         session.urls.record_conversation(&session.messages, AutoUi::NAME);
         session
     }
@@ -168,8 +183,8 @@ impl AgentSession {
     /// Continues another persisted conversation instead of this one (a backup read back).
     pub fn replace(&mut self, snapshot: SessionSnapshot) {
         self.messages = snapshot.messages;
-        self.dispatcher
-            .restore_activated(snapshot.activated.into_iter().map(|active| (active.server, active.protocol)).collect());
+        let activated = snapshot.activated.into_iter().map(|active| (active.server, active.protocol)).collect();
+        self.dispatcher.restore_activated(activated, snapshot.tool_lists);
         self.results.restore(snapshot.results, snapshot.evicted);
     }
 
@@ -177,9 +192,18 @@ impl AgentSession {
         SessionSnapshot {
             messages: self.messages.clone(),
             activated: self.activated(),
+            tool_lists: self.dispatcher.activated_tool_lists(),
             results: self.results.entries(),
             evicted: self.results.evicted(),
+            in_flight: false,
         }
+    }
+
+    /// The snapshot of a run that is still going (what [`AgentEvent::ConversationAdvanced`] carries).
+    ///
+    /// [`AgentEvent::ConversationAdvanced`]: crate::agent::event::AgentEvent::ConversationAdvanced
+    pub(super) fn in_flight_snapshot(&self) -> SessionSnapshot {
+        SessionSnapshot { in_flight: true, ..self.snapshot() }
     }
 
     /// Sets the request budget of the next runs (the app derives it from the model profile).

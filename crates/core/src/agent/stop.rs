@@ -19,6 +19,8 @@ pub enum StopReason {
     Refused,
     /// The provider's content filter stopped the reply.
     Filtered,
+    /// The page was reloaded (or closed) while the run was going; what it did so far was kept.
+    Interrupted,
 }
 
 impl StopReason {
@@ -36,6 +38,9 @@ impl StopReason {
             ),
             StopReason::Refused => "The model declined to answer this request (a refusal).".to_owned(),
             StopReason::Filtered => "The provider's content filter stopped the reply.".to_owned(),
+            StopReason::Interrupted => "This turn was interrupted by a reload of the page before the agent finished. \
+                 Your message and what the agent did so far are kept: press Retry to send it again."
+                .to_owned(),
         }
     }
 }

@@ -36,11 +36,13 @@ pub struct DecodeContext<'a> {
 
 /// Decodes `items` into a canvas. Blocks without a usable layout are placed in the first free slot
 /// after those that have one; ids that are missing, malformed or repeated are replaced by fresh ones.
-pub fn decode_canvas(items: &[Value], context: &DecodeContext<'_>) -> (Canvas, Vec<SetAside>) {
+/// Takes the items by value: a block's `data` (a 10,000-row table, say) moves into it uncopied.
+pub fn decode_canvas(items: Vec<Value>, context: &DecodeContext<'_>) -> (Canvas, Vec<SetAside>) {
     let mut set_aside = Vec::new();
     let mut taken = HashSet::new();
     let mut decoded = Vec::new();
-    for (index, item) in items.iter().enumerate() {
+    for (index, item) in items.into_iter().enumerate() {
+        let style = item.get("style").cloned();
         match decode_block(item, context, &mut taken) {
             Ok(block) => {
                 if !block.rejected_style.is_empty() {
@@ -52,15 +54,15 @@ pub fn decode_canvas(items: &[Value], context: &DecodeContext<'_>) -> (Canvas, V
                     set_aside.push(SetAside {
                         what: format!("block {}, style", index + 1),
                         reason: reasons.join("; "),
-                        raw: item.get("style").cloned().unwrap_or(Value::Null),
+                        raw: style.unwrap_or(Value::Null),
                     });
                 }
                 decoded.push(block);
             }
-            Err(reason) => set_aside.push(SetAside {
+            Err((reason, raw)) => set_aside.push(SetAside {
                 what: format!("block {}", index + 1),
                 reason,
-                raw: item.clone(),
+                raw,
             }),
         }
     }
@@ -75,28 +77,35 @@ struct DecodedBlock {
     rejected_style: Vec<StyleError>,
 }
 
+/// A block, or why not with the item as it came.
 fn decode_block(
-    item: &Value,
+    item: Value,
     context: &DecodeContext<'_>,
     taken: &mut HashSet<BlockId>,
-) -> Result<DecodedBlock, String> {
-    let Some(fields) = item.as_object() else {
-        return Err("not a JSON object".to_owned());
+) -> Result<DecodedBlock, (String, Value)> {
+    let Value::Object(mut fields) = item else {
+        return Err(("not a JSON object".to_owned(), item));
     };
     let kind = match fields.get("type") {
-        Some(Value::String(name)) => WidgetKind::from_name(name).ok_or_else(|| {
-            format!(
-                "\"{name}\" is not one of the {} widget types of this app",
-                WidgetKind::ALL.len()
-            )
-        })?,
-        Some(_) => return Err("\"type\" is not a string".to_owned()),
-        None => return Err("no \"type\"".to_owned()),
+        Some(Value::String(name)) => match WidgetKind::from_name(name) {
+            Some(kind) => kind,
+            None => {
+                let reason = format!(
+                    "\"{name}\" is not one of the {} widget types of this app",
+                    WidgetKind::ALL.len()
+                );
+                return Err((reason, Value::Object(fields)));
+            }
+        },
+        Some(_) => return Err(("\"type\" is not a string".to_owned(), Value::Object(fields))),
+        None => return Err(("no \"type\"".to_owned(), Value::Object(fields))),
     };
+    // Taken, not removed: the rest of the item is dropped next, and removal code would weigh on
+    // the first load.
     let data = fields
-        .get("data")
-        .cloned()
-        .unwrap_or_else(|| Value::Object(Map::new()));
+        .get_mut("data")
+        .map_or_else(|| Value::Object(Map::new()), Value::take);
+    let fields = &fields;
     let id = match fields.get("id").and_then(Value::as_str) {
         Some(id) if is_block_id(id) && !taken.contains(&BlockId::new(id)) => BlockId::new(id),
         _ => fresh_id(context.random, taken),

@@ -140,9 +140,9 @@ fn import_value(value: &Value, random: &dyn Random, now_ms: f64) -> Result<Impor
         default_origin: Origin::User,
     };
     let (canvas, set_aside) = if source == SourceFormat::Autoui {
-        decode_canvas(blocks, &context)
+        decode_canvas(blocks.clone(), &context)
     } else {
-        decode_canvas(&foreign_blocks(blocks), &context)
+        decode_canvas(foreign_blocks(blocks), &context)
     };
     let title = [meta.and_then(|meta| meta.get("title")), value.get("name")]
         .into_iter()
@@ -215,7 +215,7 @@ fn markdown(text: &str, random: &dyn Random, now_ms: f64) -> Imported {
         now_ms,
         default_origin: Origin::User,
     };
-    let (canvas, set_aside) = decode_canvas(&[block], &context);
+    let (canvas, set_aside) = decode_canvas(vec![block], &context);
     Imported {
         canvas,
         title,

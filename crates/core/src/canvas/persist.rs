@@ -424,7 +424,7 @@ fn read_canvas(
         .and_then(Value::as_array)
     {
         Some(blocks) => {
-            let (canvas, mut set_aside) = decode_canvas(blocks, context);
+            let (canvas, mut set_aside) = decode_canvas(blocks.clone(), context);
             for item in &mut set_aside {
                 item.what = format!("{what}, {}", item.what);
             }

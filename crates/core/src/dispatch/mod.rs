@@ -27,7 +27,8 @@ use crate::dispatch::record::{CallOutcome, CallRecord, CallTarget};
 use crate::ids::{CallId, ServerId};
 use crate::llm::model::ToolDef;
 use crate::ports::Clock;
-use crate::remote::{RemoteCallError, RemoteServers};
+use crate::agent::session::ServerTools;
+use crate::remote::{RemoteCallError, RemoteServerView, RemoteServers, RemoteStatus};
 use crate::tool::{CallContext, DataSource, LocalServer, Origin, ToolResult};
 use crate::tool_name::{Protocol, ToolName, ToolNameError};
 
@@ -145,6 +146,8 @@ pub struct Dispatcher {
     last_source: Option<DataSource>,
     /// Tools discovery named, and the tool-definition budget.
     offer: ToolOffer,
+    /// The tool lists the activated remote servers had before a reload, offered while they connect.
+    remembered: Vec<ServerTools>,
 }
 
 impl Dispatcher {
@@ -164,12 +167,50 @@ impl Dispatcher {
             discovered: false,
             last_source: None,
             offer: ToolOffer::default(),
+            remembered: Vec::new(),
         }
     }
 
     /// All servers' tools as they are now.
     pub fn catalog(&self) -> Catalog {
-        Catalog::build(&self.local, &self.remote.servers())
+        Catalog::build(&self.local, &self.remote_views())
+    }
+
+    /// The remote servers as they are now, except that one still connecting offers the tool list it
+    /// had before the reload, so the conversation goes on with its tools at once (a call made
+    /// before it is connected is answered that it is still connecting).
+    fn remote_views(&self) -> Vec<RemoteServerView> {
+        let mut views = self.remote.servers();
+        for view in views.iter_mut().filter(|view| view.status == RemoteStatus::Connecting) {
+            if let Some(remembered) = self.remembered.iter().find(|remembered| remembered.server == view.id) {
+                view.status = RemoteStatus::Connected;
+                view.tools.clone_from(&remembered.tools);
+                view.instructions = view.instructions.take().or_else(|| remembered.instructions.clone());
+            }
+        }
+        views
+    }
+
+    /// The tool lists of the activated remote servers, to store with the conversation: a connected
+    /// server's own list, else the one remembered from before the reload.
+    pub fn activated_tool_lists(&self) -> Vec<ServerTools> {
+        let views = self.remote.servers();
+        self.activated
+            .iter()
+            .filter(|(_, protocol)| *protocol == Protocol::Mcp)
+            .filter_map(|(id, _)| {
+                let live = views.iter().find(|view| &view.id == id && view.status == RemoteStatus::Connected);
+                match live {
+                    Some(view) => Some(ServerTools {
+                        server: view.id.clone(),
+                        name: view.name.clone(),
+                        instructions: view.instructions.clone(),
+                        tools: view.tools.clone(),
+                    }),
+                    None => self.remembered.iter().find(|remembered| &remembered.server == id).cloned(),
+                }
+            })
+            .collect()
     }
 
     /// The tools to offer the model: the discovery set plus every activated server's tools, or
@@ -187,8 +228,10 @@ impl Dispatcher {
         &self.activated
     }
 
-    pub fn restore_activated(&mut self, activated: Vec<(ServerId, Protocol)>) {
+    /// Continues a stored conversation's activations, with the activated servers' tool lists.
+    pub fn restore_activated(&mut self, activated: Vec<(ServerId, Protocol)>, tool_lists: Vec<ServerTools>) {
         self.activated = activated;
+        self.remembered = tool_lists;
     }
 
     /// A new user turn: the repetition guard and the "guided" flag start over.
@@ -200,6 +243,7 @@ impl Dispatcher {
     /// Forgets the conversation: activations, the data source, the guard.
     pub fn reset(&mut self) {
         self.activated.clear();
+        self.remembered.clear();
         self.offer.clear();
         self.last_source = None;
         self.begin_run();

@@ -71,7 +71,7 @@ pub fn read_backup(text: &str, random: &dyn Random, now_ms: f64) -> Result<Loade
     let context = DecodeContext { random, now_ms, default_origin: Origin::User };
     let session = value.get("session").cloned().unwrap_or(Value::Null);
     let blocks = session.pointer("/canvas/blocks").and_then(Value::as_array).cloned().unwrap_or_default();
-    let (canvas, mut set_aside) = decode_canvas(&blocks, &context);
+    let (canvas, mut set_aside) = decode_canvas(blocks, &context);
     let raw_conversation = session.get("conversation").cloned().unwrap_or(Value::Array(Vec::new()));
     let conversation = serde_json::from_value::<Vec<Message>>(raw_conversation.clone()).unwrap_or_else(|error| {
         set_aside.push(SetAside { what: "conversation".to_owned(), reason: error.to_string(), raw: raw_conversation });

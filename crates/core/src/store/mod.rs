@@ -33,6 +33,10 @@ impl StoreName {
     pub const ALL: [StoreName; 5] =
         [StoreName::Meta, StoreName::Blocks, StoreName::Messages, StoreName::Results, StoreName::Dashboards];
 
+    pub fn from_name(name: &str) -> Option<StoreName> {
+        StoreName::ALL.into_iter().find(|store| store.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             StoreName::Meta => "meta",

@@ -10,11 +10,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::agent::buffer::StoredResult;
-use crate::agent::session::{ActivatedServer, SessionSnapshot};
+use crate::agent::session::{ActivatedServer, ServerTools, SessionSnapshot};
 use crate::canvas::decode::{DecodeContext, SetAside, decode_canvas};
 use crate::canvas::model::{Block, Canvas};
 use crate::canvas::persist::{Loaded, PersistError};
-use crate::ids::BlockId;
+use crate::ids::{BlockId, ServerId};
 use crate::llm::message::Message;
 use crate::ports::Random;
 use crate::store::{LAYOUT_VERSION, SESSION_KEY, StoreName, StoredRecords, WritePlan};
@@ -43,6 +43,11 @@ struct SessionIndex {
     results: Vec<String>,
     #[serde(default)]
     evicted: Vec<String>,
+    /// Servers whose tool lists are stored, each in its own record (`tools_key`).
+    #[serde(default)]
+    tool_lists: Vec<ServerId>,
+    #[serde(default)]
+    in_flight: bool,
 }
 
 /// What the store holds as far as this page knows (the last committed write, or what was read).
@@ -51,6 +56,7 @@ struct Written {
     blocks: HashMap<BlockId, Block>,
     messages: Vec<Message>,
     results: HashMap<String, Arc<str>>,
+    tool_lists: HashMap<ServerId, ServerTools>,
     index: String,
     /// Records found at start that no index names (left by a write this page did not make); the
     /// next write deletes them.
@@ -119,6 +125,16 @@ impl SessionWriter {
                 plan.delete(StoreName::Results, id.clone());
             }
         }
+        for list in &state.agent.tool_lists {
+            if old.tool_lists.get(&list.server) != Some(list) {
+                plan.put(StoreName::Meta, tools_key(&list.server), to_text(list));
+            }
+        }
+        for server in old.tool_lists.keys() {
+            if !state.agent.tool_lists.iter().any(|list| &list.server == server) {
+                plan.delete(StoreName::Meta, tools_key(server));
+            }
+        }
         let written = written_from(state);
         if written.index != old.index {
             plan.put(StoreName::Meta, SESSION_KEY, written.index.clone());
@@ -141,11 +157,14 @@ fn written_from(state: SessionState) -> Written {
         activated: state.agent.activated,
         results: state.agent.results.iter().map(|result| result.id.clone()).collect(),
         evicted: state.agent.evicted,
+        tool_lists: state.agent.tool_lists.iter().map(|list| list.server.clone()).collect(),
+        in_flight: state.agent.in_flight,
     };
     Written {
         blocks: state.canvas.blocks().iter().map(|block| (block.id.clone(), block.clone())).collect(),
         messages: state.agent.messages,
         results: state.agent.results.into_iter().map(|result| (result.id, result.text)).collect(),
+        tool_lists: state.agent.tool_lists.into_iter().map(|list| (list.server.clone(), list)).collect(),
         index: to_text(&index),
         orphans: Vec::new(),
     }
@@ -165,6 +184,13 @@ fn to_text(value: &impl Serialize) -> String {
 pub(crate) fn from_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
     serde_json::from_str::<Value>(text).and_then(serde_json::from_value)
 }
+
+/// Key of a server's tool list in [`StoreName::Meta`].
+fn tools_key(server: &ServerId) -> String {
+    format!("{TOOLS_PREFIX}{server}")
+}
+
+const TOOLS_PREFIX: &str = "tools/";
 
 /// Messages sort by key in the store, so positions are zero-padded.
 fn message_key(position: usize) -> String {
@@ -186,33 +212,113 @@ pub fn read_session(
     random: &dyn Random,
     now_ms: f64,
 ) -> Result<Option<ReadSession>, PersistError> {
+    read_over::<false>(records, None, random, now_ms)
+}
+
+/// The session after a write another tab committed, read from `records` holding the index and the
+/// records that write put (see [`written_keys`]): what the index names and `records` lacks is taken
+/// from `earlier` as it is, so an unchanged block keeps its data (`Arc`) and is not shown again.
+pub fn read_session_update(
+    records: &StoredRecords,
+    earlier: &SessionState,
+    random: &dyn Random,
+    now_ms: f64,
+) -> Result<Option<ReadSession>, PersistError> {
+    read_over::<true>(records, Some(earlier), random, now_ms)
+}
+
+/// The records a committed `plan` put, with the session's index, which a tab following the writer
+/// reads to catch up (deleted records need no reading: the index no longer names them).
+pub fn written_keys(plan: &WritePlan) -> Vec<(StoreName, String)> {
+    let mut keys: Vec<(StoreName, String)> = plan.puts.iter().map(|record| (record.store, record.key.clone())).collect();
+    if !keys.iter().any(|(store, key)| *store == StoreName::Meta && key == SESSION_KEY) {
+        keys.push((StoreName::Meta, SESSION_KEY.to_owned()));
+    }
+    keys
+}
+
+/// `FOLLOWING` makes two copies: a restore's has none of the code that takes records from
+/// `earlier`, so that code is not in the first load.
+fn read_over<const FOLLOWING: bool>(
+    records: &StoredRecords,
+    earlier: Option<&SessionState>,
+    random: &dyn Random,
+    now_ms: f64,
+) -> Result<Option<ReadSession>, PersistError> {
+    let earlier = if FOLLOWING { earlier } else { None };
     let Some(text) = records.meta(SESSION_KEY) else { return Ok(None) };
     let index = read_index(text)?;
     let mut set_aside = Vec::new();
 
+    let orphans = match earlier {
+        Some(_) => Vec::new(),
+        None => orphans_of(records, &index),
+    };
     let blocks: HashMap<&str, &str> = records.blocks.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let mut items = Vec::new();
+    let mut kept = HashMap::new();
     for id in &index.blocks {
+        let earlier_block = || earlier.and_then(|state| state.canvas.get(&BlockId::new(id.as_str())));
         match blocks.get(id.as_str()).map(|text| serde_json::from_str::<Value>(text)) {
             Some(Ok(value)) => items.push(value),
             Some(Err(error)) => set_aside.push(missing(format!("block {id}"), error.to_string(), Value::Null)),
-            None => set_aside.push(missing(format!("block {id}"), "its record is missing".to_owned(), Value::Null)),
+            None => match earlier_block() {
+                Some(block) => {
+                    kept.insert(id.as_str(), block.clone());
+                }
+                None => set_aside.push(missing(format!("block {id}"), "its record is missing".to_owned(), Value::Null)),
+            },
         }
     }
     let context = DecodeContext { random, now_ms, default_origin: Origin::User };
-    let (canvas, skipped) = decode_canvas(&items, &context);
+    let (decoded, skipped) = decode_canvas(items, &context);
     set_aside.extend(skipped);
+    let canvas = if kept.is_empty() {
+        decoded
+    } else {
+        // In the index's order, each block as read or as it was.
+        let mut read: HashMap<BlockId, Block> = decoded.blocks.into_iter().map(|block| (block.id.clone(), block)).collect();
+        let blocks = index
+            .blocks
+            .iter()
+            .filter_map(|id| kept.remove(id.as_str()).or_else(|| read.remove(&BlockId::new(id.as_str()))))
+            .collect();
+        Canvas { blocks }
+    };
 
-    let messages = read_messages(records, index.messages, &mut set_aside);
+    let messages = read_messages(records, index.messages, earlier.map(|state| state.agent.messages.as_slice()), &mut set_aside);
     let stored: HashMap<&str, &str> = records.results.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let earlier_results: HashMap<&str, &Arc<str>> = earlier
+        .map(|state| state.agent.results.iter().map(|result| (result.id.as_str(), &result.text)).collect())
+        .unwrap_or_default();
     let results = index
         .results
         .iter()
-        .filter_map(|id| stored.get(id.as_str()).map(|text| StoredResult { id: id.clone(), text: Arc::from(*text) }))
+        .filter_map(|id| match stored.get(id.as_str()) {
+            Some(text) => Some(StoredResult { id: id.clone(), text: Arc::from(*text) }),
+            None => earlier_results.get(id.as_str()).map(|text| StoredResult { id: id.clone(), text: Arc::clone(text) }),
+        })
         .collect();
 
-    let orphans = orphans_of(records, &index);
-    let agent = SessionSnapshot { messages, activated: index.activated, results, evicted: index.evicted };
+    // A tool list that does not read is only a head start lost: the server's own list comes on connecting.
+    let tool_lists = index
+        .tool_lists
+        .iter()
+        .filter_map(|server| match records.meta(&tools_key(server)) {
+            Some(text) => from_text::<ServerTools>(text).ok(),
+            None => earlier.and_then(|state| state.agent.tool_lists.iter().find(|list| &list.server == server)).cloned(),
+        })
+        .collect();
+
+
+    let agent = SessionSnapshot {
+        messages,
+        activated: index.activated,
+        tool_lists,
+        results,
+        evicted: index.evicted,
+        in_flight: index.in_flight,
+    };
     Ok(Some(ReadSession { loaded: Loaded { value: SessionState { canvas, agent }, set_aside }, orphans }))
 }
 
@@ -235,19 +341,30 @@ fn read_index(text: &str) -> Result<SessionIndex, PersistError> {
     })
 }
 
-fn read_messages(records: &StoredRecords, count: usize, set_aside: &mut Vec<SetAside>) -> Vec<Message> {
+/// The conversation's `count` messages: each from its record, else (following a writer) as it was in
+/// `earlier`.
+fn read_messages(
+    records: &StoredRecords,
+    count: usize,
+    earlier: Option<&[Message]>,
+    set_aside: &mut Vec<SetAside>,
+) -> Vec<Message> {
     let stored: HashMap<&str, &str> = records.messages.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let mut messages = Vec::with_capacity(count);
-    let mut raw = Vec::with_capacity(count);
+    let mut texts = Vec::with_capacity(count);
     let mut failure = None;
     for position in 0..count {
         let Some(text) = stored.get(message_key(position).as_str()) else {
-            failure.get_or_insert_with(|| format!("message {} is missing", position + 1));
+            match earlier.and_then(|earlier| earlier.get(position)) {
+                Some(message) => messages.push(message.clone()),
+                None => {
+                    failure.get_or_insert_with(|| format!("message {} is missing", position + 1));
+                }
+            }
             continue;
         };
-        let value = serde_json::from_str::<Value>(text);
-        raw.push(value.as_ref().map_or_else(|_| Value::String((*text).to_owned()), Value::clone));
-        match value.and_then(serde_json::from_value::<Message>) {
+        texts.push(*text);
+        match from_text::<Message>(text) {
             Ok(message) => messages.push(message),
             Err(error) => {
                 failure.get_or_insert_with(|| format!("message {}: {error}", position + 1));
@@ -257,6 +374,11 @@ fn read_messages(records: &StoredRecords, count: usize, set_aside: &mut Vec<SetA
     match failure {
         None => messages,
         Some(reason) => {
+            // Kept as read: each message as JSON when it is JSON, else as its text.
+            let raw = texts
+                .iter()
+                .map(|text| serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String((*text).to_owned())))
+                .collect();
             set_aside.push(missing("conversation".to_owned(), reason, Value::Array(raw)));
             Vec::new()
         }
@@ -267,7 +389,15 @@ fn orphans_of(records: &StoredRecords, index: &SessionIndex) -> Vec<(StoreName, 
     let blocks: std::collections::HashSet<&str> = index.blocks.iter().map(String::as_str).collect();
     let results: std::collections::HashSet<&str> = index.results.iter().map(String::as_str).collect();
     let messages: std::collections::HashSet<String> = (0..index.messages).map(message_key).collect();
+    let tool_lists: std::collections::HashSet<String> = index.tool_lists.iter().map(tools_key).collect();
     let mut orphans = Vec::new();
+    orphans.extend(
+        records
+            .meta
+            .iter()
+            .filter(|(k, _)| k.starts_with(TOOLS_PREFIX) && !tool_lists.contains(k))
+            .map(|(k, _)| (StoreName::Meta, k.clone())),
+    );
     orphans.extend(records.blocks.iter().filter(|(k, _)| !blocks.contains(k.as_str())).map(|(k, _)| (StoreName::Blocks, k.clone())));
     orphans.extend(records.messages.iter().filter(|(k, _)| !messages.contains(k)).map(|(k, _)| (StoreName::Messages, k.clone())));
     orphans.extend(records.results.iter().filter(|(k, _)| !results.contains(k.as_str())).map(|(k, _)| (StoreName::Results, k.clone())));

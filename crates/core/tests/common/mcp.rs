@@ -91,6 +91,14 @@ impl FakeMcp {
         self
     }
 
+    /// `server` now has `tools` and `status` (it connected, or listed other tools).
+    pub fn set_server(&self, name: &str, tools: Vec<ToolSpec>, status: RemoteStatus) {
+        for view in self.servers.borrow_mut().iter_mut().filter(|view| view.name == name) {
+            view.tools.clone_from(&tools);
+            view.status = status.clone();
+        }
+    }
+
     /// Gives `server` the `instructions` its `initialize` would send.
     pub fn instructions(self, server: &str, instructions: &str) -> FakeMcp {
         for view in self.servers.borrow_mut().iter_mut().filter(|view| view.name == server) {

@@ -2,10 +2,11 @@
 //! in headless Chromium with a fresh profile per browser (`--runs` times), reads the native benches'
 //! outputs, and writes `BENCHMARKS.md` with every budget of issues 9 and 21 next to its figure.
 //! `--size-report FILE` also writes the size report (`SIZE.md`): the download per visit and where
-//! each wasm module's bytes go; `--download-only` measures only what that report needs.
+//! each wasm module's bytes go; `--download-only` measures only what that report needs;
+//! `--storage-only` measures only the store's rows and prints them (writing no file).
 //!
 //! `cargo run -p autoui-e2e --bin bench -- --native DIR --out FILE [--runs N] [--started UNIX_SECONDS]
-//!  [--size-report FILE] [--download-only]`
+//!  [--size-report FILE] [--download-only | --storage-only]`
 
 mod attribution;
 mod canvas;
@@ -67,6 +68,7 @@ struct Options {
     started: Option<u64>,
     size_report: Option<PathBuf>,
     download_only: bool,
+    storage_only: bool,
 }
 
 impl Options {
@@ -78,6 +80,7 @@ impl Options {
             started: None,
             size_report: None,
             download_only: false,
+            storage_only: false,
         };
         while let Some(flag) = args.next() {
             let mut value = || {
@@ -94,6 +97,7 @@ impl Options {
                 "--native" => options.native = PathBuf::from(value()?),
                 "--size-report" => options.size_report = Some(PathBuf::from(value()?)),
                 "--download-only" => options.download_only = true,
+                "--storage-only" => options.storage_only = true,
                 "--out" => options.out = PathBuf::from(value()?),
                 "--started" => {
                     let started = value()?;
@@ -103,6 +107,9 @@ impl Options {
                 }
                 other => return Err(BenchError::Usage(format!("unknown option {other:?}"))),
             }
+        }
+        if options.download_only && options.storage_only {
+            return Err(BenchError::Usage("--download-only and --storage-only measure different things: pick one".to_owned()));
         }
         if options.download_only && options.size_report.is_none() {
             return Err(BenchError::Usage("--download-only writes only the --size-report file: name one".to_owned()));
@@ -179,6 +186,9 @@ async fn main() -> ExitCode {
 }
 
 async fn run(options: &Options) -> Result<(), BenchError> {
+    if options.storage_only {
+        return measure_storage(options.runs).await;
+    }
     let native = if options.download_only { None } else { Some(report::Native::read(&options.native)?) };
     let app = AppServer::start().await;
     let outcome = if options.download_only {
@@ -270,6 +280,26 @@ async fn measure(base_url: &str, runs: usize) -> Result<BrowserFigures, BenchErr
     figures.load_average.push(machine::load_average());
     figures.download.read_modules(&dist, &mut sizes)?;
     Ok(figures)
+}
+
+/// Only the store's rows, printed as the report would show them.
+async fn measure_storage(runs: usize) -> Result<(), BenchError> {
+    let app = AppServer::start().await;
+    let mut figures = StorageFigures::default();
+    let mut outcome = Ok(());
+    for run in 1..=runs {
+        println!("run {run} of {runs}: the store with 20 10,000-row tables");
+        outcome = storage::measure(&app.base_url(), 5, &mut figures).await;
+        if outcome.is_err() {
+            break;
+        }
+    }
+    app.stop().await;
+    outcome?;
+    for row in report::storage_rows(&figures) {
+        println!("{}: {} ({})", row.figure, row.measured, row.limit);
+    }
+    Ok(())
 }
 
 /// Only the cold loads of `#/` and `#/gallery` the download figures need.
@@ -449,6 +479,8 @@ mod tests {
             .err()
             .expect("refused");
         assert!(error.to_string().contains("at least 1"), "{error}");
+        let error = Options::parse(args(&["--download-only", "--storage-only"])).err().expect("refused");
+        assert!(error.to_string().contains("pick one"), "{error}");
         let error = Options::parse(args(&["--fast"])).err().expect("refused");
         assert!(error.to_string().contains("--fast"), "{error}");
     }

@@ -1,0 +1,52 @@
+//! The code that changes the browser store, in a chunk of its own (`storage`): planning a session
+//! save, handing writes to IndexedDB, moving the local storage documents of the previous version in,
+//! and a follower tab catching up with the writer's saves. The first screen only reads the store, so
+//! none of this is in the first load: it is fetched after first paint, before the first change is saved.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+
+use autoui_core::store::WritePlan;
+use autoui_core::store::migrate::{LegacyDocuments, Migration, migrate};
+use autoui_core::store::session::{PendingWrite, SessionState, SessionWriter};
+
+use crate::adapters::clock::BrowserRandom;
+use crate::adapters::indexed_db::{Commit, RecordStore, StoreError};
+use crate::deferred::part;
+use crate::state::agent::AgentCtx;
+use crate::state::canvas::CanvasCtx;
+use crate::state::persist::PersistCtx;
+use crate::state::tabs::{Following, catch_up};
+
+/// The storage chunk's entry points.
+#[derive(Clone, Copy)]
+pub struct Writing {
+    /// The smallest write that makes the store hold the session.
+    pub plan: fn(&SessionWriter, SessionState) -> PendingWrite,
+    /// Hands a plan to the browser and asks it to commit (the main-thread part of a write).
+    pub begin: fn(&RecordStore, &WritePlan) -> Result<Commit, StoreError>,
+    /// The previous version's documents as one write, when there are any.
+    pub migrate: fn(&LegacyDocuments, f64) -> Option<Migration>,
+    /// A follower reads what the writer's saves put (`state/tabs.rs`).
+    pub catch_up: fn(Rc<RefCell<Following>>, PersistCtx, CanvasCtx, AgentCtx) -> LocalBoxFuture<'static, ()>,
+}
+
+part! {
+    #[chunk(storage, "the code that saves your work")]
+    pub fn writing() -> Part<Writing> {
+        Writing {
+            plan: |writer, state| writer.plan(state),
+            begin: |store, plan| store.begin(plan),
+            migrate: |documents, now_ms| migrate(documents, &BrowserRandom, now_ms),
+            catch_up: |following, persist, canvas, agent| Box::pin(catch_up(following, persist, canvas, agent)),
+        }
+    }
+}
+
+/// Commits `plan` whole or not at all, fetching the chunk first if it is not here.
+pub async fn commit(store: &RecordStore, plan: &WritePlan) -> Result<(), StoreError> {
+    let writing = writing().load().await.map_err(|error| StoreError::NotLoaded(error.to_string()))?;
+    (writing.begin)(store, plan)?.finished().await
+}
