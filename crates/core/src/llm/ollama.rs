@@ -10,8 +10,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::llm::message::{ContentBlock, Message, Role};
+// Ollama describes tools as the chat-completions API does.
+use crate::llm::openai::WireTool;
 use crate::llm::model::{
-    ChatRequest, FinishReason, LlmError, MalformedInput, ModelEvent, ModelReply, ToolDef, Usage, parse_tool_input,
+    ChatRequest, FinishReason, LlmError, MalformedInput, ModelEvent, ModelReply, Usage, parse_tool_input,
 };
 use crate::ports::{HttpRequest, Method};
 use crate::settings::Settings;
@@ -155,29 +157,6 @@ struct WireFunctionCall<'a> {
     name: &'a str,
     /// Ollama takes the arguments as an object, not a JSON string.
     arguments: &'a Value,
-}
-
-#[derive(Serialize)]
-struct WireTool<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    function: WireFunction<'a>,
-}
-
-#[derive(Serialize)]
-struct WireFunction<'a> {
-    name: &'a str,
-    description: &'a str,
-    parameters: &'a Value,
-}
-
-impl<'a> From<&'a ToolDef> for WireTool<'a> {
-    fn from(tool: &'a ToolDef) -> WireTool<'a> {
-        WireTool {
-            kind: "function",
-            function: WireFunction { name: &tool.name, description: &tool.description, parameters: &tool.input_schema },
-        }
-    }
 }
 
 fn push_user<'a>(message: &'a Message, names: &HashMap<&'a str, &'a str>, out: &mut Vec<WireMessage<'a>>) {

@@ -177,7 +177,7 @@ struct WireFunctionCall<'a> {
 }
 
 #[derive(Serialize)]
-struct WireTool<'a> {
+pub(crate) struct WireTool<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     function: WireFunction<'a>,
