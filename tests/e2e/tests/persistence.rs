@@ -72,6 +72,9 @@ async fn assert_dashboard(page: &Page, rows: &[Value], total: &str, what: &str) 
         widget_types(page).await,
         ["data-table", "stat-card", "chart-rich"]
     );
+    // The widgets' chunk may still be on its way after a reload: wait for the table's first row.
+    let first = rows.first().and_then(|row| row["city"].as_str()).unwrap_or_default();
+    page.wait_for_text("[data-widget-type=data-table]", first).await;
     let table = page.text("[data-widget-type=data-table]").await;
     for row in rows {
         let city = row["city"].as_str().unwrap_or_default();
