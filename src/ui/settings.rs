@@ -20,6 +20,7 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
     follow_focus(open, close, "open-settings");
     let settings = use_settings().0;
     let engine = use_engine();
+    let opened = Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || open.get());
     let key_visible = RwSignal::new(false);
     // A key taken off the settings when the base URL moved to another host, until the person decides.
     let held_key = RwSignal::new(None::<String>);
@@ -120,8 +121,9 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
             </section>
 
             // The sections below the model come with the engine, fetched right after first paint; the
-            // provider and key above are here at once, for the first run.
-            {engine.view(move |loaded| (loaded.settings_sections)(open))}
+            // provider and key above are here at once, for the first run. Built once the drawer is
+            // first opened, so mounting it does not ask for the engine before first paint.
+            {move || opened.get().then(|| engine.view(move |loaded| (loaded.settings_sections)(open)))}
 
 
             <section class="au-settings__section" aria-labelledby="settings-look">
