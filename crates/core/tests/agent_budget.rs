@@ -9,6 +9,7 @@ use autoui_core::agent::budget::MIN_SHOWN_CHARS;
 use autoui_core::agent::session::AgentConfig;
 use autoui_core::llm::message::{ContentBlock, Role};
 use autoui_core::llm::model::ChatRequest;
+use autoui_core::llm::profile::UNKNOWN_MODEL;
 use autoui_core::llm::{anthropic, openai};
 use autoui_core::tool::ToolResult;
 use common::harness::Harness;
@@ -133,6 +134,112 @@ fn a_user_who_raises_the_result_limit_gets_results_that_long_despite_the_budget(
     let shown = harness.model.seen()[1].result_of("read1").expect("sent");
     let (json_part, _) = shown.split_once("\n… [truncated").expect("marker");
     assert!(json_part.chars().count() > 29_000, "{} characters shown", json_part.chars().count());
+}
+
+/// The request budget and result limit of an 8,192-token window (2,048 output tokens), as derived.
+fn small_window() -> (usize, usize) {
+    let limits = UNKNOWN_MODEL.derived();
+    assert_eq!((limits.request_budget, limits.result_limit), (12_288, 2_457));
+    (limits.request_budget, limits.result_limit)
+}
+
+/// Checks both wire formats of `request`: every tool_use answered by a tool_result in the next message.
+fn assert_pairs_valid(request: &SeenRequest) {
+    let chat = ChatRequest { system: &request.system, messages: &request.messages, tools: &[], max_output_tokens: 1_000 };
+    let body: Value = serde_json::from_str(&anthropic::request_body(&chat, "claude-sonnet-4-5")).expect("JSON");
+    assert_eq!(body["messages"][0]["role"], "user", "the conversation opens with the person");
+    for (uses, results) in anthropic_pairs(&body) {
+        assert_eq!(uses, results, "each tool_use is answered in the next message");
+    }
+    let answered: Vec<String> = request
+        .messages
+        .iter()
+        .flat_map(|message| &message.content)
+        .filter_map(|block| match block {
+            ContentBlock::ToolResult { tool_use_id, .. } => Some(tool_use_id.clone()),
+            _ => None,
+        })
+        .collect();
+    let body: Value = serde_json::from_str(&openai::request_body(&chat, "gpt-4o")).expect("JSON");
+    let messages = body["messages"].as_array().cloned().unwrap_or_default();
+    let mut calls = 0;
+    for (position, message) in messages.iter().enumerate() {
+        let Some(tool_calls) = message["tool_calls"].as_array() else { continue };
+        for (offset, tool_call) in tool_calls.iter().enumerate() {
+            calls += 1;
+            let answer = &messages[position + 1 + offset];
+            assert_eq!((answer["role"].as_str(), &answer["tool_call_id"]), (Some("tool"), &tool_call["id"]));
+        }
+    }
+    assert_eq!(calls, answered.len(), "no tool result without its call");
+}
+
+#[test]
+fn an_8k_window_run_of_thirteen_iterations_with_50_kb_results_stays_within_budget_at_every_request() {
+    let (budget, result_limit) = small_window();
+    // Two pages per iteration, thirteen iterations, then page 1 is recalled, then the answer.
+    let mut steps: Vec<Step> = (1..=13).map(|n| Step::Reply(vec![read(2 * n - 1), read(2 * n)])).collect();
+    steps.push(Step::Reply(vec![call("again", "autoui_webmcp_recall", json!({ "id": "read1", "length": 1_500 }))]));
+    steps.push(Step::Reply(vec![text("done")]));
+    let mut harness = harness(steps, Some(budget), result_limit);
+    harness.settings.max_iterations = 20;
+    let ask = "Read every page of orders";
+    harness.run(ask);
+    let seen = harness.model.seen();
+    assert_eq!(seen.len(), 15, "every step ran");
+    for (position, request) in seen.iter().enumerate() {
+        assert!(bytes(request) <= budget, "request {} is {} B, over {budget}", position + 1, bytes(request));
+        assert_pairs_valid(request);
+        let asked = request.messages.iter().flat_map(|message| &message.content).any(|block| {
+            matches!(block, ContentBlock::Text { text } if text == ask)
+        });
+        assert!(asked, "request {} carries the person's message whole", position + 1);
+    }
+
+    // Request 14 answers iteration 13: its two results are shown at the result limit.
+    let fourteenth = &seen[13];
+    for id in ["read25", "read26"] {
+        let shown = fourteenth.result_of(id).expect("the newest results are sent");
+        assert!(shown.contains("… [truncated: showing ") && !shown.contains("[compressed"), "{id}: {shown}");
+    }
+    // The oldest steps were left out, and a note says how to get each one back.
+    assert!(fourteenth.result_of("read1").is_none(), "page 1's step is left out");
+    let note = fourteenth.messages[0]
+        .content
+        .iter()
+        .find_map(|block| match block {
+            ContentBlock::Text { text } if text.contains("Left out of this request") => Some(text.clone()),
+            _ => None,
+        })
+        .expect("a note opens the conversation");
+    assert!(note.contains(r#"recall('read1'): orders_mcp_fetch_page {"page":1}"#), "{note}");
+
+    // The model follows the note: recall returns page 1 as the server sent it.
+    let recalled = seen[14].result_of("again").expect("the recall answer is sent");
+    assert!(recalled.starts_with(&page(1)[..1_500]), "{recalled}");
+    assert_eq!(harness.results.get("read1").as_deref(), Some(page(1).as_str()));
+    // The session keeps every step: only the requests leave them out.
+    let kept = harness.session.messages().iter().flat_map(|message| &message.content);
+    assert_eq!(kept.filter(|block| matches!(block, ContentBlock::ToolUse { .. })).count(), 27);
+}
+
+#[test]
+fn old_previews_go_down_to_their_recall_marker_before_any_step_is_left_out() {
+    let (budget, result_limit) = small_window();
+    let mut harness = harness(reads(9), Some(budget), result_limit);
+    harness.run("read nine pages");
+    // By the tenth request the old steps' previews no longer fit.
+    let last = &harness.model.seen()[9];
+    assert!(bytes(last) <= budget, "{} B", bytes(last));
+    let left_out = last.messages.iter().flat_map(|message| &message.content).any(|block| {
+        matches!(block, ContentBlock::Text { text } if text.contains("Left out of this request"))
+    });
+    assert!(!left_out, "every step is still in the request");
+    let oldest = last.result_of("read1").expect("page 1's step is sent");
+    assert!(
+        oldest.starts_with("[compressed: ") && oldest.ends_with("recall('read1') returns the full result]"),
+        "only the marker is left: {oldest}"
+    );
 }
 
 /// Each assistant turn's tool_use ids, and the tool_result ids of the message right after it.

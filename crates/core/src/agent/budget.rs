@@ -1,12 +1,15 @@
 //! The request budget: when the next request would be larger than its budget, the conversation is
 //! compressed further, least useful first, until it fits: large call inputs (the widgets hold that
 //! data), then the results of earlier iterations oldest first (the second most recent included), then
-//! the newest data results cut harder from their stored full text. Recipes, tool lists, errors and
-//! recall answers in the newest turn reach the model whole: they are what it must read to go on.
-//! Everything cut stays in the result buffer, and its marker names the `recall` that returns it.
+//! their previews, down to the recall marker, then the newest data results cut harder from their
+//! stored full text. Recipes, tool lists, errors and recall answers in the newest turn reach the
+//! model whole: they are what it must read to go on. When all that is not enough (a small context
+//! window, a long run), the request leaves out whole old steps (`condense.rs`). Everything cut stays
+//! in the result buffer, and its marker names the `recall` that returns it.
 
 use std::cmp::Reverse;
 
+use crate::agent::condense;
 use crate::agent::context::{Economy, Showable, result_turns, wire_len};
 use crate::tool::joined_text;
 use crate::dispatch::catalog::ToolRole;
@@ -24,6 +27,30 @@ pub fn effective_budget(configured: usize, result_limit: usize) -> usize {
     configured.max(result_limit.saturating_mul(2))
 }
 
+/// The budget's last stage, for a request that `Economy::fit` could not bring within `budget` (as
+/// `measure` weighs it): the request's messages with the oldest steps left out, as few as make it fit
+/// (all that may go when none do); `None` when it already fits.
+pub(crate) fn leave_out_oldest(
+    messages: &[Message],
+    budget: usize,
+    measure: impl Fn(&[Message]) -> usize,
+) -> Option<Vec<Message>> {
+    if measure(messages) <= budget {
+        return None;
+    }
+    let steps = condense::droppable(messages);
+    let mut condensed = None;
+    for taken in 1..=steps.len() {
+        let candidate = condense::without(messages, &steps[..taken]);
+        let fits = measure(&candidate) <= budget;
+        condensed = Some(candidate);
+        if fits {
+            break;
+        }
+    }
+    condensed
+}
+
 impl Economy<'_> {
     /// Compresses until `excess` request bytes are saved or nothing more may go. Returns the bytes
     /// saved (measured on the neutral messages; provider bodies save at least as much).
@@ -36,6 +63,12 @@ impl Economy<'_> {
         }
         for &turn in earlier {
             saved += self.compress_results(messages, turn, excess.saturating_sub(saved));
+        }
+        for &turn in earlier {
+            if saved >= excess {
+                break;
+            }
+            saved += self.strip_previews(messages, turn);
         }
         saved + self.cut_newest(messages, newest, excess.saturating_sub(saved))
     }

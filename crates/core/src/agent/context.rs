@@ -180,6 +180,12 @@ impl Economy<'_> {
         before.saturating_sub(wire_len(block))
     }
 
+    /// Cuts the compressed results of the turn at `turn` down to their recall marker (preview and
+    /// server line dropped). Returns the request bytes this saved.
+    pub(crate) fn strip_previews(&self, messages: &mut [Message], turn: usize) -> usize {
+        messages[turn].content.iter_mut().map(strip_preview).sum()
+    }
+
     /// Replaces the top-level fields of a call's input that are longer than a compressed result
     /// (their JSON, over 1.5 × `preview` characters) by a marker naming what holds the data now: the
     /// widget the call showed, and the full input, stored for `recall('<id>:input')`. Small fields
@@ -251,6 +257,20 @@ pub(crate) fn result_turns(messages: &[Message]) -> Vec<usize> {
         })
         .map(|(position, _)| position)
         .collect()
+}
+
+/// A compressed result cut to its marker: `[compressed: 51234 characters; recall('r1') returns …]`.
+fn strip_preview(block: &mut ContentBlock) -> usize {
+    let ContentBlock::ToolResult { content, .. } = &*block else { return 0 };
+    let text = joined_text(content);
+    // The marker ends the text; a preview could hold the same words, so the last one counts.
+    let Some(start) = text.rfind(COMPRESSED_MARK).filter(|&start| start > 0) else { return 0 };
+    let marker = text[start..].to_owned();
+    let before = wire_len(block);
+    if let ContentBlock::ToolResult { content, .. } = block {
+        *content = vec![ResultPart::Text { text: marker }];
+    }
+    before.saturating_sub(wire_len(block))
 }
 
 fn is_error_answer(answers: &Message, call_id: &str) -> bool {

@@ -3,6 +3,7 @@
 
 pub mod budget;
 pub mod buffer;
+mod condense;
 pub mod context;
 pub mod event;
 pub mod frame;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::agent::budget::effective_budget;
+use crate::agent::budget::{effective_budget, leave_out_oldest};
 use crate::agent::buffer::ResultBuffer;
 use crate::agent::context::{Economy, shown};
 use crate::agent::event::{AgentEvent, EventSink};
@@ -102,13 +102,13 @@ impl AgentSession {
         let RunContext { catalog, system, settings, cancel, sink } = *context;
         let iteration = summary.iterations;
         let tools = self.dispatcher.tool_defs(catalog);
-        self.fit_budget(context, &tools);
+        let condensed = self.fit_budget(context, &tools);
         sink.emit(AgentEvent::IterationStarted { iteration, max: settings.max_iterations.max(1), tools: tools.len() });
         let streams = Streams::new(sink);
         let forward = |event: ModelEvent| streams.forward(event);
         let request = ChatRequest {
             system,
-            messages: &self.messages,
+            messages: condensed.as_deref().unwrap_or(&self.messages),
             tools: &tools,
             max_output_tokens: self.output.current,
         };
@@ -182,16 +182,23 @@ impl AgentSession {
         None
     }
 
-    /// Compresses the conversation further when the next request would exceed the budget.
-    fn fit_budget(&mut self, context: &RunContext<'_>, tools: &[ToolDef]) {
+    /// Compresses the conversation further when the next request would exceed the budget; when that
+    /// is not enough, returns the messages to send instead: the conversation with its oldest steps
+    /// left out (the session keeps them).
+    fn fit_budget(&mut self, context: &RunContext<'_>, tools: &[ToolDef]) -> Option<Vec<Message>> {
         let RunContext { catalog, system, settings, .. } = *context;
-        let Some(configured) = self.config.request_budget.filter(|_| self.config.compress_history) else { return };
+        let configured = self.config.request_budget.filter(|_| self.config.compress_history)?;
         let budget = effective_budget(configured, settings.result_limit);
-        let request = ChatRequest { system, messages: &self.messages, tools, max_output_tokens: self.output.current };
-        let size = self.model.request_bytes(&request, settings);
-        if size > budget {
-            economy(&self.config, &self.results, catalog).fit(&mut self.messages, size - budget);
+        let max_output_tokens = self.output.current;
+        let model = &self.model;
+        let measure =
+            |messages: &[Message]| model.request_bytes(&ChatRequest { system, messages, tools, max_output_tokens }, settings);
+        let size = measure(&self.messages);
+        if size <= budget {
+            return None;
         }
+        economy(&self.config, &self.results, catalog).fit(&mut self.messages, size - budget);
+        leave_out_oldest(&self.messages, budget, measure)
     }
 
     /// Dispatches the calls in the order the model wrote them, running neighbouring independent
