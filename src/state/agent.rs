@@ -9,7 +9,6 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use autoui_core::agent::budget::DEFAULT_REQUEST_BUDGET;
 use autoui_core::agent::buffer::ResultBuffer;
 use autoui_core::agent::event::{AgentEvent, EventSink};
 use autoui_core::agent::session::{AgentConfig, AgentDeps, AgentSession, SessionSnapshot, UserTurn};
@@ -534,10 +533,14 @@ pub(crate) fn run_turn(
         let sink = UiSink::new(ctx);
         let mut session = session.borrow_mut();
         // The model profile sizes the run: a large window sees more data, a small one is not overrun.
-        let limits = settings.derived_limits();
-        session.set_request_budget(Some(limits.map_or(DEFAULT_REQUEST_BUDGET, |limits| limits.request_budget)));
-        session.set_tool_budget(limits.map(|limits| limits.tool_budget));
-        session.run(turn, &settings.effective(), cancel, &sink).await;
+        let summary = session.run_sized(turn, &settings, cancel, &sink).await;
+        // The window Ollama reported shows in Settings as the profile's.
+        if let Some(reported) = summary.reported_context {
+            let known = ctx.settings.0.with_untracked(|s| s.reported_context.as_ref() == Some(&reported));
+            if !known {
+                ctx.settings.0.update(|s| s.reported_context = Some(reported));
+            }
+        }
     })
 }
 

@@ -19,6 +19,15 @@ fn source_note(settings: &Settings) -> String {
     match settings.profile().1 {
         ProfileSource::Known => format!("Built-in profile for \u{201c}{}\u{201d}.", settings.model),
         ProfileSource::Custom => format!("Your values for \u{201c}{}\u{201d}.", settings.model),
+        ProfileSource::Reported => {
+            format!("The context window the server reported for \u{201c}{}\u{201d}; change it below.", settings.model)
+        }
+        ProfileSource::Unknown if settings.provider == ProviderKind::Ollama => format!(
+            "\u{201c}{}\u{201d} is not a model this app knows: Ollama reports its context window when the next \
+             message is sent, or enter it below. Until then it is given the limits of a {}-token window.",
+            settings.model,
+            UNKNOWN_MODEL.context_tokens
+        ),
         ProfileSource::Unknown => format!(
             "\u{201c}{}\u{201d} is not a model this app knows: enter its context window below. Until then it is \
              given the limits of a {}-token window, which any model holds.",

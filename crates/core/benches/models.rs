@@ -49,7 +49,7 @@ fn settings(context_tokens: u32, output_tokens: u32) -> Settings {
     }
 }
 
-/// How the app sizes a run from the profile (`state/agent.rs`, `run_turn`); `staged: false` keeps
+/// How a run is sized from the profile (`AgentSession::run_sized`); `staged: false` keeps
 /// the seed's offering (every tool of an activated server) with the same request budget.
 struct Run {
     settings: Settings,

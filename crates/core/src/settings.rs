@@ -61,6 +61,19 @@ pub struct Settings {
     /// Origins (`http://host:port`) on another machine the person agreed to send the key to over
     /// plain http, where anyone on the network between can read it.
     pub cleartext_key_origins: Vec<String>,
+    /// The context window a model's server reported (Ollama's `/api/show`), learnt by a run
+    /// (`AgentSession::run_sized`); it counts while that endpoint and model are the active ones.
+    /// Asked again each visit, so never stored.
+    #[serde(skip)]
+    pub reported_context: Option<ReportedContext>,
+}
+
+/// A context window the model's server reported, for one endpoint and model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportedContext {
+    pub base_url: String,
+    pub model: String,
+    pub tokens: u32,
 }
 
 /// How an OpenAI-compatible endpoint wants `max_tokens` spelled.
@@ -92,6 +105,7 @@ impl Default for Settings {
             first_byte_timeout_s: 120,
             idle_timeout_s: 60,
             cleartext_key_origins: Vec::new(),
+            reported_context: None,
         }
     }
 }
@@ -241,6 +255,13 @@ impl Settings {
     }
 }
 
+/// `base` with the window a server reported; the output asked for keeps half of it for the request.
+fn reported_profile(base: ModelProfile, context_tokens: u32) -> ModelProfile {
+    let output_tokens = base.output_tokens.min(context_tokens / 2).max(1);
+    let max_output_tokens = base.max_output_tokens.min(context_tokens / 2).max(output_tokens);
+    ModelProfile { context_tokens, output_tokens, max_output_tokens, ..base }
+}
+
 /// Two endpoints on one origin (scheme, host, port), or two spellings of one unparsable string.
 fn same_origin(a: &str, b: &str) -> bool {
     match (origin(a), origin(b)) {
@@ -250,15 +271,34 @@ fn same_origin(a: &str, b: &str) -> bool {
 }
 
 impl Settings {
-    /// The active model's profile: the person's own, else the built-in one, else a small safe one.
+    /// The active model's profile: the person's own, else the built-in one with the context window
+    /// the model's server reported (the window it runs with), else a small safe one.
     pub fn profile(&self) -> (ModelProfile, ProfileSource) {
         if let Some(custom) = self.profiles.get(self.model.trim()) {
             return (*custom, ProfileSource::Custom);
         }
-        match known_profile(&self.model) {
-            Some(known) => (known, ProfileSource::Known),
-            None => (UNKNOWN_MODEL, ProfileSource::Unknown),
+        let reported = self
+            .reported_context
+            .as_ref()
+            .filter(|reported| reported.model == self.model.trim() && reported.base_url == self.base_url.trim())
+            .map(|reported| reported.tokens);
+        match (known_profile(&self.model), reported) {
+            (known, Some(context_tokens)) => {
+                (reported_profile(known.unwrap_or(UNKNOWN_MODEL), context_tokens), ProfileSource::Reported)
+            }
+            (Some(known), None) => (known, ProfileSource::Known),
+            (None, None) => (UNKNOWN_MODEL, ProfileSource::Unknown),
         }
+    }
+
+    /// Records the context window the active endpoint reported for the active model (`None`: it
+    /// reported none).
+    pub fn report_context(&mut self, tokens: Option<u32>) {
+        self.reported_context = tokens.map(|tokens| ReportedContext {
+            base_url: self.base_url.trim().to_owned(),
+            model: self.model.trim().to_owned(),
+            tokens,
+        });
     }
 
     /// Changes the active model's profile (kept under its model id).
@@ -351,6 +391,29 @@ mod tests {
         assert_eq!(settings.effective().max_iterations, 12);
         settings.set_profile(|profile| profile.context_tokens = 32_768);
         assert_eq!(settings.effective().max_iterations, 13, "its context, once given, counts");
+    }
+
+    #[test]
+    fn a_reported_window_counts_for_its_endpoint_and_model_only_and_the_persons_wins() {
+        let mut settings = Settings { model: "my-finetune:3b".to_owned(), ..Settings::default() };
+        settings.apply_preset(PRESETS.iter().find(|p| p.id == "ollama").unwrap());
+        settings.model = "my-finetune:3b".to_owned();
+        settings.report_context(Some(32_768));
+        let (profile, source) = settings.profile();
+        assert_eq!((profile.context_tokens, source), (32_768, ProfileSource::Reported));
+        assert_eq!(settings.effective().max_iterations, 13, "12 + 32,768 / 32,768");
+        assert!(!serde_json::to_string(&settings).unwrap().contains("32768"), "never stored");
+
+        let mut other = settings.clone();
+        other.model = "another:1b".to_owned();
+        assert_eq!(other.profile().1, ProfileSource::Unknown, "another model's window is not this one's");
+        settings.set_profile(|profile| profile.context_tokens = 16_384);
+        assert_eq!(settings.profile().0.context_tokens, 16_384, "the person's window wins");
+
+        let mut tiny = Settings { model: "tiny".to_owned(), ..Settings::default() };
+        tiny.report_context(Some(2_048));
+        let profile = tiny.profile().0;
+        assert!(profile.output_tokens <= 1_024 && profile.max_output_tokens < profile.context_tokens, "{profile:?}");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Ollama's native API: the `/api/chat` body (tools, tool results named after their tool, arguments
 //! as objects, `options.num_ctx` and `num_predict`), the NDJSON stream decoded however it is cut,
 //! `num_ctx` taken from `/api/show`'s context length (asked once per model) or else the profile, and
-//! a key never sent over plain http to another machine before the person agreed.
+//! a key never sent over plain http to another machine before the person agreed; and the context
+//! length Ollama reports sizing the agent's run (request budget, result limit, iteration cap) for a
+//! model the person gave no window.
 
 mod common;
 
@@ -9,15 +11,23 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use autoui_core::agent::buffer::ResultBuffer;
+use autoui_core::agent::event::AgentEvent;
+use autoui_core::agent::run::RunSummary;
+use autoui_core::agent::session::{AgentConfig, AgentDeps, AgentSession, UserTurn};
+use autoui_core::agent::stop::StopReason;
 use autoui_core::cancel::CancelToken;
 use autoui_core::llm::http::HttpChatModel;
 use autoui_core::llm::message::{ContentBlock, Message, Role};
 use autoui_core::llm::model::{ChatModel, ChatRequest, FinishReason, LlmError, ModelEvent, ModelReply, ToolDef};
 use autoui_core::llm::ollama::{self, LineBuffer, StreamDecoder};
-use autoui_core::llm::profile::ModelProfile;
+use autoui_core::llm::profile::{ModelProfile, UNKNOWN_MODEL};
+use autoui_core::ports::HttpRequest;
 use autoui_core::settings::{PRESETS, ProviderKind, Settings};
-use autoui_core::tool::ResultPart;
+use autoui_core::tool::{ResultPart, ToolResult};
+use common::autoui::FakeAutoui;
 use common::clock::FakeClock;
+use common::mcp::{Behaviour, FakeMcp, spec};
 use common::transport::{FakeTransport, Scripted, split};
 use common::{Counter, fixture};
 use futures::executor::block_on;
@@ -259,4 +269,120 @@ fn a_key_is_not_sent_over_plain_http_to_another_machine_until_the_person_agrees(
     complete(&model, &settings).expect("sent once agreed");
     let chat = &transport.requests()[1];
     assert!(chat.headers.contains(&("authorization".to_owned(), "Bearer proxy-secret".to_owned())));
+}
+
+/// About 50 KB of order rows.
+fn orders_page() -> String {
+    let rows: Vec<Value> =
+        (0..420).map(|n| json!({ "order": format!("SO-{n:05}"), "region": "North", "amount": n * 37 % 1_000 })).collect();
+    Value::Array(rows).to_string()
+}
+
+fn line(message: Value, done: bool) -> String {
+    let mut line = json!({ "model": "my-finetune:3b", "message": message, "done": done });
+    if done {
+        line["done_reason"] = json!("stop");
+    }
+    line.to_string() + "\n"
+}
+
+/// The two chat replies of [`page_turn`]: read page 1, then answer.
+fn reads_then_answers() -> (Scripted, Scripted) {
+    let call = json!({ "role": "assistant", "content": "",
+        "tool_calls": [{ "function": { "name": "orders_mcp_fetch_page", "arguments": { "page": 1 } } }] });
+    let reads = line(call, false) + &line(json!({ "role": "assistant", "content": "" }), true);
+    let answers = line(json!({ "role": "assistant", "content": "Read." }), false)
+        + &line(json!({ "role": "assistant", "content": "" }), true);
+    (ndjson(&reads), ndjson(&answers))
+}
+
+fn show_answer() -> Scripted {
+    Scripted::status(200, &[("content-type", "application/json")], &fixture("ollama_show.json"))
+}
+
+/// One turn of the agent over Ollama's wire (`script`: what the server answers, in order): the
+/// model reads a 50 KB page, then answers. Returns the run's summary and every request sent.
+fn page_turn(script: Vec<Scripted>, settings: &Settings) -> (RunSummary, Vec<HttpRequest>) {
+    let (model, transport) = chat_model(script);
+    let results = Rc::new(ResultBuffer::new());
+    let mcp = FakeMcp::new()
+        .server("orders", vec![spec("fetch_page", "One page of orders")])
+        .on("orders", "fetch_page", Behaviour::Reply(ToolResult::text(orders_page())));
+    let deps = AgentDeps {
+        model: Rc::new(model),
+        local: vec![Rc::new(FakeAutoui::new(results.clone()))],
+        remote: Rc::new(mcp),
+        clock: Rc::new(FakeClock::new()),
+        results,
+    };
+    let mut session = AgentSession::new(deps, AgentConfig::default());
+    let events: RefCell<Vec<AgentEvent>> = RefCell::new(Vec::new());
+    let summary = block_on(session.run_sized(UserTurn::text("read the orders"), settings, CancelToken::new(), &events));
+    (summary, transport.requests())
+}
+
+/// Characters of the page the model was shown in the second chat (the JSON before the truncation marker).
+fn page_chars_shown(requests: &[HttpRequest]) -> usize {
+    let chat = requests.iter().filter(|request| request.url.ends_with("/api/chat")).nth(1).expect("two chats");
+    let body: Value = serde_json::from_str(chat.body.as_deref().unwrap_or_default()).expect("JSON");
+    let result = body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|message| message["role"] == "tool")
+        .and_then(|message| message["content"].as_str())
+        .expect("the tool result is sent")
+        .to_owned();
+    let data = result.lines().find(|line| line.starts_with('[') && line.contains("SO-")).expect("the rows");
+    data.chars().count()
+}
+
+#[test]
+fn the_context_length_ollama_reports_sizes_the_run_of_a_model_the_person_gave_none() {
+    let settings = Settings { model: "my-finetune:3b".to_owned(), ..settings() };
+    let (reads, answers) = reads_then_answers();
+    let (summary, requests) = page_turn(vec![show_answer(), reads, answers], &settings);
+    assert_eq!(requests.len(), 3, "one /api/show, then two chats");
+    // 32,768 tokens: a 61,440-byte request budget, results of up to 12,288 characters.
+    let limits = ModelProfile { context_tokens: 32_768, ..UNKNOWN_MODEL }.derived();
+    assert_eq!((limits.request_budget, limits.result_limit), (61_440, 12_288));
+    let shown = page_chars_shown(&requests);
+    assert!(shown > 11_000 && shown <= limits.result_limit, "{shown} characters of the page shown");
+    assert_eq!(sent_num_ctx_of(&requests[2]), 32_768);
+    let reported = summary.reported_context.expect("the run says what sized it");
+    assert_eq!((reported.model.as_str(), reported.tokens), ("my-finetune:3b", 32_768));
+
+    // A server that reports nothing (asked again before each chat) leaves the unknown model's limits.
+    let missing = || Scripted::status(404, &[], "404 page not found");
+    let (reads, answers) = reads_then_answers();
+    let (summary, requests) = page_turn(vec![missing(), missing(), reads, missing(), answers], &settings);
+    assert_eq!(summary.reported_context, None);
+    let shown = page_chars_shown(&requests);
+    assert!(shown <= UNKNOWN_MODEL.derived().result_limit && shown > 2_000, "{shown} characters of the page shown");
+
+    // A window the person set wins over the server's.
+    let mut custom = settings.clone();
+    custom.set_profile(|profile: &mut ModelProfile| profile.context_tokens = 16_384);
+    let (reads, answers) = reads_then_answers();
+    let (_, requests) = page_turn(vec![show_answer(), reads, answers], &custom);
+    let limit = custom.derived_limits().expect("limits").result_limit;
+    assert_eq!(limit, 5_734);
+    let shown = page_chars_shown(&requests);
+    assert!(shown > 5_000 && shown <= limit, "{shown} characters of the page shown");
+}
+
+#[test]
+fn api_show_is_not_asked_for_the_run_size_before_the_person_agreed_to_send_the_key_in_the_clear() {
+    let mut settings = Settings { provider: ProviderKind::Ollama, first_byte_timeout_s: 0, idle_timeout_s: 0, ..Settings::default() };
+    settings.model = "my-finetune:3b".to_owned();
+    settings.change_base_url("http://gpu-box.lan:11434");
+    settings.set_key("proxy-secret");
+    let (reads, answers) = reads_then_answers();
+    let (summary, requests) = page_turn(vec![show_answer(), reads, answers], &settings);
+    assert!(requests.is_empty(), "nothing sent: {requests:?}");
+    assert!(matches!(summary.reason, StopReason::ProviderFailed { .. }), "{:?}", summary.reason);
+}
+
+fn sent_num_ctx_of(request: &HttpRequest) -> Value {
+    serde_json::from_str::<Value>(request.body.as_deref().unwrap_or_default()).expect("JSON")["options"]["num_ctx"].clone()
 }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::agent::budget::{effective_budget, leave_out_oldest};
+use crate::agent::budget::{DEFAULT_REQUEST_BUDGET, effective_budget, leave_out_oldest};
 use crate::agent::buffer::ResultBuffer;
 use crate::agent::context::{Economy, shown};
 use crate::agent::event::{AgentEvent, EventSink};
@@ -25,7 +25,7 @@ use crate::llm::cost::estimate_at;
 use crate::llm::message::{ContentBlock, Message, Role};
 use crate::llm::model::{ChatRequest, FinishReason, LlmError, MalformedInput, ModelEvent, ToolDef, Usage};
 use crate::llm::partial_json::parse_prefix;
-use crate::settings::Settings;
+use crate::settings::{ReportedContext, Settings};
 use crate::tool::ResultPart;
 use crate::tool_name::Protocol;
 
@@ -39,9 +39,34 @@ pub struct RunSummary {
     /// The text of the model's last reply.
     pub text: String,
     pub calls: Vec<CallRecord>,
+    /// The context window the model's server reported, which sized this run (`run_sized`).
+    pub reported_context: Option<ReportedContext>,
 }
 
 impl AgentSession {
+    /// Runs one user turn sized by the model profile, as the app does: with `limits_from_profile`,
+    /// the request budget, tool budget, result limit and iteration cap derive from the context window
+    /// (the one the model's server reports, unless the person set one); without, the fixed settings
+    /// apply, with the default request budget and no tool budget.
+    pub async fn run_sized(
+        &mut self,
+        turn: UserTurn,
+        settings: &Settings,
+        cancel: CancelToken,
+        sink: &dyn EventSink,
+    ) -> RunSummary {
+        let mut settings = settings.clone();
+        if settings.limits_from_profile {
+            let reported = self.model.reported_context(&settings, &cancel).await;
+            settings.report_context(reported);
+        }
+        let limits = settings.derived_limits();
+        self.set_request_budget(Some(limits.map_or(DEFAULT_REQUEST_BUDGET, |limits| limits.request_budget)));
+        self.set_tool_budget(limits.map(|limits| limits.tool_budget));
+        let summary = self.run(turn, &settings.effective(), cancel, sink).await;
+        RunSummary { reported_context: settings.reported_context, ..summary }
+    }
+
     /// Runs one user turn to its end. Cancelling `cancel` (Stop) aborts the LLM request or the tool
     /// calls in flight; the conversation stays valid for the next turn either way.
     pub async fn run(
@@ -72,6 +97,7 @@ impl AgentSession {
             cost_usd: Some(0.0),
             text: String::new(),
             calls: Vec::new(),
+            reported_context: None,
         };
         summary.reason = loop {
             if cancel.is_cancelled() {

@@ -210,6 +210,16 @@ impl HttpChatModel {
 }
 
 impl ChatModel for HttpChatModel {
+    fn reported_context<'a>(&'a self, settings: &'a Settings, cancel: &'a CancelToken) -> LocalBoxFuture<'a, Option<u32>> {
+        Box::pin(async move {
+            // `/api/show` carries the key too: not before the person agreed to send it in the clear.
+            if !matches!(Wire::of(settings), Wire::Ollama) || settings.unconfirmed_cleartext_key().is_some() {
+                return None;
+            }
+            self.ollama_context(settings, cancel).await.ok().flatten()
+        })
+    }
+
     fn request_bytes(&self, request: &ChatRequest<'_>, settings: &Settings) -> usize {
         match Wire::of(settings) {
             Wire::Anthropic => anthropic::request_body(request, &settings.model).len(),

@@ -162,4 +162,10 @@ pub trait ChatModel {
         cancel: CancelToken,
         events: &'a dyn Fn(ModelEvent),
     ) -> LocalBoxFuture<'a, Result<ModelReply, LlmError>>;
+
+    /// The context window the model's server reports for `settings.model` (Ollama's `/api/show`),
+    /// when it has a way to say; a run is sized by it when the person set none.
+    fn reported_context<'a>(&'a self, _settings: &'a Settings, _cancel: &'a CancelToken) -> LocalBoxFuture<'a, Option<u32>> {
+        Box::pin(async { None })
+    }
 }

@@ -39,6 +39,9 @@ pub enum ProfileSource {
     Known,
     /// The person's values in settings.
     Custom,
+    /// The context window the model's server reported (Ollama's `/api/show`), on the built-in
+    /// profile or the unknown model's.
+    Reported,
     /// Neither: [`UNKNOWN_MODEL`] until the person gives the model's context size.
     Unknown,
 }
