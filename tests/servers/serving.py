@@ -4,17 +4,24 @@ which lets any origin in and exposes the MCP session headers.
   streamable: Streamable HTTP at /mcp
   sse:        legacy HTTP+SSE, event stream at /sse, messages POSTed to /messages/
 `serve_app(app, doc)` does the same for a plain Starlette app (the Ollama-like server), with `--port PORT`.
+Every server records the method, path and Authorization header of each request it gets, and serves
+that list at GET /received, for the tests' assertions (which requests carried a token).
+MCP_EXTRA_HOSTS (comma-separated names, e.g. `cities.lan.test`) adds host names the Streamable HTTP
+endpoint accepts besides loopback's (the SDK's DNS-rebinding check), for a test that maps such a name
+to 127.0.0.1 in the browser.
 """
 
 import argparse
+import os
 
 import uvicorn
 from mcp.server.lowlevel import Server
 from mcp.server.sse import SseServerTransport
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 
 
@@ -34,12 +41,24 @@ def sse_app(server: Server) -> Starlette:
     )
 
 
+def security() -> TransportSecuritySettings | None:
+    """The SDK's loopback-only Host check, widened to MCP_EXTRA_HOSTS; `None` (the SDK's own) without it."""
+    extra = [name.strip() for name in os.environ.get("MCP_EXTRA_HOSTS", "").split(",") if name.strip()]
+    if not extra:
+        return None
+    loopback = ["127.0.0.1", "localhost", "[::1]"]
+    return TransportSecuritySettings(
+        allowed_hosts=[f"{name}:*" for name in loopback + extra],
+        allowed_origins=[f"http://{name}:*" for name in loopback],
+    )
+
+
 def serve(server: Server, doc: str) -> None:
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--transport", choices=["streamable", "sse"], required=True)
     parser.add_argument("--port", type=int, required=True)
     options = parser.parse_args()
-    inner = server.streamable_http_app() if options.transport == "streamable" else sse_app(server)
+    inner = server.streamable_http_app(transport_security=security()) if options.transport == "streamable" else sse_app(server)
     on_loopback(inner, options.port)
 
 
@@ -47,6 +66,29 @@ def serve_app(app: Starlette, doc: str) -> None:
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
     on_loopback(app, parser.parse_args().port)
+
+
+class Recorder:
+    """ASGI middleware keeping what each request was and whether it carried a token."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.received: list[dict[str, str | None]] = []
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            if scope["path"] == "/received":
+                await JSONResponse(self.received)(scope, receive, send)
+                return
+            authorization = dict(scope["headers"]).get(b"authorization")
+            self.received.append(
+                {
+                    "method": scope["method"],
+                    "path": scope["path"],
+                    "authorization": authorization.decode() if authorization else None,
+                }
+            )
+        await self.app(scope, receive, send)
 
 
 def on_loopback(inner: Starlette, port: int) -> None:
@@ -57,4 +99,4 @@ def on_loopback(inner: Starlette, port: int) -> None:
         allow_headers=["*"],
         expose_headers=["Mcp-Session-Id", "MCP-Protocol-Version"],
     )
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    uvicorn.run(Recorder(app), host="127.0.0.1", port=port, log_level="warning")

@@ -1,12 +1,14 @@
 //! Keys bound to their endpoint: editing the base URL by hand to another host removes the key and
 //! asks; unless the person agrees, the new host never receives it (the scripted LLMs record the key
 //! each request carried: the run stops for want of a key instead), and once they agree it goes there.
+//! An MCP server's bearer token bound for another machine over plain http waits for the same yes.
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::llm::{Reply, ScriptedLlm};
+use autoui_e2e::mcp_server::{McpServer, Transport};
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Types `value` into a settings field the way a person does: the field changes when it loses focus.
 async fn change(page: &Page, testid: &str, value: &str) {
@@ -65,4 +67,41 @@ async fn a_key_is_not_sent_to_a_new_base_url_unless_the_person_agrees() {
     .await;
     first.stop().await;
     second.stop().await;
+}
+
+#[tokio::test]
+async fn a_server_token_goes_over_plain_http_to_another_machine_only_after_the_person_agrees() {
+    // A name the browser resolves to 127.0.0.1: to the app, a machine on the local network.
+    let host = "cities.lan.test";
+    let env = vec![("MCP_EXTRA_HOSTS".to_owned(), host.to_owned())];
+    let table = McpServer::python_with_env("table_server.py", Transport::Streamable, env).await;
+    let url = format!("http://{host}:{}/mcp", table.port());
+    let options = BrowserOptions { loopback_hosts: vec![host.to_owned()], ..BrowserOptions::default() };
+    let server = &table;
+    with_app(options, |page| async move {
+        page.open("/").await;
+        page.click("[data-testid=open-servers]").await;
+        page.type_into("[data-testid=server-url]", &url).await;
+        page.type_into("[data-testid=server-name]", "cities").await;
+        page.type_into("[data-testid=server-token]", "lan-token").await;
+        page.click("[data-testid=server-add]").await;
+        let question = page.client().get_alert_text().await.expect("the panel asks before sending the token");
+        assert!(question.contains(host) && question.contains("unencrypted"), "{question}");
+        page.client().dismiss_alert().await.expect("answer no");
+        let refused = page.wait_for_text("[data-testid=server-add-error]", "not added").await;
+        assert!(refused.contains(host), "{refused}");
+        assert_eq!(page.count("[data-testid=server]").await, 0, "no server after a no");
+        assert_eq!(server.get_json("/received").await, json!([]), "the server saw nothing, so no token");
+
+        // The form keeps what was typed; adding again asks again, and a yes connects.
+        page.click("[data-testid=server-add]").await;
+        page.client().get_alert_text().await.expect("asked again");
+        page.client().accept_alert().await.expect("answer yes");
+        page.wait_for_server("cities", "connected with").await;
+    })
+    .await;
+    let received = table.get_json("/received").await;
+    let posts: Vec<&Value> = received.as_array().into_iter().flatten().filter(|request| request["method"] == "POST").collect();
+    assert!(!posts.is_empty(), "{received}");
+    assert!(posts.iter().all(|request| request["authorization"] == "Bearer lan-token"), "{received}");
 }
