@@ -10,6 +10,8 @@
 # Usage: scripts/bench.sh [--runs N]   (N >= 5 for figures that count)
 #        scripts/bench.sh --download-only [--runs N]   only SIZE.md: no native benches, two page loads a run
 #        scripts/bench.sh --storage-only [--runs N]    only the store's rows, printed: no native benches, no file
+#        scripts/bench.sh --startup-only [--runs N]    only first paint, interactive and the gallery, printed;
+#          AUTOUI_DIST=<another build's dist/> measures that build instead (alternate runs to compare two)
 set -euo pipefail
 started=$(date +%s)
 source "$(dirname "$0")/env.sh"
@@ -33,7 +35,7 @@ if [[ "$(twiggy --version 2>/dev/null)" != "twiggy $TWIGGY_VERSION" ]]; then
   cargo install --locked twiggy --version "$TWIGGY_VERSION"
 fi
 skip_native=false
-for arg in "$@"; do [[ "$arg" == --download-only || "$arg" == --storage-only ]] && skip_native=true; done
+for arg in "$@"; do [[ "$arg" == --download-only || "$arg" == --storage-only || "$arg" == --startup-only ]] && skip_native=true; done
 
 AUTOUI_BENCH_DATE="$(date -u '+%Y-%m-%d %H:%M UTC')"
 AUTOUI_BENCH_COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"

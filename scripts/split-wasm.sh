@@ -64,8 +64,14 @@ replace "$link" "from \"./$bundle.js\"" "from \"../$bundle.js\""
 # loader starts that step for the views chunk (`views` in src/ui/views.rs) and the shared chunks as
 # soon as it is evaluated, while the main module is still compiling; a chunk's first load uses it, a later load (after a failure) fetches again. (Debug
 # builds wrap the instantiation in `debugWrap`, release builds do not: the wrapper is kept.)
+# Only the shared chunks the views chunk imports: the others (the engine's with the samples') would
+# take the cores the gallery needs.
 [[ -f "$work/split/split_views.wasm" ]] || fail "no split_views.wasm: was the views chunk of src/chunks/views.rs renamed?"
-chunks=$(find "$work/split" \( -name split_views.wasm -o -name 'chunk_*.wasm' \) -printf '"%f",')
+views_deps=$(perl -0ne 'print "deps:$1" if /__wasm_split_load_views = .*?\n, \[([^\]]*)\]\)\);/s' "$link")
+[[ "$views_deps" == deps:* ]] || fail "cannot read the views chunk's shared chunks in __wasm_split.js: has wasm-split changed?"
+chunks="\"split_views.wasm\","
+views_deps=${views_deps#deps:}
+for dep in ${views_deps//,/ }; do chunks+="\"${dep#__}.wasm\","; done
 early="const earlyRoutes = [\"gallery\", \"recipes\"];
 const early = new Map();
 function compile(file) {

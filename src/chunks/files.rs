@@ -1,6 +1,6 @@
-//! The files chunk: a canvas or widget saved to a file, dashboard and backup files read back, share
-//! links (with their compression) and "Export all" (what the UI uses of it: `ui::files`). The page
-//! fetches it the first time the person asks for one of these.
+//! The file tools: a canvas or widget saved to a file, dashboard and backup files read back, share
+//! links (with their compression) and "Export all" (what the UI uses of them: `ui::files`). They come
+//! with the engine's chunk, fetched right after first paint; a click before it is here waits for it.
 
 use crate::deferred::part;
 use crate::ui::backup::download_backup;
@@ -9,7 +9,7 @@ use crate::ui::export::export_widget;
 use crate::ui::files::Files;
 
 part! {
-    #[chunk(files, "the file tools")]
+    #[chunk(engine, "the file tools")]
     pub fn files() -> Part<Files> {
         Files {
             export_canvas,

@@ -1,7 +1,9 @@
 //! The chunks: the top of the app's layers (`main -> chunks -> ui -> widgets -> state -> adapters ->
-//! core`). Each module declares one wasm chunk with its entry points, naming the panels, pages and
-//! widgets it carries; [`install`] hands the declarations to the lower layers, which use them through
-//! the entry points' types (`state::engine::Engine`, `ui::views::Views`, `ui::files::Files`) only.
+//! core`). Each module declares the entry points of a wasm chunk, naming the panels, pages and widgets
+//! it carries; [`install`] hands the declarations to the lower layers, which use them through the entry
+//! points' types (`state::engine::Engine`, `ui::views::Views`, `ui::files::Files`) only. What comes
+//! after first paint is one chunk (`engine`, which also carries `files` and `state::writing`): each
+//! chunk more multiplies the shared chunks wasm-split makes, one per set of chunks sharing code.
 
 pub mod engine;
 pub mod files;

@@ -48,7 +48,7 @@ impl Following {
     }
 }
 
-/// Reads what the writer's notes said until there is nothing left to read (the storage chunk's
+/// Reads what the writer's notes said until there is nothing left to read (the store-writing part's
 /// entry point: none of this is needed before a follower hears from the writer).
 pub async fn catch_up(following: Rc<RefCell<Following>>, persist: PersistCtx, canvas: CanvasCtx, agent: AgentCtx) {
     loop {

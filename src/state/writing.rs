@@ -1,4 +1,4 @@
-//! The code that changes the browser store, in a chunk of its own (`storage`): planning a session
+//! The code that changes the browser store, which comes with the engine's chunk: planning a session
 //! save, handing writes to IndexedDB, moving the local storage documents of the previous version in,
 //! and a follower tab catching up with the writer's saves. The first screen only reads the store, so
 //! none of this is in the first load: it is fetched after first paint, before the first change is saved.
@@ -20,7 +20,7 @@ use crate::state::canvas::CanvasCtx;
 use crate::state::persist::PersistCtx;
 use crate::state::tabs::{Following, catch_up};
 
-/// The storage chunk's entry points.
+/// The entry points that change the store (in the engine's chunk).
 #[derive(Clone, Copy)]
 pub struct Writing {
     /// The smallest write that makes the store hold the session.
@@ -34,7 +34,7 @@ pub struct Writing {
 }
 
 part! {
-    #[chunk(storage, "the code that saves your work")]
+    #[chunk(engine, "the code that saves your work")]
     pub fn writing() -> Part<Writing> {
         Writing {
             plan: |writer, state| writer.plan(state),

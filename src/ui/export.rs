@@ -1,5 +1,5 @@
 //! A widget's export menu: JSON always, CSV for tabular widgets, SVG and PNG for charts, and the
-//! export itself, which comes with the files chunk (`ui::files`). Charts are exported with their
+//! export itself, which comes with the file tools (`ui::files`). Charts are exported with their
 //! theme colours resolved, so the file looks the same outside the app.
 
 use std::sync::Arc;

@@ -1,6 +1,6 @@
-//! What the UI uses of the files chunk (declared in `chunks::files`): a canvas or a widget saved to
-//! a file, a file read back, share links and backups. None of it is needed before the person asks
-//! for a file, so the chunk is fetched on the first such click.
+//! What the UI uses of the file tools (declared in `chunks::files`, carried by the engine's chunk): a
+//! canvas or a widget saved to a file, a file read back, share links and backups. None of it is
+//! needed before first paint.
 
 use std::sync::Arc;
 
@@ -40,7 +40,7 @@ pub struct Files {
     pub export_widget: fn(WidgetKind, Arc<Value>, WidgetFile, Element),
 }
 
-/// The files chunk, installed by `chunks::install`.
+/// The file tools, installed by `chunks::install`.
 pub static FILES: Slot<Files> = Slot::new();
 
 fn files() -> Part<Files> {

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 /// The split app's chunks (`autoui-<hash>.split/*.wasm`; their loader script is part of the first load).
 const CHUNKS: &str = "*.split/*.wasm";
 
-/// The file tools' chunk (fetched on the first export, import or share).
-const FILES_CHUNK: &str = "*.split/split_files.wasm";
+/// The engine's chunk, which also carries the file tools (exports, import, share links).
+const ENGINE_CHUNK: &str = "*.split/split_engine.wasm";
 
 async fn block_chunks(page: &Page, blocked: bool) {
     block(page, if blocked { vec![CHUNKS] } else { Vec::new() }).await;
@@ -112,11 +112,12 @@ async fn the_gallery_says_it_could_not_load_and_try_again_shows_every_widget() {
 #[tokio::test]
 async fn a_share_whose_file_tools_cannot_load_says_so_keeps_the_canvas_and_works_once_they_can() {
     with_app(BrowserOptions::default(), |page| async move {
+        // Blocked from the start: the engine's chunk is fetched right after first paint.
+        block(&page, vec![ENGINE_CHUNK]).await;
         page.open("/#/gallery").await;
         page.click("[data-testid=gallery-add-stat-card]").await;
         page.open("/#/").await;
         page.wait_for_count("[data-widget-type=stat-card]", 1).await;
-        block(&page, vec![FILES_CHUNK]).await;
 
         page.click("[data-testid=share]").await;
         let notice = page.wait_for_text("[data-testid=notices]", "could not be loaded").await;

@@ -3,10 +3,12 @@
 //! outputs, and writes `BENCHMARKS.md` with every budget of issues 9 and 21 next to its figure.
 //! `--size-report FILE` also writes the size report (`SIZE.md`): the download per visit and where
 //! each wasm module's bytes go; `--download-only` measures only what that report needs;
-//! `--storage-only` measures only the store's rows and prints them (writing no file).
+//! `--storage-only` measures only the store's rows and prints them (writing no file); `--startup-only`
+//! measures only the cold start's timings (first paint, interactive, the gallery) and prints them, to
+//! compare two builds in alternating runs (`AUTOUI_DIST`).
 //!
 //! `cargo run -p autoui-e2e --bin bench -- --native DIR --out FILE [--runs N] [--started UNIX_SECONDS]
-//!  [--size-report FILE] [--download-only | --storage-only]`
+//!  [--size-report FILE] [--download-only | --storage-only | --startup-only]`
 
 mod attribution;
 mod canvas;
@@ -69,6 +71,7 @@ struct Options {
     size_report: Option<PathBuf>,
     download_only: bool,
     storage_only: bool,
+    startup_only: bool,
 }
 
 impl Options {
@@ -81,6 +84,7 @@ impl Options {
             size_report: None,
             download_only: false,
             storage_only: false,
+            startup_only: false,
         };
         while let Some(flag) = args.next() {
             let mut value = || {
@@ -98,6 +102,7 @@ impl Options {
                 "--size-report" => options.size_report = Some(PathBuf::from(value()?)),
                 "--download-only" => options.download_only = true,
                 "--storage-only" => options.storage_only = true,
+                "--startup-only" => options.startup_only = true,
                 "--out" => options.out = PathBuf::from(value()?),
                 "--started" => {
                     let started = value()?;
@@ -108,8 +113,11 @@ impl Options {
                 other => return Err(BenchError::Usage(format!("unknown option {other:?}"))),
             }
         }
-        if options.download_only && options.storage_only {
-            return Err(BenchError::Usage("--download-only and --storage-only measure different things: pick one".to_owned()));
+        let modes = [options.download_only, options.storage_only, options.startup_only];
+        if modes.into_iter().filter(|on| *on).count() > 1 {
+            return Err(BenchError::Usage(
+                "--download-only, --storage-only and --startup-only measure different things: pick one".to_owned(),
+            ));
         }
         if options.download_only && options.size_report.is_none() {
             return Err(BenchError::Usage("--download-only writes only the --size-report file: name one".to_owned()));
@@ -188,6 +196,9 @@ async fn main() -> ExitCode {
 async fn run(options: &Options) -> Result<(), BenchError> {
     if options.storage_only {
         return measure_storage(options.runs).await;
+    }
+    if options.startup_only {
+        return measure_startup(options.runs).await;
     }
     let native = if options.download_only { None } else { Some(report::Native::read(&options.native)?) };
     let app = AppServer::start().await;
@@ -299,6 +310,42 @@ async fn measure_storage(runs: usize) -> Result<(), BenchError> {
     for row in report::storage_rows(&figures) {
         println!("{}: {} ({})", row.figure, row.measured, row.limit);
     }
+    Ok(())
+}
+
+/// Only the cold start's timings, printed: first paint and interactive on `#/`, the gallery's widgets
+/// in the DOM on `#/gallery`.
+async fn measure_startup(runs: usize) -> Result<(), BenchError> {
+    let app = AppServer::start().await;
+    let (mut fcp, mut interactive, mut gallery) = (Samples::default(), Samples::default(), Samples::default());
+    let mut outcome = Ok(());
+    println!("load average before: {}", machine::load_average());
+    for run in 1..=runs {
+        println!("run {run} of {runs}: `#/`, then `#/gallery`");
+        let home = load::measure(&app.base_url(), "/").await;
+        let page = match home {
+            Ok((session, load)) => {
+                session.close().await;
+                fcp.push(load.fcp);
+                interactive.push(load.interactive);
+                gallery::measure(&app.base_url()).await
+            }
+            Err(error) => Err(error),
+        };
+        match page {
+            Ok(page) => gallery.push(page.in_dom),
+            Err(error) => {
+                outcome = Err(error);
+                break;
+            }
+        }
+    }
+    app.stop().await;
+    outcome?;
+    println!("load average after: {}", machine::load_average());
+    println!("first contentful paint: {}", fcp.show(1, "ms"));
+    println!("interactive: {}", interactive.show(1, "ms"));
+    println!("gallery, every widget in the DOM: {}", gallery.show(1, "ms"));
     Ok(())
 }
 
@@ -480,6 +527,8 @@ mod tests {
             .expect("refused");
         assert!(error.to_string().contains("at least 1"), "{error}");
         let error = Options::parse(args(&["--download-only", "--storage-only"])).err().expect("refused");
+        assert!(error.to_string().contains("pick one"), "{error}");
+        let error = Options::parse(args(&["--startup-only", "--storage-only"])).err().expect("refused");
         assert!(error.to_string().contains("pick one"), "{error}");
         let error = Options::parse(args(&["--fast"])).err().expect("refused");
         assert!(error.to_string().contains("--fast"), "{error}");
