@@ -109,6 +109,7 @@ impl ServerRow {
             }
             HubEvent::Warning { message, .. } => self.warning = Some(message.clone()),
             HubEvent::ServerLog { .. }
+            | HubEvent::OffersChanged { .. }
             | HubEvent::Added(_)
             | HubEvent::StatusChanged { .. }
             | HubEvent::TransportDetected { .. }

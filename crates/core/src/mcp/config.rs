@@ -116,8 +116,11 @@ pub struct McpOptions {
     pub connect_timeout_ms: u32,
     /// Bound on one JSON response body or one SSE event.
     pub max_message_bytes: usize,
-    /// `tools/list` pages followed before giving up on a server that never stops paging.
+    /// Pages of one list (`tools/list`, `resources/list`, ...) followed before giving up on a
+    /// server that never stops paging.
     pub max_tool_pages: usize,
+    /// Bytes of text one `resources/read` may bring back (binary blobs are only summarised).
+    pub max_resource_bytes: usize,
     pub backoff: Backoff,
 }
 
@@ -128,6 +131,7 @@ impl Default for McpOptions {
             connect_timeout_ms: 15_000,
             max_message_bytes: 32 * 1024 * 1024,
             max_tool_pages: 100,
+            max_resource_bytes: 4 * 1024 * 1024,
             backoff: Backoff::default(),
         }
     }

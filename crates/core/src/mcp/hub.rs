@@ -2,6 +2,7 @@
 //! panel folds, and the [`RemoteServers`] view the dispatcher calls tools through.
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::rc::Rc;
 
@@ -19,7 +20,8 @@ use crate::mcp::endpoint::{EndpointError, server_host};
 use crate::mcp::error::McpError;
 use crate::mcp::inbound::Notice;
 use crate::mcp::model::initialize::Implementation;
-use crate::mcp::session::{Session, SessionPorts};
+use crate::mcp::model::prompt::GetPromptResult;
+use crate::mcp::session::{ServerOffers, Session, SessionPorts};
 use crate::ports::HttpTransport;
 use crate::remote::{RemoteCallError, RemoteServerView, RemoteServers, RemoteStatus};
 use crate::tool::{ToolResult, ToolSpec};
@@ -57,6 +59,8 @@ pub struct ServerSnapshot {
     pub tools: Rc<Vec<ToolSpec>>,
     /// Tools the server described in a way this client could not read, with the reason.
     pub unreadable_tools: Vec<String>,
+    /// Its resources, resource templates and prompts.
+    pub offers: ServerOffers,
     /// Duration of the last `tools/call`, in milliseconds.
     pub last_call_ms: Option<f64>,
 }
@@ -91,6 +95,11 @@ pub enum HubEvent {
         server: ServerId,
         tools: Rc<Vec<ToolSpec>>,
         unreadable: Vec<String>,
+    },
+    /// The server's resources, templates and prompts, listed on (re)connecting.
+    OffersChanged {
+        server: ServerId,
+        offers: ServerOffers,
     },
     /// Auto-detection settled on a transport; persist `config` so the next connection tries it first.
     TransportDetected {
@@ -134,6 +143,7 @@ impl HubEvent {
             HubEvent::StatusChanged { server, .. }
             | HubEvent::Connected { server, .. }
             | HubEvent::ToolsChanged { server, .. }
+            | HubEvent::OffersChanged { server, .. }
             | HubEvent::TransportDetected { server, .. }
             | HubEvent::Progress { server, .. }
             | HubEvent::CallFinished { server, .. }
@@ -173,6 +183,7 @@ impl ServerSnapshot {
                 self.tools = tools.clone();
                 self.unreadable_tools.clone_from(unreadable);
             }
+            HubEvent::OffersChanged { offers, .. } => self.offers = offers.clone(),
             HubEvent::TransportDetected { config, .. } => self.config = config.clone(),
             HubEvent::CallFinished { latency_ms, .. } => self.last_call_ms = Some(*latency_ms),
             HubEvent::Progress { .. }
@@ -316,6 +327,7 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             instructions: None,
             tools: Rc::new(Vec::new()),
             unreadable_tools: Vec::new(),
+            offers: ServerOffers::default(),
             last_call_ms: None,
         };
         let session = self.new_session(&id, snapshot.config.clone());
@@ -362,6 +374,22 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             .unbounded_send(async move { old.close().await }.boxed_local());
         self.start(&entry);
         true
+    }
+
+    /// The messages of `server`'s prompt `name` filled with `arguments` (`prompts/get`), or why
+    /// not, worded for the person who picked it.
+    pub async fn get_prompt(
+        &self,
+        server: &ServerId,
+        name: &str,
+        arguments: BTreeMap<String, String>,
+        cancel: CancelToken,
+    ) -> Result<GetPromptResult, String> {
+        let session = self.inner.connected_session(server).map_err(|error| error.to_string())?;
+        session
+            .get_prompt(name, arguments, &cancel)
+            .await
+            .map_err(|error| format!("the prompt \"{name}\" of {server} failed: {error}"))
     }
 
     pub fn snapshots(&self) -> Vec<ServerSnapshot> {
@@ -447,6 +475,21 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
         let servers = self.servers.borrow();
         let by_prefix = servers.iter().find(|entry| &entry.snapshot.borrow().tool_prefix == prefix);
         by_prefix.or_else(|| servers.iter().find(|entry| &entry.id == prefix)).cloned()
+    }
+
+    /// The session of the server the model calls `prefix`, when it is connected; else why not.
+    fn connected_session(&self, prefix: &ServerId) -> Result<Rc<Session<H>>, RemoteCallError> {
+        let entry = self
+            .entry_for_model(prefix)
+            .ok_or_else(|| RemoteCallError::UnknownServer(prefix.clone()))?;
+        let status = entry.snapshot.borrow().status.clone();
+        let reason = match status {
+            ServerStatus::Connected { .. } => return Ok(entry.session.borrow().clone()),
+            ServerStatus::Connecting => "it is still connecting; try again in a moment".to_owned(),
+            ServerStatus::Reconnecting { reason } => format!("it is reconnecting ({reason})"),
+            ServerStatus::Failed { reason } => reason,
+        };
+        Err(RemoteCallError::NotConnected { server: prefix.clone(), reason })
     }
 
     /// `base`, or `base_2`, `base_3`… : the first that no other server (than `except`) uses as
@@ -579,6 +622,8 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
             self.emit(detected);
         }
         self.publish_tools(entry);
+        entry.snapshot.borrow_mut().offers = facts.offers.clone();
+        self.emit(HubEvent::OffersChanged { server: entry.id.clone(), offers: facts.offers });
         self.set_status(
             &entry.id,
             ServerStatus::Connected {
@@ -629,8 +674,27 @@ impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
                 },
                 tools: snapshot.tools.as_ref().clone(),
                 instructions: snapshot.instructions,
+                resources: snapshot.offers.resources,
+                resource_templates: snapshot.offers.resource_templates,
             })
             .collect()
+    }
+
+    fn read_resource<'a>(
+        &'a self,
+        server: &'a ServerId,
+        uri: &'a str,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ToolResult, RemoteCallError>> {
+        async move {
+            let session = self.inner.connected_session(server)?;
+            session.read_resource(uri, &cancel).await.map_err(|error| match error {
+                McpError::Cancelled => RemoteCallError::Cancelled,
+                McpError::Timeout { ms } => RemoteCallError::TimedOut { server: server.clone(), seconds: ms.div_ceil(1_000) },
+                error => RemoteCallError::Failed(format!("reading <{uri}> from {server} failed: {error}")),
+            })
+        }
+        .boxed_local()
     }
 
     fn call_tool<'a>(
@@ -645,24 +709,7 @@ impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
                 .inner
                 .entry_for_model(server)
                 .ok_or_else(|| RemoteCallError::UnknownServer(server.clone()))?;
-            let status = entry.snapshot.borrow().status.clone();
-            let reason = match status {
-                ServerStatus::Connected { .. } => None,
-                ServerStatus::Connecting => {
-                    Some("it is still connecting; try again in a moment".to_owned())
-                }
-                ServerStatus::Reconnecting { reason } => {
-                    Some(format!("it is reconnecting ({reason})"))
-                }
-                ServerStatus::Failed { reason } => Some(reason),
-            };
-            if let Some(reason) = reason {
-                return Err(RemoteCallError::NotConnected {
-                    server: server.clone(),
-                    reason,
-                });
-            }
-            let session = entry.session.borrow().clone();
+            let session = self.inner.connected_session(server)?;
             let clock = self.inner.ports.clock.clone();
             let started = clock.now_ms();
             let outcome = session.call_tool(tool, args, &cancel).await;

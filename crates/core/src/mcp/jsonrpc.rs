@@ -63,6 +63,11 @@ pub enum Method {
     Ping,
     ToolsList,
     ToolsCall,
+    ResourcesList,
+    ResourceTemplatesList,
+    ResourcesRead,
+    PromptsList,
+    PromptsGet,
     Cancelled,
     Progress,
     ToolsListChanged,
@@ -79,6 +84,11 @@ impl Method {
             Method::Ping => "ping",
             Method::ToolsList => "tools/list",
             Method::ToolsCall => "tools/call",
+            Method::ResourcesList => "resources/list",
+            Method::ResourceTemplatesList => "resources/templates/list",
+            Method::ResourcesRead => "resources/read",
+            Method::PromptsList => "prompts/list",
+            Method::PromptsGet => "prompts/get",
             Method::Cancelled => "notifications/cancelled",
             Method::Progress => "notifications/progress",
             Method::ToolsListChanged => "notifications/tools/list_changed",
@@ -89,12 +99,17 @@ impl Method {
     }
 
     pub fn from_wire(name: &str) -> Method {
-        const KNOWN: [Method; 10] = [
+        const KNOWN: [Method; 15] = [
             Method::Initialize,
             Method::Initialized,
             Method::Ping,
             Method::ToolsList,
             Method::ToolsCall,
+            Method::ResourcesList,
+            Method::ResourceTemplatesList,
+            Method::ResourcesRead,
+            Method::PromptsList,
+            Method::PromptsGet,
             Method::Cancelled,
             Method::Progress,
             Method::ToolsListChanged,

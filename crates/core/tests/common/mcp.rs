@@ -87,6 +87,8 @@ impl FakeMcp {
             status,
             tools,
             instructions: None,
+            resources: Rc::default(),
+            resource_templates: Rc::default(),
         });
         self
     }
