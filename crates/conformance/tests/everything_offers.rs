@@ -1,7 +1,8 @@
 //! The core's hub against a real server-everything (npm) over real HTTP: its resources, resource
 //! templates and prompts are listed when it connects, a static document is read whole, a template
 //! filled in is read, a binary resource is summarised (never dumped), an unknown one is the
-//! server's clear error, and a prompt comes back filled with its argument. The server's URL comes
+//! server's clear error, a prompt comes back filled with its argument, and the agent's dispatcher
+//! lists and reads them through its resource pseudo-tools. The server's URL comes
 //! from `AUTOUI_MCP_EVERYTHING_STREAMABLE_URL`, exported by `scripts/test-servers.sh start`.
 
 #[path = "../src/clock.rs"]
@@ -13,7 +14,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use autoui_core::cancel::CancelToken;
-use autoui_core::ids::ServerId;
+use autoui_core::dispatch::Dispatcher;
+use autoui_core::ids::{CallId, ServerId};
 use autoui_core::mcp::config::{McpOptions, ServerConfig};
 use autoui_core::mcp::hub::{HubEvent, McpHub, ServerSnapshot, ServerStatus};
 use autoui_core::mcp::legacy::HttpEventSource;
@@ -23,6 +25,7 @@ use autoui_core::mcp::session::SessionPorts;
 use autoui_core::remote::RemoteServers;
 use futures::StreamExt;
 use futures::channel::mpsc;
+use serde_json::{Value, json};
 
 use crate::clock::TokioClock;
 use crate::http::ReqwestTransport;
@@ -141,5 +144,29 @@ fn a_prompt_comes_back_filled_and_a_missing_argument_is_a_clear_error() {
         let error = hub.get_prompt(&server, "args-prompt", BTreeMap::new(), CancelToken::new()).await.unwrap_err();
         assert!(error.starts_with("the prompt \"args-prompt\" of "), "{error}");
         assert!(error.contains("city"), "the error names the missing argument: {error}");
+    });
+}
+
+#[test]
+fn the_agents_resource_tools_list_and_read_server_everythings_resources() {
+    with_everything(async |hub, snapshot| {
+        let prefix = snapshot.tool_prefix.to_string();
+        let remote: Rc<dyn RemoteServers> = Rc::new(hub.clone());
+        let mut dispatcher = Dispatcher::new(Vec::new(), remote, Rc::new(TokioClock::default()), 60_000);
+        let catalog = dispatcher.catalog();
+        let offered: Vec<String> = dispatcher.tool_defs(&catalog).into_iter().map(|def| def.name).collect();
+        let (list, read) = (format!("{prefix}_mcp_list_resources"), format!("{prefix}_mcp_read_resource"));
+        assert!(offered.contains(&list) && offered.contains(&read), "{offered:?}");
+
+        let listing = dispatcher.prepare(&catalog, CallId::new("l1"), &list, json!({}));
+        let listed: Value = serde_json::from_str(&dispatcher.execute(&catalog, listing, &CancelToken::new()).await.text)
+            .expect("the listing is JSON");
+        let uri = listed["resources"][0]["uri"].as_str().expect("a resource uri").to_owned();
+        assert!(listed["templates"].as_array().is_some_and(|templates| templates.len() >= 2), "{listed}");
+
+        let reading = dispatcher.prepare(&catalog, CallId::new("r1"), &read, json!({ "uri": uri }));
+        let executed = dispatcher.execute(&catalog, reading, &CancelToken::new()).await;
+        assert!(!executed.result.is_error, "{}", executed.text);
+        assert!(executed.text.len() > 100, "the resource's text: {}", executed.text);
     });
 }
