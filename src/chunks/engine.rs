@@ -1,5 +1,5 @@
 //! The engine chunk: the agent loop and its providers, the tool servers, WebMCP, the MCP servers and
-//! their panel, the console, and the settings sections beyond the provider and key (what it brings
+//! their panel, the chat's `/` prompt picker, the console, and the settings sections beyond the provider and key (what it brings
 //! and how the page waits for it: `state::engine`).
 
 use leptos::prelude::*;
@@ -10,6 +10,7 @@ use crate::state::elicitation::use_elicitation;
 use crate::state::engine::{Engine, start};
 use crate::ui::console::ConsolePanel;
 use crate::ui::elicitation::ElicitationForms;
+use crate::ui::prompts::PromptPicker;
 use crate::ui::servers::ServersDrawer;
 use crate::ui::settings_agent::AgentSettings;
 
@@ -25,6 +26,7 @@ part! {
                 Some(ctx) => view! { <ElicitationForms ctx /> }.into_any(),
                 None => ().into_any(),
             },
+            prompt_picker: |draft, picking| view! { <PromptPicker draft picking /> }.into_any(),
             settings_sections: |open| view! { <AgentSettings open /> }.into_any(),
         }
     }

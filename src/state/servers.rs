@@ -6,7 +6,8 @@ use std::rc::Rc;
 
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig};
-use autoui_core::mcp::hub::{CallOutcome, HubError, HubEvent, McpHub, ServerSnapshot};
+use autoui_core::mcp::hub::{CallOutcome, HubError, HubEvent, McpHub, ServerSnapshot, ServerStatus};
+use autoui_core::mcp::prompts::PromptChoice;
 use autoui_core::mcp::session::SessionPorts;
 use autoui_core::ports::HttpTransport;
 use autoui_core::remote::RemoteServers;
@@ -211,6 +212,19 @@ impl ServersCtx {
     pub fn tools_of(&self, id: &ServerId) -> Rc<Vec<ToolSpec>> {
         self.rows.with_untracked(|rows| {
             rows.iter().find(|row| &row.snapshot.id == id).map(|row| row.snapshot.tools.clone()).unwrap_or_default()
+        })
+    }
+
+    /// The prompts of the connected servers, by the name the agent knows each server by (tracked).
+    pub fn prompts(&self) -> Vec<PromptChoice> {
+        self.rows.with(|rows| {
+            rows.iter()
+                .filter(|row| matches!(row.snapshot.status, ServerStatus::Connected { .. }))
+                .flat_map(|row| {
+                    let server = row.snapshot.tool_prefix.clone();
+                    row.snapshot.offers.prompts.iter().map(move |prompt| PromptChoice { server: server.clone(), prompt: prompt.clone() })
+                })
+                .collect()
         })
     }
 

@@ -15,6 +15,7 @@ pub mod gallery;
 pub mod header;
 pub mod icons;
 pub mod notices;
+pub mod prompts;
 pub mod recipes;
 pub mod route;
 pub mod servers;
