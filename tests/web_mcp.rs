@@ -13,6 +13,7 @@ use autoui::adapters::clock::BrowserClock;
 use autoui::adapters::http::FetchTransport;
 use autoui::state::elicitation::use_elicitation;
 use autoui::ui::elicitation::ElicitationForms;
+use autoui::ui::prompts::PromptPicker;
 use autoui::adapters::indexed_db::RecordStore;
 use autoui::state::notices::provide_notices;
 use autoui::state::persist::{provide_persist, restore};
@@ -904,5 +905,94 @@ async fn servers_saved_in_this_browser_are_reconnected_on_reload_with_their_toke
     assert_eq!(stored[0].bearer_token.as_deref(), Some("test-token"), "the token stays saved");
     assert_eq!(stored[0].detected, Some(TransportKind::Sse), "the detected transport is saved for next time");
 
+    panel.remove_everything().await;
+}
+
+/// The servers panel with the chat's `/` prompt picker under it, over the app's own state; returns
+/// the draft the picker reads and fills.
+async fn mount_panel_with_prompts() -> (Panel, RwSignal<String>) {
+    let document = document();
+    let container = document.create_element("div").expect("div").unchecked_into::<HtmlElement>();
+    document.body().expect("body").append_child(&container).expect("append");
+    let provided = Rc::new(RefCell::new(None));
+    let keep = provided.clone();
+    let mut restored = restore().await;
+    let draft = RwSignal::new(String::new());
+    let handle = leptos::mount::mount_to(container.clone(), move || {
+        provide_persist(&mut restored, provide_notices());
+        keep.replace(Some(provide_servers()));
+        view! { <ServersDrawer open=RwSignal::new(true) /> <PromptPicker draft picking=RwSignal::new(false) /> }.into_any()
+    });
+    let servers = provided.borrow_mut().take().expect("the panel provided its state");
+    (Panel { container, servers, _handle: Box::new(handle) }, draft)
+}
+
+#[wasm_bindgen_test]
+async fn typing_a_slash_offers_server_everythings_prompts_and_a_filled_one_becomes_the_draft() {
+    store_configs(&[]).await;
+    let (panel, draft) = mount_panel_with_prompts().await;
+    let hub = panel.servers.hub();
+    let mut events = Events::watch(&hub);
+    let id = panel.servers.add(ServerConfig::new(everything_streamable())).expect("a valid URL");
+    events.connected(&id).await;
+
+    draft.set("/args".to_owned());
+    panel.wait_for("the prompt list", |panel| panel.count("[data-testid=prompt-option]") == 1).await;
+    assert!(panel.text("[data-testid=prompt-option]").contains("Arguments Prompt"));
+    draft.set("/".to_owned());
+    panel.wait_for("every prompt listed", |panel| panel.count("[data-testid=prompt-option]") >= 4).await;
+    draft.set("/args".to_owned());
+    panel.wait_for("the prompt list narrowed", |panel| panel.count("[data-testid=prompt-option]") == 1).await;
+    panel.click("[data-testid=prompt-option]");
+    panel.wait_for("the argument form", |panel| panel.count("[data-testid=prompt-form]") == 1).await;
+    assert_eq!(panel.count("[data-testid=prompt-field]"), 2);
+    let first_field = panel.text("[data-testid=prompt-field]");
+    assert!(first_field.starts_with("city *"), "the required argument is marked: {first_field}");
+
+    panel.click("[data-testid=prompt-use]");
+    leptos::task::tick().await;
+    assert_eq!(panel.text("[data-testid=prompt-error]"), "Fill in the required arguments: city");
+    panel.type_into("input[name=city]", "Lyon");
+    panel.click("[data-testid=prompt-use]");
+    panel.wait_for("the filled prompt in the draft", |_| draft.get_untracked() == "What's weather in Lyon?").await;
+    assert_eq!(panel.count("[data-testid=prompt-form]"), 0, "the form goes away once used");
+    panel.remove_everything().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_prompt_the_server_refuses_is_a_clear_error_and_the_draft_and_values_stay() {
+    store_configs(&[]).await;
+    let (panel, draft) = mount_panel_with_prompts().await;
+    let hub = panel.servers.hub();
+    let mut events = Events::watch(&hub);
+    let id = panel.servers.add(ServerConfig::new(everything_streamable())).expect("a valid URL");
+    events.connected(&id).await;
+
+    draft.set("/resource".to_owned());
+    panel.wait_for("the prompt list", |panel| panel.count("[data-testid=prompt-option]") == 1).await;
+    panel.click("[data-testid=prompt-option]");
+    panel.wait_for("the argument form", |panel| panel.count("[data-testid=prompt-form]") == 1).await;
+    panel.type_into("input[name=resourceType]", "Video");
+    panel.type_into("input[name=resourceId]", "3");
+    panel.click("[data-testid=prompt-use]");
+    panel.wait_for("the server's refusal", |panel| panel.count("[data-testid=prompt-error]") == 1).await;
+    let error = panel.text("[data-testid=prompt-error]");
+    assert!(error.starts_with("the prompt \"resource-prompt\" of "), "{error}");
+    assert!(error.contains("Invalid resourceType: Video"), "the server's reason is shown: {error}");
+    assert_eq!(draft.get_untracked(), "/resource", "the draft is untouched");
+    let kept = panel
+        .container
+        .query_selector("input[name=resourceId]")
+        .ok()
+        .flatten()
+        .expect("the field stays")
+        .unchecked_into::<HtmlInputElement>();
+    assert_eq!(kept.value(), "3", "what was typed stays");
+
+    panel.type_into("input[name=resourceType]", "Text");
+    panel.click("[data-testid=prompt-use]");
+    panel.wait_for("the filled prompt in the draft", |_| draft.get_untracked().starts_with("User: This prompt includes")).await;
+    let filled = draft.get_untracked();
+    assert!(filled.contains("[resource <demo://resource/dynamic/text/3>]\nResource 3: This is a plaintext resource"), "{filled}");
     panel.remove_everything().await;
 }
