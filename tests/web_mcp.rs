@@ -25,6 +25,7 @@ use autoui_core::cancel::CancelToken;
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKind};
 use autoui_core::mcp::hub::{HubEvent, McpHub, ServerStatus};
+use autoui_core::mcp::model::notify::LogLevel;
 use autoui_core::ports::{Clock, HttpError, HttpRequest, HttpResponse, HttpTransport, Method};
 use autoui_core::remote::{RemoteCallError, RemoteServers};
 use autoui_core::tool::ToolResult;
@@ -994,5 +995,38 @@ async fn a_prompt_the_server_refuses_is_a_clear_error_and_the_draft_and_values_s
     panel.wait_for("the filled prompt in the draft", |_| draft.get_untracked().starts_with("User: This prompt includes")).await;
     let filled = draft.get_untracked();
     assert!(filled.contains("[resource <demo://resource/dynamic/text/3>]\nResource 3: This is a plaintext resource"), "{filled}");
+    panel.remove_everything().await;
+}
+
+#[wasm_bindgen_test]
+async fn the_panel_lists_server_everythings_resources_and_prompts_and_keeps_a_chosen_log_level() {
+    store_configs(&[]).await;
+    let panel = mount_panel().await;
+    let hub = panel.servers.hub();
+    let mut events = Events::watch(&hub);
+    let id = panel.servers.add(ServerConfig::new(everything_streamable())).expect("a valid URL");
+    events.connected(&id).await;
+    panel.wait_for("the resources", |panel| panel.count("[data-testid=server-resources]") == 1).await;
+    assert!(panel.count("[data-testid=server-resource]") >= 3, "its static documents are listed");
+    assert_eq!(panel.count("[data-testid=server-resource-template]"), 2);
+    assert!(panel.count("[data-testid=server-prompt]") >= 4, "its prompts are listed");
+    assert_eq!(panel.count("[data-testid=server-unreadable-offers]"), 0, "everything it lists is readable");
+
+    let select = panel
+        .container
+        .query_selector("[data-testid=server-log-level]")
+        .ok()
+        .flatten()
+        .expect("server-everything declares logging, so its level can be chosen")
+        .unchecked_into::<web_sys::HtmlSelectElement>();
+    select.set_value("error");
+    select.dispatch_event(&web_sys::Event::new("change").expect("event")).expect("dispatch");
+    let stored = stored_configs_when("the chosen level stored", |configs| {
+        configs.iter().any(|config| config.log_level == Some(LogLevel::Error))
+    })
+    .await;
+    assert_eq!(stored.len(), 1);
+    leptos::task::tick().await;
+    assert_eq!(panel.count("[data-testid=server-log-level-error]"), 0, "the server took it");
     panel.remove_everything().await;
 }

@@ -114,6 +114,7 @@ impl ServerRow {
             | HubEvent::Added(_)
             | HubEvent::StatusChanged { .. }
             | HubEvent::TransportDetected { .. }
+            | HubEvent::ConfigChanged { .. }
             | HubEvent::Removed { .. } => {}
         }
     }
@@ -130,7 +131,10 @@ pub fn fold_rows(rows: &mut Vec<ServerRow>, event: &HubEvent) {
 
 /// Whether `event` changes what must be persisted (the list, or a transport auto-detection settled on).
 fn changes_configs(event: &HubEvent) -> bool {
-    matches!(event, HubEvent::Added(_) | HubEvent::Removed { .. } | HubEvent::TransportDetected { .. })
+    matches!(
+        event,
+        HubEvent::Added(_) | HubEvent::Removed { .. } | HubEvent::TransportDetected { .. } | HubEvent::ConfigChanged { .. }
+    )
 }
 
 /// Context handle for the servers; `Copy`, so event handlers capture it freely.

@@ -1,7 +1,8 @@
 //! Resources and prompts through the hub: listed (every page) only when the server declares them,
 //! an unreadable entry skipped with a note naming it while the others stay, `resources/read` text
 //! kept, blobs summarised with their type and size, a read over the cap refused before or after
-//! asking, and `prompts/get` filled with the person's arguments.
+//! asking, `prompts/get` filled with the person's arguments, and `logging/setLevel` on the
+//! person's choice and again on every connection.
 
 #[path = "fixtures/mcp/support.rs"]
 mod support;
@@ -15,6 +16,7 @@ use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice};
 use autoui_core::mcp::hub::{McpHub, ServerSnapshot, ServerStatus};
 use autoui_core::mcp::model::content::{Content, ContentBlock};
+use autoui_core::mcp::model::notify::LogLevel;
 use autoui_core::mcp::model::prompt::PromptRole;
 use autoui_core::mcp::session::SessionPorts;
 use autoui_core::remote::{RemoteCallError, RemoteServers};
@@ -58,6 +60,7 @@ fn offers(request: &Logged) -> Option<Value> {
             ]}),
             _ => return Some(json!({"jsonrpc": "2.0", "id": request.id(), "error": {"code": -32002, "message": "Resource not found"}})),
         },
+        "logging/setLevel" => json!({}),
         "prompts/list" => json!({"prompts": [
             {"name": "simple_prompt", "description": "A prompt without arguments"},
             {"name": "complex_prompt", "arguments": [
@@ -246,4 +249,42 @@ fn a_prompt_is_filled_with_its_arguments_and_a_failing_one_says_why() {
         failed.unwrap_err(),
         "the prompt \"missing\" of fake_server failed: server error -32602: Unknown prompt"
     );
+}
+
+#[test]
+fn a_chosen_log_level_is_sent_now_kept_in_the_config_and_sent_again_on_reconnecting() {
+    let world = world(json!({"logging": {}}), McpOptions::default());
+    let clock = world.clock.clone();
+    let (logging, config) = world.connected(async move |hub, server| {
+        let id = snapshot(&hub, &server).id;
+        hub.set_log_level(&id, LogLevel::Warning).await.unwrap();
+        hub.reconnect(&id);
+        assert_eq!(snapshot(&hub, &id).status, ServerStatus::Connecting);
+        while !matches!(snapshot(&hub, &id).status, ServerStatus::Connected { .. }) {
+            support::pass_time(&clock, 1).await;
+        }
+        (snapshot(&hub, &id).offers.logging, snapshot(&hub, &id).config)
+    });
+    assert!(logging);
+    assert_eq!(config.log_level, Some(LogLevel::Warning));
+    let levels: Vec<Value> = world
+        .net
+        .requests()
+        .into_iter()
+        .filter(|request| request.rpc() == "logging/setLevel")
+        .map(|request| request.params())
+        .collect();
+    assert_eq!(levels, [json!({"level": "warning"}), json!({"level": "warning"})], "once now, once on reconnecting");
+}
+
+#[test]
+fn a_server_that_declares_no_logging_is_not_asked_for_a_level() {
+    let world = world(json!({}), McpOptions::default());
+    let outcome = world.connected(async |hub, server| {
+        let id = snapshot(&hub, &server).id;
+        hub.set_log_level(&id, LogLevel::Debug).await
+    });
+    let error = outcome.unwrap_err();
+    assert!(error.ends_with("did not take log level debug: this server offers no logging"), "{error}");
+    assert!(!world.net.rpc_log().iter().any(|method| method == "logging/setLevel"));
 }

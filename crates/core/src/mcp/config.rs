@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::mcp::model::notify::LogLevel;
+
 /// The transport the user asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -47,6 +49,10 @@ pub struct ServerConfig {
     /// ([`McpOptions::call_timeout_ms`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_timeout_s: Option<u32>,
+    /// The least severe log entries to ask this server for (`logging/setLevel` on each connection),
+    /// when the person chose one; else the server's own default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_level: Option<LogLevel>,
 }
 
 impl ServerConfig {
@@ -58,6 +64,7 @@ impl ServerConfig {
             transport: TransportChoice::Auto,
             detected: None,
             call_timeout_s: None,
+            log_level: None,
         }
     }
 
@@ -102,6 +109,7 @@ impl std::fmt::Debug for ServerConfig {
             .field("transport", &self.transport)
             .field("detected", &self.detected)
             .field("call_timeout_s", &self.call_timeout_s)
+            .field("log_level", &self.log_level)
             .finish()
     }
 }

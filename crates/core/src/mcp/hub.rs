@@ -20,6 +20,7 @@ use crate::mcp::endpoint::{EndpointError, server_host};
 use crate::mcp::error::McpError;
 use crate::mcp::inbound::Notice;
 use crate::mcp::model::initialize::Implementation;
+use crate::mcp::model::notify::LogLevel;
 use crate::mcp::model::prompt::GetPromptResult;
 use crate::mcp::session::{ServerOffers, Session, SessionPorts};
 use crate::ports::HttpTransport;
@@ -101,6 +102,11 @@ pub enum HubEvent {
         server: ServerId,
         offers: ServerOffers,
     },
+    /// The person changed a setting of the server (its log level); persist `config`.
+    ConfigChanged {
+        server: ServerId,
+        config: ServerConfig,
+    },
     /// Auto-detection settled on a transport; persist `config` so the next connection tries it first.
     TransportDetected {
         server: ServerId,
@@ -145,6 +151,7 @@ impl HubEvent {
             | HubEvent::ToolsChanged { server, .. }
             | HubEvent::OffersChanged { server, .. }
             | HubEvent::TransportDetected { server, .. }
+            | HubEvent::ConfigChanged { server, .. }
             | HubEvent::Progress { server, .. }
             | HubEvent::CallFinished { server, .. }
             | HubEvent::Warning { server, .. }
@@ -184,7 +191,9 @@ impl ServerSnapshot {
                 self.unreadable_tools.clone_from(unreadable);
             }
             HubEvent::OffersChanged { offers, .. } => self.offers = offers.clone(),
-            HubEvent::TransportDetected { config, .. } => self.config = config.clone(),
+            HubEvent::TransportDetected { config, .. } | HubEvent::ConfigChanged { config, .. } => {
+                self.config = config.clone()
+            }
             HubEvent::CallFinished { latency_ms, .. } => self.last_call_ms = Some(*latency_ms),
             HubEvent::Progress { .. }
             | HubEvent::Warning { .. }
@@ -390,6 +399,30 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             .get_prompt(name, arguments, &cancel)
             .await
             .map_err(|error| format!("the prompt \"{name}\" of {server} failed: {error}"))
+    }
+
+    /// Asks `server` (the hub's id) for log entries from `level` up (`logging/setLevel`), now if it is
+    /// connected and on every later connection; the choice is kept in its config. `Err` says why
+    /// the server did not take it.
+    pub async fn set_log_level(&self, server: &ServerId, level: LogLevel) -> Result<(), String> {
+        let Some(entry) = self.inner.entry(server) else {
+            return Err(format!("no server \"{server}\""));
+        };
+        let config = {
+            let mut snapshot = entry.snapshot.borrow_mut();
+            snapshot.config.log_level = Some(level);
+            snapshot.config.clone()
+        };
+        self.inner.emit(HubEvent::ConfigChanged { server: server.clone(), config });
+        let connected = matches!(entry.snapshot.borrow().status, ServerStatus::Connected { .. });
+        if !connected {
+            return Ok(());
+        }
+        let session = entry.session.borrow().clone();
+        session
+            .set_log_level(level)
+            .await
+            .map_err(|error| format!("{server} did not take log level {}: {error}", level.as_str()))
     }
 
     pub fn snapshots(&self) -> Vec<ServerSnapshot> {

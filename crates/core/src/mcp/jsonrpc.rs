@@ -68,6 +68,7 @@ pub enum Method {
     ResourcesRead,
     PromptsList,
     PromptsGet,
+    LoggingSetLevel,
     Cancelled,
     Progress,
     ToolsListChanged,
@@ -89,6 +90,7 @@ impl Method {
             Method::ResourcesRead => "resources/read",
             Method::PromptsList => "prompts/list",
             Method::PromptsGet => "prompts/get",
+            Method::LoggingSetLevel => "logging/setLevel",
             Method::Cancelled => "notifications/cancelled",
             Method::Progress => "notifications/progress",
             Method::ToolsListChanged => "notifications/tools/list_changed",
@@ -99,7 +101,7 @@ impl Method {
     }
 
     pub fn from_wire(name: &str) -> Method {
-        const KNOWN: [Method; 15] = [
+        const KNOWN: [Method; 16] = [
             Method::Initialize,
             Method::Initialized,
             Method::Ping,
@@ -110,6 +112,7 @@ impl Method {
             Method::ResourcesRead,
             Method::PromptsList,
             Method::PromptsGet,
+            Method::LoggingSetLevel,
             Method::Cancelled,
             Method::Progress,
             Method::ToolsListChanged,

@@ -27,7 +27,7 @@ use crate::mcp::model::call::CallToolResult;
 use crate::mcp::model::initialize::{
     InitializeParams, InitializeResult, SUPPORTED_PROTOCOL_VERSIONS,
 };
-use crate::mcp::model::notify::CancelledParams;
+use crate::mcp::model::notify::{CancelledParams, LogLevel, SetLevelParams};
 use crate::mcp::model::page::PageParams;
 use crate::mcp::model::prompt::{GetPromptParams, GetPromptResult, Prompt};
 use crate::mcp::model::resource::{ReadResourceParams, ReadResourceResult, Resource, ResourceTemplate};
@@ -77,6 +77,8 @@ pub struct ServerOffers {
     pub prompts: Rc<Vec<Prompt>>,
     /// Resources, templates or prompts this client could not read, or lists that failed, with the reason.
     pub unreadable: Vec<String>,
+    /// It declared logging: a log level may be asked for (`logging/setLevel`).
+    pub logging: bool,
 }
 
 impl ServerOffers {
@@ -304,6 +306,28 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             .map_err(|error| McpError::Protocol(format!("the prompts/get result for \"{name}\" is malformed: {error}")))
     }
 
+    /// Asks the server to send log entries from `level` up (`logging/setLevel`).
+    pub async fn set_log_level(&self, level: LogLevel) -> Result<(), McpError> {
+        if !self.offers_logging() {
+            return Err(McpError::NotOffered("logging"));
+        }
+        let request = self.new_request(Method::LoggingSetLevel, Some(to_params(&SetLevelParams { level })));
+        // Not renewing an expired session: this also runs inside the handshake that renewal repeats.
+        self.exchange(&request, self.options.connect_timeout_ms, &CancelToken::new())
+            .await
+            .map(|_| ())
+            .map_err(McpError::after_connected)
+    }
+
+    /// Whether the server declared logging in its `initialize` result.
+    pub fn offers_logging(&self) -> bool {
+        self.facts
+            .borrow()
+            .hello
+            .as_ref()
+            .is_some_and(|hello| hello.capabilities.logging.is_some())
+    }
+
     /// Whether the server declared resources in its `initialize` result.
     fn offers_resources(&self) -> bool {
         self.facts
@@ -446,6 +470,16 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         self.facts.borrow_mut().hello = Some(hello);
         self.list_tools().await?;
         self.list_offers().await;
+        // The person's chosen level, asked for again on every connection; a refusal is only logged.
+        if let Some(level) = self.config.log_level.filter(|_| self.offers_logging())
+            && let Err(error) = self.set_log_level(level).await
+        {
+            self.inbound.notice(Notice::Log {
+                level: "warning".to_owned(),
+                logger: None,
+                message: format!("the server refused log level {}: {error}", level.as_str()),
+            });
+        }
         self.inbound.notice(Notice::Connected);
         Ok(())
     }
@@ -524,6 +558,7 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             resource_templates: Rc::new(templates),
             prompts: Rc::new(prompts),
             unreadable: notes,
+            logging: capabilities.logging.is_some(),
         };
     }
 

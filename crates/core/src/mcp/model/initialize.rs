@@ -96,6 +96,9 @@ pub struct ServerCapabilities {
     pub resources: Option<ResourcesCapability>,
     #[serde(default)]
     pub prompts: Option<ToolsCapability>,
+    /// `{}` when the server sends `notifications/message` and takes `logging/setLevel`.
+    #[serde(default)]
+    pub logging: Option<serde_json::Value>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
