@@ -123,7 +123,7 @@ impl ServerRow {
 /// Folds a hub event into the panel's rows, adding and removing rows as servers come and go.
 pub fn fold_rows(rows: &mut Vec<ServerRow>, event: &HubEvent) {
     match event {
-        HubEvent::Added(snapshot) => rows.push(ServerRow::new(snapshot.clone())),
+        HubEvent::Added(snapshot) => rows.push(ServerRow::new((**snapshot).clone())),
         HubEvent::Removed { server } => rows.retain(|row| &row.snapshot.id != server),
         other => rows.iter_mut().filter(|row| &row.snapshot.id == other.server()).for_each(|row| row.apply(other)),
     }

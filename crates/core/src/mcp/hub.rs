@@ -79,7 +79,8 @@ pub enum CallOutcome {
 /// What happened, in order; folding them with [`ServerSnapshot::apply`] rebuilds the panel.
 #[derive(Clone, Debug, PartialEq)]
 pub enum HubEvent {
-    Added(ServerSnapshot),
+    /// Boxed: a snapshot is far larger than the other events.
+    Added(Box<ServerSnapshot>),
     StatusChanged {
         server: ServerId,
         status: ServerStatus,
@@ -168,7 +169,7 @@ impl ServerSnapshot {
             return;
         }
         match event {
-            HubEvent::Added(snapshot) => *self = snapshot.clone(),
+            HubEvent::Added(snapshot) => *self = (**snapshot).clone(),
             HubEvent::StatusChanged { status, .. } => self.status = status.clone(),
             HubEvent::Connected {
                 name,
@@ -206,7 +207,7 @@ impl ServerSnapshot {
 /// Folds `event` into a panel's list of servers (adding and removing entries as needed).
 pub fn fold(servers: &mut Vec<ServerSnapshot>, event: &HubEvent) {
     match event {
-        HubEvent::Added(snapshot) => servers.push(snapshot.clone()),
+        HubEvent::Added(snapshot) => servers.push((**snapshot).clone()),
         HubEvent::Removed { server } => servers.retain(|snapshot| &snapshot.id != server),
         other => servers
             .iter_mut()
@@ -347,7 +348,7 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             stop: RefCell::new(CancelToken::new()),
         });
         self.inner.servers.borrow_mut().push(entry.clone());
-        self.inner.emit(HubEvent::Added(snapshot));
+        self.inner.emit(HubEvent::Added(Box::new(snapshot)));
         self.start(&entry);
         Ok(id)
     }
