@@ -5,11 +5,14 @@
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice};
 use autoui_core::mcp::hub::{CallOutcome, ServerStatus};
+use autoui_core::cancel::CancelToken;
 use autoui_core::mcp::model::notify::LogLevel;
+use autoui_core::remote::RemoteServers;
 use autoui_core::weburl::cleartext_remote_host;
 use leptos::prelude::*;
 
 use crate::adapters::confirm::confirm;
+use crate::state::attachments::{Attachment, use_attachments};
 use crate::state::servers::{CallProgress, LastCall, ServersCtx, use_servers};
 use crate::ui::dismiss::follow_focus;
 use crate::ui::icons::{Icon, IconSvg};
@@ -335,21 +338,47 @@ fn LogLevelSelect(servers: ServersCtx, id: ServerId) -> impl IntoView {
 }
 
 /// The server's resources, resource templates and prompts (the agent reads the resources through
-/// its `list_resources`/`read_resource` tools; the chat offers the prompts after `/`), and those
-/// this client could not read, with the reason.
+/// its `list_resources`/`read_resource` tools; the person may attach one to the next message; the
+/// chat offers the prompts after `/`), and those this client could not read, with the reason.
 #[component]
 fn OffersBrowser(servers: ServersCtx, id: ServerId) -> impl IntoView {
-    let offers = move || servers.with_row(&id, |row| row.snapshot.offers.clone()).unwrap_or_default();
+    let id = StoredValue::new(id);
+    let offers = move || id.with_value(|id| servers.with_row(id, |row| row.snapshot.offers.clone())).unwrap_or_default();
+    let attachments = use_attachments();
+    let refused = RwSignal::new(None::<String>);
+    // Reads the resource now, so what is attached is what the person saw when they chose it.
+    let attach = move |name: String, uri: String| {
+        let Some(attachments) = attachments else { return };
+        let Some(server) = id.with_value(|id| servers.with_row(id, |row| row.snapshot.tool_prefix.clone())) else {
+            return;
+        };
+        let hub = servers.hub();
+        leptos::task::spawn_local(async move {
+            match hub.read_resource(&server, &uri, CancelToken::new()).await {
+                Ok(result) => {
+                    refused.set(None);
+                    attachments.add(Attachment { server, name, uri, text: result.text_content() });
+                }
+                Err(error) => refused.set(Some(error.to_string())),
+            }
+        });
+    };
     move || {
         let offers = offers();
         let resources = (!offers.resources.is_empty() || !offers.resource_templates.is_empty()).then(|| {
             let count = offers.resources.len() + offers.resource_templates.len();
             let listed = offers.resources.iter().map(|resource| {
                 let kind = resource.mime_type.clone().unwrap_or_default();
+                let (name, uri) = (resource.name.clone(), resource.uri.clone());
+                let label = format!("Attach {name} to the next message");
+                let button = attachments.is_some().then(|| view! {
+                    <button type="button" class="au-link-button" data-testid="server-resource-attach" aria-label=label
+                        on:click=move |_| attach(name.clone(), uri.clone())>"Attach"</button>
+                });
                 view! {
                     <li data-testid="server-resource">
                         <span class="au-tool__name">{resource.name.clone()}</span>" "
-                        <code>{resource.uri.clone()}</code>" "<span class="au-tool__title">{kind}</span>
+                        <code>{resource.uri.clone()}</code>" "<span class="au-tool__title">{kind}</span>" "{button}
                     </li>
                 }
             }).collect_view();
@@ -361,6 +390,9 @@ fn OffersBrowser(servers: ServersCtx, id: ServerId) -> impl IntoView {
             view! {
                 <details class="au-server__tools" data-testid="server-resources">
                     <summary>{format!("Resources ({count})")}</summary>
+                    {move || refused.get().map(|reason| view! {
+                        <p class="au-servers__error" role="alert" data-testid="server-resource-error">{reason}</p>
+                    })}
                     <ul class="au-server__tool-list">{listed}{templates}</ul>
                 </details>
             }
