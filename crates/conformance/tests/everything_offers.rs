@@ -54,7 +54,8 @@ fn with_everything(check: impl AsyncFnOnce(McpHub<ReqwestTransport>, ServerSnaps
         let connecting = async {
             while let Some(event) = received.next().await {
                 match event {
-                    HubEvent::StatusChanged { status: ServerStatus::Connected { .. }, .. } => return,
+                    // Listed right after it connected.
+                    HubEvent::OffersChanged { .. } => return,
                     HubEvent::StatusChanged { status: ServerStatus::Failed { reason }, .. } => {
                         panic!("connecting to server-everything failed: {reason}")
                     }
@@ -62,7 +63,9 @@ fn with_everything(check: impl AsyncFnOnce(McpHub<ReqwestTransport>, ServerSnaps
                 }
             }
         };
-        tokio::time::timeout(std::time::Duration::from_secs(15), connecting).await.expect("connected within 15 s");
+        tokio::time::timeout(std::time::Duration::from_secs(15), connecting)
+            .await
+            .expect("connected and its offers listed within 15 s");
         let snapshot = hub.snapshots().into_iter().find(|snapshot| snapshot.id == id).unwrap();
         let server = snapshot.id.clone();
         check(hub.clone(), snapshot).await;

@@ -7,14 +7,14 @@
 #[path = "fixtures/mcp/support.rs"]
 mod support;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use autoui_core::cancel::CancelToken;
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice};
-use autoui_core::mcp::hub::{McpHub, ServerSnapshot, ServerStatus};
+use autoui_core::mcp::hub::{HubEvent, McpHub, ServerSnapshot, ServerStatus};
 use autoui_core::mcp::model::content::{Content, ContentBlock};
 use autoui_core::mcp::model::notify::LogLevel;
 use autoui_core::mcp::model::prompt::PromptRole;
@@ -85,6 +85,8 @@ struct World {
     clock: FakeClock,
     net: Rc<FakeNet>,
     hub: McpHub<FakeNet>,
+    /// How many times the hub published the server's offers (once per connection, after `Connected`).
+    listed: Rc<Cell<usize>>,
 }
 
 fn world(declared: Value, options: McpOptions) -> World {
@@ -95,19 +97,29 @@ fn world(declared: Value, options: McpOptions) -> World {
     });
     let clock = FakeClock::default();
     let ports = SessionPorts { http: net.clone(), event_sources: net.clone(), clock: Rc::new(clock.clone()) };
-    World { clock, net, hub: McpHub::new(ports, options) }
+    let hub = McpHub::new(ports, options);
+    let listed = Rc::new(Cell::new(0));
+    let counter = listed.clone();
+    hub.subscribe(move |event| {
+        if matches!(event, HubEvent::OffersChanged { .. }) {
+            counter.set(counter.get() + 1);
+        }
+    });
+    World { clock, net, hub, listed }
 }
 
 impl World {
-    /// Adds the server, waits until it connected, then runs `main` with the name the model knows it by.
+    /// Adds the server, waits until it connected and its offers were listed, then runs `main` with
+    /// the name the model knows it by.
     fn connected<T: 'static>(&self, main: impl AsyncFnOnce(McpHub<FakeNet>, ServerId) -> T + 'static) -> T {
         let runner = self.hub.run();
         let hub = self.hub.clone();
         let clock = self.clock.clone();
+        let listed = self.listed.clone();
         support::simulate(&self.clock, move |spawner| spawner.spawn_local(runner).unwrap(), async move {
             let config = ServerConfig { transport: TransportChoice::Streamable, ..ServerConfig::new(URL) };
             let id = hub.add_server(config).unwrap();
-            while !matches!(snapshot(&hub, &id).status, ServerStatus::Connected { .. }) {
+            while !matches!(snapshot(&hub, &id).status, ServerStatus::Connected { .. }) || listed.get() == 0 {
                 support::pass_time(&clock, 1).await;
             }
             // What the model calls it: named after its own serverInfo.
@@ -255,14 +267,17 @@ fn a_prompt_is_filled_with_its_arguments_and_a_failing_one_says_why() {
 fn a_chosen_log_level_is_sent_now_kept_in_the_config_and_sent_again_on_reconnecting() {
     let world = world(json!({"logging": {}}), McpOptions::default());
     let clock = world.clock.clone();
+    let listed = world.listed.clone();
     let (logging, config) = world.connected(async move |hub, server| {
         let id = snapshot(&hub, &server).id;
         hub.set_log_level(&id, LogLevel::Warning).await.unwrap();
         hub.reconnect(&id);
         assert_eq!(snapshot(&hub, &id).status, ServerStatus::Connecting);
-        while !matches!(snapshot(&hub, &id).status, ServerStatus::Connected { .. }) {
+        // The level is asked for once the offers of the new connection are listed.
+        while listed.get() < 2 {
             support::pass_time(&clock, 1).await;
         }
+        support::pass_time(&clock, 1).await;
         (snapshot(&hub, &id).offers.logging, snapshot(&hub, &id).config)
     });
     assert!(logging);

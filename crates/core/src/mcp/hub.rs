@@ -98,7 +98,7 @@ pub enum HubEvent {
         tools: Rc<Vec<ToolSpec>>,
         unreadable: Vec<String>,
     },
-    /// The server's resources, templates and prompts, listed on (re)connecting.
+    /// The server's resources, templates and prompts, listed on (re)connecting, right after `Connected`.
     OffersChanged {
         server: ServerId,
         offers: ServerOffers,
@@ -570,6 +570,11 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
                 let tools = entry.snapshot.borrow().tools.len();
                 self.set_status(id, ServerStatus::Connected { tools });
             }
+            Notice::OffersChanged => {
+                let offers = entry.session.borrow().facts().offers;
+                entry.snapshot.borrow_mut().offers = offers.clone();
+                self.emit(HubEvent::OffersChanged { server: id.clone(), offers });
+            }
             Notice::ToolsRefreshFailed { reason } => self.emit(HubEvent::Warning {
                 server: id.clone(),
                 message: format!(
@@ -656,8 +661,6 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
             self.emit(detected);
         }
         self.publish_tools(entry);
-        entry.snapshot.borrow_mut().offers = facts.offers.clone();
-        self.emit(HubEvent::OffersChanged { server: entry.id.clone(), offers: facts.offers });
         self.set_status(
             &entry.id,
             ServerStatus::Connected {

@@ -469,7 +469,11 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         self.notify(Method::Initialized, None).await?;
         self.facts.borrow_mut().hello = Some(hello);
         self.list_tools().await?;
+        // Connected with its tools: resources and prompts follow, so a slow or broken list of
+        // them does not hold the tools back.
+        self.inbound.notice(Notice::Connected);
         self.list_offers().await;
+        self.inbound.notice(Notice::OffersChanged);
         // The person's chosen level, asked for again on every connection; a refusal is only logged.
         if let Some(level) = self.config.log_level.filter(|_| self.offers_logging())
             && let Err(error) = self.set_log_level(level).await
@@ -480,7 +484,6 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 message: format!("the server refused log level {}: {error}", level.as_str()),
             });
         }
-        self.inbound.notice(Notice::Connected);
         Ok(())
     }
 
