@@ -262,26 +262,9 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
             <div class="au-chat__prompts">
                 {move || engine.is_ready().then(|| engine.current().ok().map(|engine| (engine.prompt_picker)(draft, picking)))}
             </div>
-            {move || {
-                let attached = attachments.map(|attachments| attachments.list()).unwrap_or_default();
-                (!attached.is_empty()).then(|| view! {
-                    <ul class="au-chat__attachments" data-testid="chat-attachments" aria-label="Attached to your next message">
-                        {attached.into_iter().map(|item| {
-                            let label = format!("\u{1f4ce} {} ({})", item.name, item.server);
-                            let remove = format!("Remove {}", item.name);
-                            view! {
-                                <li class="au-chat__attachment" data-testid="chat-attachment">
-                                    <span>{label}</span>
-                                    <button type="button" class="au-icon-button" aria-label=remove.clone() title=remove
-                                        on:click=move |_| { if let Some(attachments) = attachments { attachments.remove(&item.uri) } }>
-                                        <IconSvg icon=Icon::Close />
-                                    </button>
-                                </li>
-                            }
-                        }).collect_view()}
-                    </ul>
-                })
-            }}
+            <div class="au-chat__attachments-slot">
+                {move || engine.is_ready().then(|| engine.current().ok().map(|engine| (engine.attachments_bar)()))}
+            </div>
             <form class="au-chat__composer" on:submit=move |event| { event.prevent_default(); send(); }>
                 <label class="au-visually-hidden" for="chat-input">"Message"</label>
                 <textarea
