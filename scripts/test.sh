@@ -2,7 +2,8 @@
 # Sets up what is missing, then runs every test tier:
 #   1. native:  cargo test over the pure core
 #   2. browser: wasm-bindgen-test suites in headless Chromium through chromedriver, with the MCP
-#      test servers (scripts/test-servers.sh) running on loopback ports
+#      test servers (scripts/test-servers.sh) running on loopback ports (and, against them, the
+#      native test of resources and prompts in crates/conformance)
 #   3. e2e:     the release build served on 127.0.0.1, driven over WebDriver
 # plus the official MCP conformance suite's client scenarios (scripts/conformance.sh) after the native tier
 set -euo pipefail
@@ -26,6 +27,8 @@ tier "browser tests (headless Chromium)"
 trap '"$ROOT/scripts/test-servers.sh" stop' EXIT
 servers_env=$("$ROOT/scripts/test-servers.sh" start)
 eval "$servers_env"
+# The core's hub against the same servers over native HTTP (resources, templates, prompts).
+cargo test --locked -p autoui-conformance --test everything_offers
 # The runner's limit is for a whole test file (20 s by default); each MCP test bounds its own waits.
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-180}"
 cargo test --locked --target wasm32-unknown-unknown -p autoui

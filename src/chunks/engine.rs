@@ -1,5 +1,5 @@
 //! The engine chunk: the agent loop and its providers, the tool servers, WebMCP, the MCP servers and
-//! their panel, the console, and the settings sections beyond the provider and key (what it brings
+//! their panel, the chat's `/` prompt picker and attachments bar, the console, and the settings sections beyond the provider and key (what it brings
 //! and how the page waits for it: `state::engine`).
 
 use leptos::prelude::*;
@@ -8,8 +8,10 @@ use crate::deferred::part;
 use crate::state::agent::run_turn;
 use crate::state::elicitation::use_elicitation;
 use crate::state::engine::{Engine, start};
+use crate::ui::attachments::AttachmentsBar;
 use crate::ui::console::ConsolePanel;
 use crate::ui::elicitation::ElicitationForms;
+use crate::ui::prompts::PromptPicker;
 use crate::ui::servers::ServersDrawer;
 use crate::ui::settings_agent::AgentSettings;
 
@@ -25,6 +27,8 @@ part! {
                 Some(ctx) => view! { <ElicitationForms ctx /> }.into_any(),
                 None => ().into_any(),
             },
+            prompt_picker: |draft, picking| view! { <PromptPicker draft picking /> }.into_any(),
+            attachments_bar: || view! { <AttachmentsBar /> }.into_any(),
             settings_sections: |open| view! { <AgentSettings open /> }.into_any(),
         }
     }

@@ -38,6 +38,11 @@ pub struct Engine {
     pub console_drawer: Drawer,
     /// The forms servers ask the person to fill, shown in the chat.
     pub elicitation_forms: fn() -> AnyView,
+    /// The `/` prompt picker over the chat's message box, given its draft and the flag it sets
+    /// while it shows.
+    pub prompt_picker: fn(RwSignal<String>, RwSignal<bool>) -> AnyView,
+    /// The resources attached to the next message, above the chat's message box.
+    pub attachments_bar: fn() -> AnyView,
     /// The settings below the provider and key (model profile, agent, WebMCP, storage), given the
     /// drawer's signal.
     pub settings_sections: Drawer,

@@ -6,7 +6,8 @@ use std::rc::Rc;
 
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig};
-use autoui_core::mcp::hub::{CallOutcome, HubError, HubEvent, McpHub, ServerSnapshot};
+use autoui_core::mcp::hub::{CallOutcome, HubError, HubEvent, McpHub, ServerSnapshot, ServerStatus};
+use autoui_core::mcp::prompts::PromptChoice;
 use autoui_core::mcp::session::SessionPorts;
 use autoui_core::ports::HttpTransport;
 use autoui_core::remote::RemoteServers;
@@ -109,9 +110,11 @@ impl ServerRow {
             }
             HubEvent::Warning { message, .. } => self.warning = Some(message.clone()),
             HubEvent::ServerLog { .. }
+            | HubEvent::OffersChanged { .. }
             | HubEvent::Added(_)
             | HubEvent::StatusChanged { .. }
             | HubEvent::TransportDetected { .. }
+            | HubEvent::ConfigChanged { .. }
             | HubEvent::Removed { .. } => {}
         }
     }
@@ -120,7 +123,7 @@ impl ServerRow {
 /// Folds a hub event into the panel's rows, adding and removing rows as servers come and go.
 pub fn fold_rows(rows: &mut Vec<ServerRow>, event: &HubEvent) {
     match event {
-        HubEvent::Added(snapshot) => rows.push(ServerRow::new(snapshot.clone())),
+        HubEvent::Added(snapshot) => rows.push(ServerRow::new((**snapshot).clone())),
         HubEvent::Removed { server } => rows.retain(|row| &row.snapshot.id != server),
         other => rows.iter_mut().filter(|row| &row.snapshot.id == other.server()).for_each(|row| row.apply(other)),
     }
@@ -128,7 +131,10 @@ pub fn fold_rows(rows: &mut Vec<ServerRow>, event: &HubEvent) {
 
 /// Whether `event` changes what must be persisted (the list, or a transport auto-detection settled on).
 fn changes_configs(event: &HubEvent) -> bool {
-    matches!(event, HubEvent::Added(_) | HubEvent::Removed { .. } | HubEvent::TransportDetected { .. })
+    matches!(
+        event,
+        HubEvent::Added(_) | HubEvent::Removed { .. } | HubEvent::TransportDetected { .. } | HubEvent::ConfigChanged { .. }
+    )
 }
 
 /// Context handle for the servers; `Copy`, so event handlers capture it freely.
@@ -210,6 +216,19 @@ impl ServersCtx {
     pub fn tools_of(&self, id: &ServerId) -> Rc<Vec<ToolSpec>> {
         self.rows.with_untracked(|rows| {
             rows.iter().find(|row| &row.snapshot.id == id).map(|row| row.snapshot.tools.clone()).unwrap_or_default()
+        })
+    }
+
+    /// The prompts of the connected servers, by the name the agent knows each server by (tracked).
+    pub fn prompts(&self) -> Vec<PromptChoice> {
+        self.rows.with(|rows| {
+            rows.iter()
+                .filter(|row| matches!(row.snapshot.status, ServerStatus::Connected { .. }))
+                .flat_map(|row| {
+                    let server = row.snapshot.tool_prefix.clone();
+                    row.snapshot.offers.prompts.iter().map(move |prompt| PromptChoice { server: server.clone(), prompt: prompt.clone() })
+                })
+                .collect()
         })
     }
 

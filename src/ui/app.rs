@@ -15,6 +15,7 @@ use crate::adapters::clock::BrowserRandom;
 use crate::adapters::webmcp::when_tools_first_listed;
 use crate::deferred::{Status, drawer};
 use crate::state::agent::provide_agent;
+use crate::state::attachments::provide_attachments;
 use crate::state::canvas::{CanvasCtx, Foreign, provide_canvas};
 use crate::state::engine::provide_engine;
 use crate::state::notices::{NoticesCtx, provide_notices};
@@ -92,6 +93,7 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     let notices = provide_notices();
     let settings = provide_settings();
     apply_theme(settings);
+    provide_attachments();
 
     let persist = provide_persist(&mut restored, notices);
     let session = std::mem::take(&mut restored.session);

@@ -1,6 +1,8 @@
 //! The chat panel: the transcript (user turns, the assistant's text as it streams, compact tool-call
 //! lines that expand to arguments and result, notes), Stop while the agent works, Retry after a run
-//! that stopped early, Continue after a reply the output limit cut, and Clear conversation. Before a
+//! that stopped early, Continue after a reply the output limit cut, and Clear conversation. A draft
+//! that is `/` and a word offers the servers' prompts (the picker comes with the engine); resources
+//! attached in the servers panel go with the next message. Before a
 //! key would go over plain http to another machine, it asks (and nothing is sent unless agreed).
 
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
@@ -10,6 +12,7 @@ use leptos::prelude::*;
 
 use crate::adapters::confirm::confirm;
 use crate::state::agent::{ChatBody, ChatItem, NoteKind, use_agent};
+use crate::state::attachments::use_attachments;
 use crate::state::autoui::AutoUiCtx;
 use crate::state::engine::use_engine;
 use crate::state::servers::ServersCtx;
@@ -137,6 +140,9 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
     let engine = use_engine();
     let settings = use_settings().0;
     let draft = RwSignal::new(String::new());
+    let attachments = use_attachments();
+    // Set while the `/` prompt picker shows: Enter then picks rather than sends.
+    let picking = RwSignal::new(false);
     let transcript_ref = NodeRef::<html::Ol>::new();
     let input_ref = NodeRef::<html::Textarea>::new();
 
@@ -167,7 +173,7 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
     let needs_key = move || settings.with(|s| s.missing_key());
     let send = move || {
         let text = draft.get_untracked().trim().to_owned();
-        if text.is_empty() || agent.is_running() {
+        if text.is_empty() || agent.is_running() || picking.get_untracked() {
             return;
         }
         if settings.with_untracked(|s| s.missing_key()) {
@@ -186,7 +192,15 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
             settings.update(|s| s.allow_cleartext_key());
         }
         draft.set(String::new());
-        agent.send(text);
+        match attachments.filter(|attachments| !attachments.is_empty()) {
+            Some(attachments) => {
+                let names: Vec<String> = attachments.list().into_iter().map(|item| item.name).collect();
+                let limit = settings.with_untracked(|s| s.result_limit);
+                let message = attachments.take_into(&text, limit);
+                agent.send_shown(message, format!("{text}\n\u{1f4ce} {}", names.join(", ")));
+            }
+            None => agent.send(text),
+        }
     };
     let can_retry = move || agent.can_retry();
 
@@ -245,6 +259,12 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
                     <button class="au-button" data-testid="continue" on:click=move |_| agent.continue_reply()>"Continue"</button>
                 </p>
             </Show>
+            <div class="au-chat__prompts">
+                {move || engine.is_ready().then(|| engine.current().ok().map(|engine| (engine.prompt_picker)(draft, picking)))}
+            </div>
+            <div class="au-chat__attachments-slot">
+                {move || engine.is_ready().then(|| engine.current().ok().map(|engine| (engine.attachments_bar)()))}
+            </div>
             <form class="au-chat__composer" on:submit=move |event| { event.prevent_default(); send(); }>
                 <label class="au-visually-hidden" for="chat-input">"Message"</label>
                 <textarea

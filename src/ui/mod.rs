@@ -1,6 +1,7 @@
 //! The app's panels: header, canvas, chat, console, settings and servers, and what they share.
 
 pub mod app;
+pub mod attachments;
 pub mod backup;
 pub mod canvas;
 pub mod canvas_toolbar;
@@ -15,6 +16,7 @@ pub mod gallery;
 pub mod header;
 pub mod icons;
 pub mod notices;
+pub mod prompts;
 pub mod recipes;
 pub mod route;
 pub mod servers;

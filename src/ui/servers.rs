@@ -1,13 +1,18 @@
 //! The servers drawer: add an MCP server by URL (name, bearer token, transport), watch each one's
-//! live status, last-call latency and progress, reconnect or remove it, and browse its tools.
+//! live status, last-call latency and progress, reconnect or remove it, browse its tools, resources
+//! and prompts, and choose the log level it sends to the console.
 
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice};
 use autoui_core::mcp::hub::{CallOutcome, ServerStatus};
+use autoui_core::cancel::CancelToken;
+use autoui_core::mcp::model::notify::LogLevel;
+use autoui_core::remote::RemoteServers;
 use autoui_core::weburl::cleartext_remote_host;
 use leptos::prelude::*;
 
 use crate::adapters::confirm::confirm;
+use crate::state::attachments::{Attachment, use_attachments};
 use crate::state::servers::{CallProgress, LastCall, ServersCtx, use_servers};
 use crate::ui::dismiss::follow_focus;
 use crate::ui::icons::{Icon, IconSvg};
@@ -86,6 +91,7 @@ fn AddServerForm(servers: ServersCtx) -> impl IntoView {
             transport: transport.get_untracked(),
             detected: None,
             call_timeout_s,
+            log_level: None,
         };
         match servers.add(config) {
             Ok(_) => {
@@ -212,7 +218,9 @@ fn ServerItem(servers: ServersCtx, id: ServerId) -> impl IntoView {
                     </details>
                 })
             }}
-            <ToolBrowser servers=servers id=id />
+            <LogLevelSelect servers=servers id=id.clone() />
+            <ToolBrowser servers=servers id=id.clone() />
+            <OffersBrowser servers=servers id=id />
         </li>
     }
 }
@@ -283,6 +291,134 @@ fn ToolBrowser(servers: ServersCtx, id: ServerId) -> impl IntoView {
                 </details>
             })
         }}
+    }
+}
+
+/// For a server that declared logging: the least severe entries it should send to the console
+/// (`logging/setLevel`, asked again on every connection); what it refuses shows under the select.
+#[component]
+fn LogLevelSelect(servers: ServersCtx, id: ServerId) -> impl IntoView {
+    let offered = {
+        let id = id.clone();
+        move || servers.with_row(&id, |row| row.snapshot.offers.logging).unwrap_or(false)
+    };
+    let chosen = {
+        let id = id.clone();
+        move || servers.with_row(&id, |row| row.snapshot.config.log_level).flatten()
+    };
+    let refused = RwSignal::new(None::<String>);
+    let choose = move |name: String| {
+        let Some(level) = LogLevel::from_name(&name) else { return };
+        let hub = servers.hub();
+        let id = id.clone();
+        leptos::task::spawn_local(async move {
+            refused.set(hub.set_log_level(&id, level).await.err());
+        });
+    };
+    move || {
+        offered().then(|| {
+            let chosen = chosen.clone();
+            let choose = choose.clone();
+            view! {
+                <label class="au-field au-server__log-level">
+                    <span>"Log level sent to the console"</span>
+                    <select data-testid="server-log-level" on:change=move |event| choose(event_target_value(&event))>
+                        <option value="" selected=chosen().is_none() disabled=true>"the server's default"</option>
+                        {LogLevel::ALL.into_iter().map(|level| view! {
+                            <option value=level.as_str() selected=chosen() == Some(level)>{level.as_str()}</option>
+                        }).collect_view()}
+                    </select>
+                    {move || refused.get().map(|reason| view! {
+                        <small class="au-field__note au-field__note--error" role="alert" data-testid="server-log-level-error">{reason}</small>
+                    })}
+                </label>
+            }
+        })
+    }
+}
+
+/// The server's resources, resource templates and prompts (the agent reads the resources through
+/// its `list_resources`/`read_resource` tools; the person may attach one to the next message; the
+/// chat offers the prompts after `/`), and those this client could not read, with the reason.
+#[component]
+fn OffersBrowser(servers: ServersCtx, id: ServerId) -> impl IntoView {
+    let id = StoredValue::new(id);
+    let offers = move || id.with_value(|id| servers.with_row(id, |row| row.snapshot.offers.clone())).unwrap_or_default();
+    let attachments = use_attachments();
+    let refused = RwSignal::new(None::<String>);
+    // Reads the resource now, so what is attached is what the person saw when they chose it.
+    let attach = move |name: String, uri: String| {
+        let Some(attachments) = attachments else { return };
+        let Some(server) = id.with_value(|id| servers.with_row(id, |row| row.snapshot.tool_prefix.clone())) else {
+            return;
+        };
+        let hub = servers.hub();
+        leptos::task::spawn_local(async move {
+            match hub.read_resource(&server, &uri, CancelToken::new()).await {
+                Ok(result) => {
+                    refused.set(None);
+                    attachments.add(Attachment { server, name, uri, text: result.text_content() });
+                }
+                Err(error) => refused.set(Some(error.to_string())),
+            }
+        });
+    };
+    move || {
+        let offers = offers();
+        let resources = (!offers.resources.is_empty() || !offers.resource_templates.is_empty()).then(|| {
+            let count = offers.resources.len() + offers.resource_templates.len();
+            let listed = offers.resources.iter().map(|resource| {
+                let kind = resource.mime_type.clone().unwrap_or_default();
+                let (name, uri) = (resource.name.clone(), resource.uri.clone());
+                let label = format!("Attach {name} to the next message");
+                let button = attachments.is_some().then(|| view! {
+                    <button type="button" class="au-link-button" data-testid="server-resource-attach" aria-label=label
+                        on:click=move |_| attach(name.clone(), uri.clone())>"Attach"</button>
+                });
+                view! {
+                    <li data-testid="server-resource">
+                        <span class="au-tool__name">{resource.name.clone()}</span>" "
+                        <code>{resource.uri.clone()}</code>" "<span class="au-tool__title">{kind}</span>" "{button}
+                    </li>
+                }
+            }).collect_view();
+            let templates = offers.resource_templates.iter().map(|template| view! {
+                <li data-testid="server-resource-template">
+                    <span class="au-tool__name">{template.name.clone()}</span>" "<code>{template.uri_template.clone()}</code>
+                </li>
+            }).collect_view();
+            view! {
+                <details class="au-server__tools" data-testid="server-resources">
+                    <summary>{format!("Resources ({count})")}</summary>
+                    {move || refused.get().map(|reason| view! {
+                        <p class="au-servers__error" role="alert" data-testid="server-resource-error">{reason}</p>
+                    })}
+                    <ul class="au-server__tool-list">{listed}{templates}</ul>
+                </details>
+            }
+        });
+        let prompts = (!offers.prompts.is_empty()).then(|| {
+            let count = offers.prompts.len();
+            let listed = offers.prompts.iter().map(|prompt| view! {
+                <li data-testid="server-prompt">
+                    <code class="au-tool__name">{format!("/{}", prompt.name)}</code>" "
+                    <span class="au-tool__description">{prompt.description.clone().unwrap_or_default()}</span>
+                </li>
+            }).collect_view();
+            view! {
+                <details class="au-server__tools" data-testid="server-prompts">
+                    <summary>{format!("Prompts ({count}), offered in the chat after /")}</summary>
+                    <ul class="au-server__tool-list">{listed}</ul>
+                </details>
+            }
+        });
+        let unreadable = (!offers.unreadable.is_empty()).then(|| view! {
+            <details class="au-server__unreadable" data-testid="server-unreadable-offers">
+                <summary>{format!("{} resource or prompt note(s)", offers.unreadable.len())}</summary>
+                <ul>{offers.unreadable.iter().map(|reason| view! { <li>{reason.clone()}</li> }).collect_view()}</ul>
+            </details>
+        });
+        view! { {resources}{prompts}{unreadable} }
     }
 }
 

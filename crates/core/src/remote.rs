@@ -1,11 +1,14 @@
 //! Remote MCP servers as the dispatcher sees them. The MCP client (`mcp/`) implements
 //! [`RemoteServers`]; native tests implement it with a double.
 
+use std::rc::Rc;
+
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
 use crate::cancel::CancelToken;
 use crate::ids::ServerId;
+use crate::mcp::model::resource::{Resource, ResourceTemplate};
 use crate::tool::{ToolResult, ToolSpec};
 
 /// One remote server, as currently known.
@@ -19,6 +22,9 @@ pub struct RemoteServerView {
     pub tools: Vec<ToolSpec>,
     /// `instructions` from the server's `initialize` result.
     pub instructions: Option<String>,
+    /// Its resources and resource templates (none when it declares no `resources` capability).
+    pub resources: Rc<Vec<Resource>>,
+    pub resource_templates: Rc<Vec<ResourceTemplate>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -54,6 +60,16 @@ pub trait RemoteServers {
         args: Value,
         cancel: CancelToken,
     ) -> LocalBoxFuture<'a, Result<ToolResult, RemoteCallError>>;
+
+    /// Reads resource `uri` of `server`, its contents as a tool result (text, blobs summarised).
+    fn read_resource<'a>(
+        &'a self,
+        server: &'a ServerId,
+        _uri: &'a str,
+        _cancel: CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ToolResult, RemoteCallError>> {
+        Box::pin(async move { Err(RemoteCallError::Failed(format!("MCP server \"{server}\" offers no resources"))) })
+    }
 
     /// How long `server`'s calls may take before [`RemoteServers::call_tool`] gives up by itself
     /// (telling the server); `None` when it sets no limit and the caller must.

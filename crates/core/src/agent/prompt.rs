@@ -36,8 +36,15 @@ pub fn build_system_prompt(catalog: &Catalog, prefix: &str) -> String {
     prompt.push_str(
         "A server with a tool count also has {server}_{protocol}_search_tools(query) and _list_tools(). A tool they \
          or a recipe name can be called at once, even before it is in your tool list; after your first call to a \
-         server's tool, its other tools are offered as far as they fit (search_tools finds the rest).\n\n",
+         server's tool, its other tools are offered as far as they fit (search_tools finds the rest).\n",
     );
+    if catalog.servers().iter().any(|server| server.is_ready() && server.has_resources()) {
+        prompt.push_str(
+            "A server with resources also has _list_resources() and _read_resource(uri): resources are data the \
+             server offers to read, like a tool's result.\n",
+        );
+    }
+    prompt.push('\n');
     prompt.push_str(&format!(
         "Workflow:\n\
          1. Find a recipe: search_recipes on the data server and on autoui (list_recipes if nothing matches).\n\
@@ -93,6 +100,11 @@ fn server_line(server: &CatalogServer) -> String {
         _ if !server.has_data_tools() => String::new(),
         1 => ", 1 tool".to_owned(),
         count => format!(", {count} tools"),
+    };
+    let size = match server.resources.len() + server.resource_templates.len() {
+        0 => size,
+        1 => format!("{size}, 1 resource"),
+        count => format!("{size}, {count} resources"),
     };
     let recipes = if recipes.is_empty() { "no recipes".to_owned() } else { format!("recipes {}", recipes.join(", ")) };
     // A local data server says what it holds (e.g. samples' demo datasets); autoui's role is the prompt's opening.

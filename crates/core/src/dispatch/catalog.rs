@@ -11,6 +11,7 @@ use crate::dispatch::alias::{NameAllocator, RecipeRole, recipe_roles};
 use crate::dispatch::pseudo::PseudoTool;
 use crate::ids::ServerId;
 use crate::llm::model::ToolDef;
+use crate::mcp::model::resource::{Resource, ResourceTemplate};
 use crate::remote::{RemoteServerView, RemoteStatus};
 use crate::tool::{LocalServer, ToolSpec};
 use crate::tool_name::{Protocol, ToolName};
@@ -66,6 +67,12 @@ pub struct CatalogServer {
     /// Exposed names of the two pseudo-tools answered from `tools`.
     pub list_tools: String,
     pub search_tools: String,
+    /// A remote server's resources and resource templates, and the exposed names of the two
+    /// pseudo-tools that list and read them (only when it has some).
+    pub resources: Rc<Vec<Resource>>,
+    pub resource_templates: Rc<Vec<ResourceTemplate>>,
+    pub list_resources: Option<String>,
+    pub read_resource: Option<String>,
     /// Position in the dispatcher's local servers, for `webmcp` servers.
     pub(crate) local: Option<usize>,
 }
@@ -89,11 +96,19 @@ impl CatalogServer {
         self.tools.iter().find(|tool| matches!(tool.role, ToolRole::Canvas | ToolRole::Recall) && tool.real == real)
     }
 
-    pub fn pseudo_name(&self, kind: PseudoTool) -> &str {
+    /// The exposed name of pseudo-tool `kind`, when this server has it.
+    pub fn pseudo_name(&self, kind: PseudoTool) -> Option<&str> {
         match kind {
-            PseudoTool::ListTools => &self.list_tools,
-            PseudoTool::SearchTools => &self.search_tools,
+            PseudoTool::ListTools => Some(&self.list_tools),
+            PseudoTool::SearchTools => Some(&self.search_tools),
+            PseudoTool::ListResources => self.list_resources.as_deref(),
+            PseudoTool::ReadResource => self.read_resource.as_deref(),
         }
+    }
+
+    /// Whether it has resources or resource templates for the model to list and read.
+    pub fn has_resources(&self) -> bool {
+        self.list_resources.is_some()
     }
 }
 
@@ -106,6 +121,8 @@ struct Source {
     instructions: Option<String>,
     availability: Availability,
     local: Option<usize>,
+    resources: Rc<Vec<Resource>>,
+    resource_templates: Rc<Vec<ResourceTemplate>>,
 }
 
 /// Where an exposed name leads.
@@ -136,6 +153,8 @@ impl Catalog {
                 instructions: None,
                 availability: Availability::Ready,
                 local: Some(position),
+                resources: Rc::default(),
+                resource_templates: Rc::default(),
             };
             catalog.add(&mut names, source, &server.tools());
         }
@@ -153,6 +172,8 @@ impl Catalog {
                 instructions: view.instructions.clone(),
                 availability,
                 local: None,
+                resources: view.resources.clone(),
+                resource_templates: view.resource_templates.clone(),
             };
             catalog.add(&mut names, source, &view.tools);
         }
@@ -160,7 +181,8 @@ impl Catalog {
     }
 
     fn add(&mut self, names: &mut NameAllocator, source: Source, specs: &[ToolSpec]) {
-        let Source { id, protocol, name, description, instructions, availability, local } = source;
+        let Source { id, protocol, name, description, instructions, availability, local, resources, resource_templates } =
+            source;
         // Two servers that sanitise to one id cannot both be addressed: the first keeps it.
         if self.server(&id, protocol).is_some() {
             return;
@@ -196,6 +218,9 @@ impl Catalog {
         };
         let list_tools = pseudo_name(PseudoTool::ListTools);
         let search_tools = pseudo_name(PseudoTool::SearchTools);
+        let readable = !resources.is_empty() || !resource_templates.is_empty();
+        let list_resources = readable.then(|| pseudo_name(PseudoTool::ListResources));
+        let read_resource = readable.then(|| pseudo_name(PseudoTool::ReadResource));
         self.servers.push(CatalogServer {
             id,
             protocol,
@@ -206,6 +231,10 @@ impl Catalog {
             tools,
             list_tools,
             search_tools,
+            resources,
+            resource_templates,
+            list_resources,
+            read_resource,
             local,
         });
     }
@@ -243,7 +272,8 @@ impl Catalog {
     /// What the model is offered: the discovery set of every ready server, then the other tools of
     /// each activated server in activation order (the list only grows at its end, which keeps the
     /// provider's prompt cache valid). A server with no data tools (autoui) has nothing to search
-    /// for, so its pseudo-tools are not offered (they still answer if called).
+    /// for, so its pseudo-tools are not offered (they still answer if called). A server with resources
+    /// also offers `list_resources` and `read_resource`.
     pub fn tool_defs(&self, activated: &[(ServerId, Protocol)]) -> Vec<ToolDef> {
         let mut defs = Vec::new();
         for server in self.servers.iter().filter(|server| server.is_ready()) {
@@ -252,6 +282,11 @@ impl Catalog {
             }
             if server.has_data_tools() {
                 for kind in [PseudoTool::SearchTools, PseudoTool::ListTools] {
+                    defs.push(kind.definition(server));
+                }
+            }
+            if server.has_resources() {
+                for kind in [PseudoTool::ListResources, PseudoTool::ReadResource] {
                     defs.push(kind.definition(server));
                 }
             }

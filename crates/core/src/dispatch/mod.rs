@@ -1,5 +1,5 @@
 //! Routing one tool call, the seed's flow step by step: resolve the exposed name (alias map), answer
-//! pseudo-tools locally, activate the server on its first real call, route to a local (`webmcp`) or
+//! pseudo-tools locally (`read_resource` goes to its server), activate the server on its first real call, route to a local (`webmcp`) or
 //! remote (`mcp`) server under a timeout and the run's Stop, guard against repeated failures, record it.
 
 pub mod alias;
@@ -18,11 +18,11 @@ use futures::future::{Either, select};
 use serde_json::{Value, json};
 
 use crate::cancel::CancelToken;
-use crate::dispatch::catalog::{Catalog, Entry, ToolRole};
+use crate::dispatch::catalog::{Catalog, CatalogServer, Entry, ToolRole};
 use crate::dispatch::alias::RecipeRole;
 use crate::dispatch::guard::RepetitionGuard;
 use crate::dispatch::offer::ToolOffer;
-use crate::dispatch::pseudo::PseudoTool;
+use crate::dispatch::pseudo::{PseudoTool, uri_of};
 use crate::dispatch::record::{CallOutcome, CallRecord, CallTarget};
 use crate::ids::{CallId, ServerId};
 use crate::llm::model::ToolDef;
@@ -49,6 +49,8 @@ pub enum DispatchError {
     NotConnected { server: ServerId, reason: String },
     #[error("server \"{server}\" has no tool \"{tool}\"; call {search} to find the right one")]
     UnknownTool { server: ServerId, tool: String, search: String },
+    #[error("read_resource needs the resource's uri, as in {{\"uri\": \"...\"}}; {list} lists them")]
+    NoUri { list: String },
     #[error("arguments must be a JSON object, not {0}")]
     ArgumentsNotObject(&'static str),
     #[error(
@@ -312,6 +314,7 @@ impl Dispatcher {
                 ToolRole::Recipe(_) => Some(Concurrent::RecipeReads),
                 ToolRole::Canvas | ToolRole::Recall => None,
             },
+            Ok(Entry::Pseudo { kind: PseudoTool::ReadResource, .. }) => Some(Concurrent::DataReads),
             _ => None,
         }
     }
@@ -338,6 +341,19 @@ impl Dispatcher {
         let answered = match (&call.route, self.guard.check(&call.name, &call.args)) {
             (Err(error), _) => Some(error.clone().into_result()),
             (Ok(_), Some(note)) => Some(ToolResult::error(note)),
+            (Ok(Entry::Pseudo { server, kind: PseudoTool::ReadResource }), None) => {
+                let server = catalog.get(*server);
+                match (&server.availability, uri_of(&call.args)) {
+                    (catalog::Availability::Unavailable(reason), _) => Some(
+                        DispatchError::NotConnected { server: server.id.clone(), reason: reason.clone() }.into_result(),
+                    ),
+                    (catalog::Availability::Ready, None) => {
+                        let list = server.list_resources.as_deref().unwrap_or_default();
+                        Some(DispatchError::NoUri { list: list.to_owned() }.into_result())
+                    }
+                    (catalog::Availability::Ready, Some(_)) => None,
+                }
+            }
             (Ok(Entry::Pseudo { server, kind }), None) => {
                 self.discovered = true;
                 let answer = kind.answer(catalog.get(*server), &call.args);
@@ -370,7 +386,13 @@ impl Dispatcher {
         if begun.answered.is_some() {
             return None;
         }
-        let Ok(Entry::Tool { server, tool }) = begun.call.route else { return None };
+        let (server, tool) = match begun.call.route {
+            Ok(Entry::Tool { server, tool }) => (server, tool),
+            Ok(Entry::Pseudo { server, kind: PseudoTool::ReadResource }) => {
+                return Some(self.read_resource(catalog.get(server), &begun.call.args, cancel).await);
+            }
+            _ => return None,
+        };
         let server = catalog.get(server);
         let tool = &server.tools[tool];
         let call = &begun.call;
@@ -396,6 +418,18 @@ impl Dispatcher {
             Ok(result) => result,
             Err(error) => error.into_result(),
         })
+    }
+
+    /// Reads the resource a `read_resource` call names from its server, bounded like a tool call.
+    async fn read_resource(&self, server: &CatalogServer, args: &Value, cancel: &CancelToken) -> ToolResult {
+        let uri = uri_of(args).unwrap_or_default();
+        let timeout_ms =
+            self.remote.call_timeout_ms(&server.id).map_or(self.timeout_ms, |ms| ms.saturating_add(BACKSTOP_MS));
+        let reading = self.remote.read_resource(&server.id, &uri, cancel.clone());
+        match self.bounded(reading, timeout_ms, cancel).await.and_then(|read| read.map_err(remote_error)) {
+            Ok(result) => result,
+            Err(error) => error.into_result(),
+        }
     }
 
     /// Bookkeeping after a call: discovery, provenance, staging, the guard and the record.
@@ -424,6 +458,12 @@ impl Dispatcher {
                 }
                 ToolRole::Data | ToolRole::Canvas | ToolRole::Recall => {}
             }
+        }
+        if let (true, false, Ok(Entry::Pseudo { server, kind: PseudoTool::ReadResource })) =
+            (ran, result.is_error, &call.route)
+        {
+            let tool = PseudoTool::ReadResource.tool().to_owned();
+            self.last_source = Some(DataSource { server: catalog.get(*server).id.clone(), tool });
         }
         let text: Arc<str> = Arc::from(full_text(&result));
         let error = result.is_error.then(|| text.to_string());
@@ -488,8 +528,8 @@ fn resolve(catalog: &Catalog, name: &str) -> Result<Entry, DispatchError> {
         });
     };
     let server = catalog.get(position);
-    for kind in [PseudoTool::ListTools, PseudoTool::SearchTools] {
-        if parsed.tool == kind.tool() {
+    for kind in [PseudoTool::ListTools, PseudoTool::SearchTools, PseudoTool::ListResources, PseudoTool::ReadResource] {
+        if parsed.tool == kind.tool() && server.pseudo_name(kind).is_some() {
             return Ok(Entry::Pseudo { server: position, kind });
         }
     }

@@ -1,6 +1,8 @@
 //! The pseudo-tools `{server}_{protocol}_list_tools({offset})` and `..._search_tools({query})`,
 //! answered from the server's known tool list without calling or activating the server. A server with
 //! thousands of tools is listed a page at a time, and a search returns its best matches only.
+//! A remote server with resources also has `..._list_resources({offset})`, answered from its known
+//! resources and templates, and `..._read_resource({uri})`, which the dispatcher sends to the server.
 
 use std::sync::Arc;
 
@@ -25,6 +27,8 @@ pub struct Answer {
 pub enum PseudoTool {
     ListTools,
     SearchTools,
+    ListResources,
+    ReadResource,
 }
 
 impl PseudoTool {
@@ -33,7 +37,14 @@ impl PseudoTool {
         match self {
             PseudoTool::ListTools => "list_tools",
             PseudoTool::SearchTools => "search_tools",
+            PseudoTool::ListResources => "list_resources",
+            PseudoTool::ReadResource => "read_resource",
         }
+    }
+
+    /// Whether it is answered here, from what the catalog knows (`read_resource` asks the server).
+    pub fn is_local(self) -> bool {
+        self != PseudoTool::ReadResource
     }
 
     /// The definition offered to the model. Every character is sent with each request, so it says
@@ -60,16 +71,97 @@ impl PseudoTool {
                 ),
                 json!({ "type": "object", "properties": { "query": { "type": "string" } }, "required": ["query"] }),
             ),
+            PseudoTool::ListResources => (
+                format!(
+                    "The {} resources and {} resource templates (data to read by uri) of the {name} server.",
+                    server.resources.len(),
+                    server.resource_templates.len()
+                ),
+                if server.resources.len() > LIST_PAGE {
+                    json!({ "type": "object", "properties": { "offset": { "type": "integer" } } })
+                } else {
+                    json!({ "type": "object", "properties": {} })
+                },
+            ),
+            PseudoTool::ReadResource => (
+                format!("Read a resource of the {name} server by its uri (listed, or a template filled in)."),
+                json!({ "type": "object", "properties": { "uri": { "type": "string" } }, "required": ["uri"] }),
+            ),
         };
-        ToolDef { name: server.pseudo_name(self).to_owned(), description, input_schema: Arc::new(schema) }
+        let name = server.pseudo_name(self).unwrap_or_default().to_owned();
+        ToolDef { name, description, input_schema: Arc::new(schema) }
     }
 
+    /// The answer of a local pseudo-tool; `read_resource` is answered by the server instead.
     pub fn answer(self, server: &CatalogServer, args: &Value) -> Answer {
+        let offset = args.get("offset").and_then(Value::as_u64).unwrap_or(0) as usize;
         match self {
-            PseudoTool::ListTools => list(server, args.get("offset").and_then(Value::as_u64).unwrap_or(0) as usize),
+            PseudoTool::ListTools => list(server, offset),
             PseudoTool::SearchTools => search(server, &query_of(args)),
+            PseudoTool::ListResources => Answer { result: list_resources(server, offset), named: Vec::new() },
+            PseudoTool::ReadResource => Answer {
+                result: ToolResult::error(format!("Error: {} is answered by the server", server.id)),
+                named: Vec::new(),
+            },
         }
     }
+}
+
+/// The uri `read_resource` was called with; a few models use another key than `uri`.
+pub fn uri_of(args: &Value) -> Option<String> {
+    ["uri", "url", "resource"]
+        .iter()
+        .find_map(|key| args.get(key).and_then(Value::as_str))
+        .map(str::trim)
+        .filter(|uri| !uri.is_empty())
+        .map(str::to_owned)
+}
+
+/// The server's resources (a page at `offset` past [`LIST_PAGE`]) and, on the first page, its templates.
+fn list_resources(server: &CatalogServer, offset: usize) -> ToolResult {
+    let total = server.resources.len();
+    let start = if total <= LIST_PAGE { 0 } else { offset.min(total) };
+    let end = (start + LIST_PAGE).min(total);
+    let resources: Vec<Value> = server.resources[start..end]
+        .iter()
+        .map(|resource| {
+            let mut listed = json!({ "uri": resource.uri, "name": resource.name });
+            let fields = [
+                ("description", resource.description.clone().map(Value::from)),
+                ("mimeType", resource.mime_type.clone().map(Value::from)),
+                ("size", resource.size.map(Value::from)),
+            ];
+            for (key, value) in fields {
+                if let Some(value) = value {
+                    listed[key] = value;
+                }
+            }
+            listed
+        })
+        .collect();
+    let read = server.read_resource.as_deref().unwrap_or_default();
+    let mut answer = json!({ "resources": resources });
+    if start == 0 && !server.resource_templates.is_empty() {
+        let templates: Vec<Value> = server
+            .resource_templates
+            .iter()
+            .map(|template| {
+                json!({ "uriTemplate": template.uri_template, "name": template.name, "description": template.description })
+            })
+            .collect();
+        answer["templates"] = Value::Array(templates);
+        answer["howToUseTemplates"] = json!(format!("fill a uriTemplate's {{placeholders}} in and call {read}({{\"uri\": ...}})"));
+    }
+    if total > LIST_PAGE {
+        // Keys sort alphabetically: the count and the way on come before the (long) lists.
+        answer["count"] = json!(total);
+        answer["offset"] = json!(start);
+        if end < total {
+            let list = server.list_resources.as_deref().unwrap_or_default();
+            answer["next"] = json!(format!("call {list}({{\"offset\": {end}}}) for the next page"));
+        }
+    }
+    ToolResult::json(answer)
 }
 
 /// Every tool when they fit one page; else the page at `offset` with the total and the next offset.

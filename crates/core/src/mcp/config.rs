@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::mcp::model::notify::LogLevel;
+
 /// The transport the user asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -47,6 +49,10 @@ pub struct ServerConfig {
     /// ([`McpOptions::call_timeout_ms`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_timeout_s: Option<u32>,
+    /// The least severe log entries to ask this server for (`logging/setLevel` on each connection),
+    /// when the person chose one; else the server's own default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_level: Option<LogLevel>,
 }
 
 impl ServerConfig {
@@ -58,6 +64,7 @@ impl ServerConfig {
             transport: TransportChoice::Auto,
             detected: None,
             call_timeout_s: None,
+            log_level: None,
         }
     }
 
@@ -102,6 +109,7 @@ impl std::fmt::Debug for ServerConfig {
             .field("transport", &self.transport)
             .field("detected", &self.detected)
             .field("call_timeout_s", &self.call_timeout_s)
+            .field("log_level", &self.log_level)
             .finish()
     }
 }
@@ -116,8 +124,11 @@ pub struct McpOptions {
     pub connect_timeout_ms: u32,
     /// Bound on one JSON response body or one SSE event.
     pub max_message_bytes: usize,
-    /// `tools/list` pages followed before giving up on a server that never stops paging.
+    /// Pages of one list (`tools/list`, `resources/list`, ...) followed before giving up on a
+    /// server that never stops paging.
     pub max_tool_pages: usize,
+    /// Bytes of text one `resources/read` may bring back (binary blobs are only summarised).
+    pub max_resource_bytes: usize,
     pub backoff: Backoff,
 }
 
@@ -128,6 +139,7 @@ impl Default for McpOptions {
             connect_timeout_ms: 15_000,
             max_message_bytes: 32 * 1024 * 1024,
             max_tool_pages: 100,
+            max_resource_bytes: 4 * 1024 * 1024,
             backoff: Backoff::default(),
         }
     }

@@ -67,8 +67,25 @@ pub enum McpError {
     },
     #[error("response larger than {limit} bytes")]
     TooLarge { limit: usize },
+    /// A resource whose text would not fit the read cap (declared in its listing, or as read).
+    #[error(
+        "the resource <{uri}> is {} of text, more than the {} this client reads at once; read a smaller \
+         resource or a narrower one from the server's templates", megabytes(*.bytes), megabytes(*.limit as u64)
+    )]
+    ResourceTooLarge { uri: String, bytes: u64, limit: usize },
+    #[error("this server offers no {0}")]
+    NotOffered(&'static str),
     #[error("the connection is closed")]
     Closed,
+}
+
+/// `bytes` as a person reads it: "4.2 MB", or "812 bytes" below a kilobyte.
+fn megabytes(bytes: u64) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => format!("{:.1} kB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
 }
 
 impl McpError {

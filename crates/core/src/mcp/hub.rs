@@ -2,6 +2,7 @@
 //! panel folds, and the [`RemoteServers`] view the dispatcher calls tools through.
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::rc::Rc;
 
@@ -19,7 +20,9 @@ use crate::mcp::endpoint::{EndpointError, server_host};
 use crate::mcp::error::McpError;
 use crate::mcp::inbound::Notice;
 use crate::mcp::model::initialize::Implementation;
-use crate::mcp::session::{Session, SessionPorts};
+use crate::mcp::model::notify::LogLevel;
+use crate::mcp::model::prompt::GetPromptResult;
+use crate::mcp::session::{ServerOffers, Session, SessionPorts};
 use crate::ports::HttpTransport;
 use crate::remote::{RemoteCallError, RemoteServerView, RemoteServers, RemoteStatus};
 use crate::tool::{ToolResult, ToolSpec};
@@ -57,6 +60,8 @@ pub struct ServerSnapshot {
     pub tools: Rc<Vec<ToolSpec>>,
     /// Tools the server described in a way this client could not read, with the reason.
     pub unreadable_tools: Vec<String>,
+    /// Its resources, resource templates and prompts.
+    pub offers: ServerOffers,
     /// Duration of the last `tools/call`, in milliseconds.
     pub last_call_ms: Option<f64>,
 }
@@ -74,7 +79,8 @@ pub enum CallOutcome {
 /// What happened, in order; folding them with [`ServerSnapshot::apply`] rebuilds the panel.
 #[derive(Clone, Debug, PartialEq)]
 pub enum HubEvent {
-    Added(ServerSnapshot),
+    /// Boxed: a snapshot is far larger than the other events.
+    Added(Box<ServerSnapshot>),
     StatusChanged {
         server: ServerId,
         status: ServerStatus,
@@ -91,6 +97,16 @@ pub enum HubEvent {
         server: ServerId,
         tools: Rc<Vec<ToolSpec>>,
         unreadable: Vec<String>,
+    },
+    /// The server's resources, templates and prompts, listed on (re)connecting, right after `Connected`.
+    OffersChanged {
+        server: ServerId,
+        offers: ServerOffers,
+    },
+    /// The person changed a setting of the server (its log level); persist `config`.
+    ConfigChanged {
+        server: ServerId,
+        config: ServerConfig,
     },
     /// Auto-detection settled on a transport; persist `config` so the next connection tries it first.
     TransportDetected {
@@ -134,7 +150,9 @@ impl HubEvent {
             HubEvent::StatusChanged { server, .. }
             | HubEvent::Connected { server, .. }
             | HubEvent::ToolsChanged { server, .. }
+            | HubEvent::OffersChanged { server, .. }
             | HubEvent::TransportDetected { server, .. }
+            | HubEvent::ConfigChanged { server, .. }
             | HubEvent::Progress { server, .. }
             | HubEvent::CallFinished { server, .. }
             | HubEvent::Warning { server, .. }
@@ -151,7 +169,7 @@ impl ServerSnapshot {
             return;
         }
         match event {
-            HubEvent::Added(snapshot) => *self = snapshot.clone(),
+            HubEvent::Added(snapshot) => *self = (**snapshot).clone(),
             HubEvent::StatusChanged { status, .. } => self.status = status.clone(),
             HubEvent::Connected {
                 name,
@@ -173,7 +191,10 @@ impl ServerSnapshot {
                 self.tools = tools.clone();
                 self.unreadable_tools.clone_from(unreadable);
             }
-            HubEvent::TransportDetected { config, .. } => self.config = config.clone(),
+            HubEvent::OffersChanged { offers, .. } => self.offers = offers.clone(),
+            HubEvent::TransportDetected { config, .. } | HubEvent::ConfigChanged { config, .. } => {
+                self.config = config.clone()
+            }
             HubEvent::CallFinished { latency_ms, .. } => self.last_call_ms = Some(*latency_ms),
             HubEvent::Progress { .. }
             | HubEvent::Warning { .. }
@@ -186,7 +207,7 @@ impl ServerSnapshot {
 /// Folds `event` into a panel's list of servers (adding and removing entries as needed).
 pub fn fold(servers: &mut Vec<ServerSnapshot>, event: &HubEvent) {
     match event {
-        HubEvent::Added(snapshot) => servers.push(snapshot.clone()),
+        HubEvent::Added(snapshot) => servers.push((**snapshot).clone()),
         HubEvent::Removed { server } => servers.retain(|snapshot| &snapshot.id != server),
         other => servers
             .iter_mut()
@@ -316,6 +337,7 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             instructions: None,
             tools: Rc::new(Vec::new()),
             unreadable_tools: Vec::new(),
+            offers: ServerOffers::default(),
             last_call_ms: None,
         };
         let session = self.new_session(&id, snapshot.config.clone());
@@ -326,7 +348,7 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             stop: RefCell::new(CancelToken::new()),
         });
         self.inner.servers.borrow_mut().push(entry.clone());
-        self.inner.emit(HubEvent::Added(snapshot));
+        self.inner.emit(HubEvent::Added(Box::new(snapshot)));
         self.start(&entry);
         Ok(id)
     }
@@ -362,6 +384,46 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             .unbounded_send(async move { old.close().await }.boxed_local());
         self.start(&entry);
         true
+    }
+
+    /// The messages of `server`'s prompt `name` filled with `arguments` (`prompts/get`), or why
+    /// not, worded for the person who picked it.
+    pub async fn get_prompt(
+        &self,
+        server: &ServerId,
+        name: &str,
+        arguments: BTreeMap<String, String>,
+        cancel: CancelToken,
+    ) -> Result<GetPromptResult, String> {
+        let session = self.inner.connected_session(server).map_err(|error| error.to_string())?;
+        session
+            .get_prompt(name, arguments, &cancel)
+            .await
+            .map_err(|error| format!("the prompt \"{name}\" of {server} failed: {error}"))
+    }
+
+    /// Asks `server` (the hub's id) for log entries from `level` up (`logging/setLevel`), now if it is
+    /// connected and on every later connection; the choice is kept in its config. `Err` says why
+    /// the server did not take it.
+    pub async fn set_log_level(&self, server: &ServerId, level: LogLevel) -> Result<(), String> {
+        let Some(entry) = self.inner.entry(server) else {
+            return Err(format!("no server \"{server}\""));
+        };
+        let config = {
+            let mut snapshot = entry.snapshot.borrow_mut();
+            snapshot.config.log_level = Some(level);
+            snapshot.config.clone()
+        };
+        self.inner.emit(HubEvent::ConfigChanged { server: server.clone(), config });
+        let connected = matches!(entry.snapshot.borrow().status, ServerStatus::Connected { .. });
+        if !connected {
+            return Ok(());
+        }
+        let session = entry.session.borrow().clone();
+        session
+            .set_log_level(level)
+            .await
+            .map_err(|error| format!("{server} did not take log level {}: {error}", level.as_str()))
     }
 
     pub fn snapshots(&self) -> Vec<ServerSnapshot> {
@@ -449,6 +511,21 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
         by_prefix.or_else(|| servers.iter().find(|entry| &entry.id == prefix)).cloned()
     }
 
+    /// The session of the server the model calls `prefix`, when it is connected; else why not.
+    fn connected_session(&self, prefix: &ServerId) -> Result<Rc<Session<H>>, RemoteCallError> {
+        let entry = self
+            .entry_for_model(prefix)
+            .ok_or_else(|| RemoteCallError::UnknownServer(prefix.clone()))?;
+        let status = entry.snapshot.borrow().status.clone();
+        let reason = match status {
+            ServerStatus::Connected { .. } => return Ok(entry.session.borrow().clone()),
+            ServerStatus::Connecting => "it is still connecting; try again in a moment".to_owned(),
+            ServerStatus::Reconnecting { reason } => format!("it is reconnecting ({reason})"),
+            ServerStatus::Failed { reason } => reason,
+        };
+        Err(RemoteCallError::NotConnected { server: prefix.clone(), reason })
+    }
+
     /// `base`, or `base_2`, `base_3`… : the first that no other server (than `except`) uses as
     /// its id or tool prefix.
     fn unique_name(&self, base: ServerId, except: Option<&ServerId>) -> ServerId {
@@ -492,6 +569,11 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
                 self.publish_tools(&entry);
                 let tools = entry.snapshot.borrow().tools.len();
                 self.set_status(id, ServerStatus::Connected { tools });
+            }
+            Notice::OffersChanged => {
+                let offers = entry.session.borrow().facts().offers;
+                entry.snapshot.borrow_mut().offers = offers.clone();
+                self.emit(HubEvent::OffersChanged { server: id.clone(), offers });
             }
             Notice::ToolsRefreshFailed { reason } => self.emit(HubEvent::Warning {
                 server: id.clone(),
@@ -629,8 +711,27 @@ impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
                 },
                 tools: snapshot.tools.as_ref().clone(),
                 instructions: snapshot.instructions,
+                resources: snapshot.offers.resources,
+                resource_templates: snapshot.offers.resource_templates,
             })
             .collect()
+    }
+
+    fn read_resource<'a>(
+        &'a self,
+        server: &'a ServerId,
+        uri: &'a str,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ToolResult, RemoteCallError>> {
+        async move {
+            let session = self.inner.connected_session(server)?;
+            session.read_resource(uri, &cancel).await.map_err(|error| match error {
+                McpError::Cancelled => RemoteCallError::Cancelled,
+                McpError::Timeout { ms } => RemoteCallError::TimedOut { server: server.clone(), seconds: ms.div_ceil(1_000) },
+                error => RemoteCallError::Failed(format!("reading <{uri}> from {server} failed: {error}")),
+            })
+        }
+        .boxed_local()
     }
 
     fn call_tool<'a>(
@@ -645,24 +746,7 @@ impl<H: HttpTransport + ?Sized + 'static> RemoteServers for McpHub<H> {
                 .inner
                 .entry_for_model(server)
                 .ok_or_else(|| RemoteCallError::UnknownServer(server.clone()))?;
-            let status = entry.snapshot.borrow().status.clone();
-            let reason = match status {
-                ServerStatus::Connected { .. } => None,
-                ServerStatus::Connecting => {
-                    Some("it is still connecting; try again in a moment".to_owned())
-                }
-                ServerStatus::Reconnecting { reason } => {
-                    Some(format!("it is reconnecting ({reason})"))
-                }
-                ServerStatus::Failed { reason } => Some(reason),
-            };
-            if let Some(reason) = reason {
-                return Err(RemoteCallError::NotConnected {
-                    server: server.clone(),
-                    reason,
-                });
-            }
-            let session = entry.session.borrow().clone();
+            let session = self.inner.connected_session(server)?;
             let clock = self.inner.ports.clock.clone();
             let started = clock.now_ms();
             let outcome = session.call_tool(tool, args, &cancel).await;

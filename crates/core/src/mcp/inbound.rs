@@ -19,6 +19,8 @@ pub enum Notice {
     Connected,
     /// The tool list was fetched again and may differ.
     ToolsChanged,
+    /// The resources, resource templates and prompts were listed (after `Connected`).
+    OffersChanged,
     /// `notifications/tools/list_changed` arrived but listing the tools again failed.
     ToolsRefreshFailed { reason: String },
     /// The connection dropped; the session is trying again.

@@ -8,6 +8,7 @@
 //! - [`elicit`]: server requests for input (`elicitation/create`), as forms the person fills.
 //! - [`session`]: one server (detection, handshake, paging, calls, listening, recovery).
 //! - [`hub`]: all servers, their states and events; implements [`crate::remote::RemoteServers`].
+//! - [`prompts`]: the servers' prompts as the chat offers them after `/`.
 
 pub mod config;
 pub mod elicit;
@@ -19,6 +20,7 @@ pub mod jsonrpc;
 pub mod legacy;
 pub mod model;
 pub mod normalize;
+pub mod prompts;
 pub mod session;
 pub mod sse;
 pub mod streamable;

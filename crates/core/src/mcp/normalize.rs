@@ -2,7 +2,8 @@
 //!
 //! Text stays text and images stay images (the model can look at them); audio, resource links and
 //! embedded resources become short descriptions; `structuredContent` stands in for empty `content`;
-//! `isError: true` makes an error result the model can react to.
+//! `isError: true` makes an error result the model can react to. A `resources/read` result becomes
+//! its text, binary parts summarised with their type and size.
 
 use serde_json::Value;
 
@@ -24,6 +25,29 @@ pub fn to_tool_result(result: CallToolResult) -> ToolResult {
         is_error: result.is_error.unwrap_or(false),
         structured: result.structured_content,
     }
+}
+
+/// The contents of resource `uri`: one text part as it is (JSON stays JSON, so a long one is cut
+/// at whole items), several with a line naming each, blobs summarised and never dumped, and a part
+/// this client cannot read named with the reason rather than hiding the others.
+pub fn to_resource_result(uri: &str, contents: Vec<Value>) -> ToolResult {
+    let only_text = contents.len() == 1 && contents[0].get("text").is_some_and(Value::is_string);
+    let mut parts: Vec<ResultPart> = contents
+        .into_iter()
+        .enumerate()
+        .map(|(index, raw)| {
+            let text = match serde_json::from_value::<ResourceContents>(raw) {
+                Ok(ResourceContents::Text { text, .. }) if only_text => text,
+                Ok(resource) => describe_resource(resource),
+                Err(error) => format!("[part {} of resource <{uri}> could not be read: {error}]", index + 1),
+            };
+            ResultPart::Text { text }
+        })
+        .collect();
+    if parts.is_empty() {
+        parts.push(ResultPart::Text { text: format!("(the resource <{uri}> is empty)") });
+    }
+    ToolResult { content: parts, is_error: false, structured: None }
 }
 
 fn to_part(content: Content) -> ResultPart {

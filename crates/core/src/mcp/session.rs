@@ -1,9 +1,10 @@
-//! One MCP server connection: picks the transport (auto-detection), shakes hands, pages `tools/list`,
-//! calls tools with a timeout and cancellation, keeps listening, re-lists tools on `list_changed`,
+//! One MCP server connection: picks the transport (auto-detection), shakes hands, pages `tools/list`
+//! (and the resource, template and prompt lists the server declares), calls tools and reads
+//! resources and prompts with a timeout and cancellation, keeps listening, re-lists tools on `list_changed`,
 //! renews an expired session once per request, and reconnects dropped legacy streams with backoff.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::future::Future;
 use std::pin::pin;
 use std::rc::Rc;
@@ -12,6 +13,7 @@ use futures::StreamExt;
 use futures::channel::mpsc::{self, UnboundedReceiver, UnboundedSender};
 use futures::future::{Either, select};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::cancel::CancelToken;
@@ -25,11 +27,12 @@ use crate::mcp::model::call::CallToolResult;
 use crate::mcp::model::initialize::{
     InitializeParams, InitializeResult, SUPPORTED_PROTOCOL_VERSIONS,
 };
-use crate::mcp::model::notify::CancelledParams;
-use crate::mcp::model::tool::{
-    CallToolParams, ListToolsParams, ListToolsResult, RequestMeta, Tool,
-};
-use crate::mcp::normalize::to_tool_result;
+use crate::mcp::model::notify::{CancelledParams, LogLevel, SetLevelParams};
+use crate::mcp::model::page::PageParams;
+use crate::mcp::model::prompt::{GetPromptParams, GetPromptResult, Prompt};
+use crate::mcp::model::resource::{ReadResourceParams, ReadResourceResult, Resource, ResourceTemplate};
+use crate::mcp::model::tool::{CallToolParams, RequestMeta, Tool};
+use crate::mcp::normalize::{to_resource_result, to_tool_result};
 use crate::mcp::streamable::StreamableLink;
 use crate::ports::{Clock, HttpTransport};
 use crate::tool::{ToolResult, ToolSpec};
@@ -56,13 +59,40 @@ impl<H: ?Sized> Clone for SessionPorts<H> {
 /// model's provider and the page's own JSON reading (serde_json's 128) would choke on them.
 pub const MAX_SCHEMA_DEPTH: usize = 64;
 
-/// What a server told us about itself and its tools.
+/// What a server told us about itself, its tools, resources and prompts.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ServerFacts {
     pub hello: Option<InitializeResult>,
     pub tools: Rc<Vec<ToolSpec>>,
     /// Tools the server described in a way this client could not read, with the reason.
     pub unreadable_tools: Vec<String>,
+    pub offers: ServerOffers,
+}
+
+/// What a server offers besides tools, as listed when it connected (only the kinds it declared).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ServerOffers {
+    pub resources: Rc<Vec<Resource>>,
+    pub resource_templates: Rc<Vec<ResourceTemplate>>,
+    pub prompts: Rc<Vec<Prompt>>,
+    /// Resources, templates or prompts this client could not read, or lists that failed, with the reason.
+    pub unreadable: Vec<String>,
+    /// It declared logging: a log level may be asked for (`logging/setLevel`).
+    pub logging: bool,
+}
+
+impl ServerOffers {
+    /// Whether there is anything to list or read (the agent's resource pseudo-tools).
+    pub fn has_resources(&self) -> bool {
+        !self.resources.is_empty() || !self.resource_templates.is_empty()
+    }
+}
+
+/// One entry of a list method's answer, not yet decoded: its page and place there (from 1).
+struct Listed {
+    page: usize,
+    index: usize,
+    raw: Value,
 }
 
 pub struct Session<H: ?Sized> {
@@ -210,6 +240,103 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         Ok(to_tool_result(result))
     }
 
+    /// Reads the resource at `uri` (`resources/read`), bounded like a tool call. A resource whose
+    /// listing declares more text than [`McpOptions::max_resource_bytes`] is not asked for; one
+    /// whose text turns out larger is refused the same way. Binary `blob`s are summarised.
+    pub async fn read_resource(&self, uri: &str, cancel: &CancelToken) -> Result<ToolResult, McpError> {
+        if !self.offers_resources() {
+            return Err(McpError::NotOffered("resources"));
+        }
+        let limit = self.options.max_resource_bytes;
+        let declared = self
+            .facts
+            .borrow()
+            .offers
+            .resources
+            .iter()
+            .find(|resource| resource.uri == uri)
+            .and_then(|resource| resource.size);
+        if let Some(bytes) = declared.filter(|bytes| *bytes > limit as u64) {
+            return Err(McpError::ResourceTooLarge { uri: uri.to_owned(), bytes, limit });
+        }
+        let params = ReadResourceParams { uri: uri.to_owned() };
+        let request = self.new_request(Method::ResourcesRead, Some(to_params(&params)));
+        let result = self
+            .exchange_renewing(&request, self.call_timeout_ms(), cancel)
+            .await
+            .map_err(McpError::after_connected)?;
+        let read: ReadResourceResult = serde_json::from_value(result).map_err(|error| {
+            McpError::Protocol(format!("the resources/read result is malformed: {error}"))
+        })?;
+        let text_bytes: usize = read
+            .contents
+            .iter()
+            .filter_map(|part| part.get("text").and_then(Value::as_str))
+            .map(str::len)
+            .sum();
+        if text_bytes > limit {
+            return Err(McpError::ResourceTooLarge { uri: uri.to_owned(), bytes: text_bytes as u64, limit });
+        }
+        Ok(to_resource_result(uri, read.contents))
+    }
+
+    /// The messages of prompt `name` filled with `arguments` (`prompts/get`).
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: BTreeMap<String, String>,
+        cancel: &CancelToken,
+    ) -> Result<GetPromptResult, McpError> {
+        let declared = self
+            .facts
+            .borrow()
+            .hello
+            .as_ref()
+            .is_some_and(|hello| hello.capabilities.prompts.is_some());
+        if !declared {
+            return Err(McpError::NotOffered("prompts"));
+        }
+        let params = GetPromptParams { name: name.to_owned(), arguments };
+        let request = self.new_request(Method::PromptsGet, Some(to_params(&params)));
+        let result = self
+            .exchange_renewing(&request, self.options.connect_timeout_ms, cancel)
+            .await
+            .map_err(McpError::after_connected)?;
+        serde_json::from_value(result)
+            .map_err(|error| McpError::Protocol(format!("the prompts/get result for \"{name}\" is malformed: {error}")))
+    }
+
+    /// Asks the server to send log entries from `level` up (`logging/setLevel`).
+    pub async fn set_log_level(&self, level: LogLevel) -> Result<(), McpError> {
+        if !self.offers_logging() {
+            return Err(McpError::NotOffered("logging"));
+        }
+        let request = self.new_request(Method::LoggingSetLevel, Some(to_params(&SetLevelParams { level })));
+        // Not renewing an expired session: this also runs inside the handshake that renewal repeats.
+        self.exchange(&request, self.options.connect_timeout_ms, &CancelToken::new())
+            .await
+            .map(|_| ())
+            .map_err(McpError::after_connected)
+    }
+
+    /// Whether the server declared logging in its `initialize` result.
+    pub fn offers_logging(&self) -> bool {
+        self.facts
+            .borrow()
+            .hello
+            .as_ref()
+            .is_some_and(|hello| hello.capabilities.logging.is_some())
+    }
+
+    /// Whether the server declared resources in its `initialize` result.
+    fn offers_resources(&self) -> bool {
+        self.facts
+            .borrow()
+            .hello
+            .as_ref()
+            .is_some_and(|hello| hello.capabilities.resources.is_some())
+    }
+
     /// How long one tool call may take: the server's own setting, else the default.
     pub fn call_timeout_ms(&self) -> u32 {
         self.config.call_timeout_ms(&self.options)
@@ -342,74 +469,179 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         self.notify(Method::Initialized, None).await?;
         self.facts.borrow_mut().hello = Some(hello);
         self.list_tools().await?;
+        // Connected with its tools: resources and prompts follow, so a slow or broken list of
+        // them does not hold the tools back.
         self.inbound.notice(Notice::Connected);
+        self.list_offers().await;
+        self.inbound.notice(Notice::OffersChanged);
+        // The person's chosen level, asked for again on every connection; a refusal is only logged.
+        if let Some(level) = self.config.log_level.filter(|_| self.offers_logging())
+            && let Err(error) = self.set_log_level(level).await
+        {
+            self.inbound.notice(Notice::Log {
+                level: "warning".to_owned(),
+                logger: None,
+                message: format!("the server refused log level {}: {error}", level.as_str()),
+            });
+        }
         Ok(())
     }
 
-    /// Follows `nextCursor` through every page, then replaces the tool list at once.
+    /// Lists every page of tools, then replaces the tool list at once.
     async fn list_tools(&self) -> Result<(), McpError> {
         let mut tools: Vec<ToolSpec> = Vec::new();
         let mut unreadable = Vec::new();
         let mut names = HashSet::new();
+        for listed in self.list_pages(Method::ToolsList, "tools").await? {
+            let Listed { page, index, raw } = listed;
+            let named = raw.get("name").and_then(Value::as_str).map(str::to_owned);
+            let schema_depth = raw.get("inputSchema").map_or(0, value_depth);
+            if schema_depth > MAX_SCHEMA_DEPTH {
+                let name = named.unwrap_or_else(|| format!("number {index}"));
+                unreadable.push(format!(
+                    "tool \"{name}\" (tools/list page {page}) is skipped: its input schema is nested \
+                     {schema_depth} levels deep, more than the {MAX_SCHEMA_DEPTH} this client accepts"
+                ));
+                continue;
+            }
+            match serde_json::from_value::<Tool>(raw) {
+                Ok(tool) if names.insert(tool.name.clone()) => tools.push(tool.into_spec()),
+                Ok(tool) => unreadable.push(format!(
+                    "tool \"{}\" is listed twice; the first one is kept",
+                    tool.name
+                )),
+                Err(error) => unreadable.push(match named {
+                    Some(name) => format!("tool \"{name}\" (tools/list page {page}) is skipped: {error}"),
+                    None => format!("tools/list page {page}, tool {index}: {error}"),
+                }),
+            }
+        }
+        let mut facts = self.facts.borrow_mut();
+        facts.tools = Rc::new(tools);
+        facts.unreadable_tools = unreadable;
+        Ok(())
+    }
+
+    /// Lists the resources, resource templates and prompts the server declared (`initialize`
+    /// capabilities). A list that fails, or an entry that cannot be read, becomes a note: the
+    /// connection and the server's tools do not depend on them.
+    async fn list_offers(&self) {
+        let capabilities = self
+            .facts
+            .borrow()
+            .hello
+            .as_ref()
+            .map(|hello| hello.capabilities.clone())
+            .unwrap_or_default();
+        let mut notes = Vec::new();
+        let mut resources = Vec::new();
+        let mut templates = Vec::new();
+        let mut prompts = Vec::new();
+        if capabilities.resources.is_some() {
+            resources = self
+                .list_decoded(Method::ResourcesList, "resources", "resource", "uri", &mut notes)
+                .await;
+            templates = self
+                .list_decoded(
+                    Method::ResourceTemplatesList,
+                    "resourceTemplates",
+                    "resource template",
+                    "uriTemplate",
+                    &mut notes,
+                )
+                .await;
+        }
+        if capabilities.prompts.is_some() {
+            prompts = self
+                .list_decoded(Method::PromptsList, "prompts", "prompt", "name", &mut notes)
+                .await;
+        }
+        self.facts.borrow_mut().offers = ServerOffers {
+            resources: Rc::new(resources),
+            resource_templates: Rc::new(templates),
+            prompts: Rc::new(prompts),
+            unreadable: notes,
+            logging: capabilities.logging.is_some(),
+        };
+    }
+
+    /// Every entry of `method`'s pages that decodes as `T`; the others, and a failed listing, are
+    /// noted in `notes` by their `key` field (e.g. a resource's `uri`) and the reason.
+    async fn list_decoded<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        field: &str,
+        kind: &str,
+        key: &str,
+        notes: &mut Vec<String>,
+    ) -> Vec<T> {
+        let listed = match self.list_pages(method.clone(), field).await {
+            Ok(listed) => listed,
+            Err(error) => {
+                notes.push(format!("{method} failed, so no {kind}s are offered: {error}"));
+                return Vec::new();
+            }
+        };
+        let mut decoded = Vec::with_capacity(listed.len());
+        for Listed { page, index, raw } in listed {
+            let named = raw.get(key).and_then(Value::as_str).map(str::to_owned);
+            match serde_json::from_value::<T>(raw) {
+                Ok(entry) => decoded.push(entry),
+                Err(error) => notes.push(match named {
+                    Some(name) => format!("{kind} \"{name}\" ({method} page {page}) is skipped: {error}"),
+                    None => format!("{method} page {page}, {kind} {index}: {error}"),
+                }),
+            }
+        }
+        decoded
+    }
+
+    /// Follows `nextCursor` through every page of `method` and returns the entries of each page's
+    /// `field` list raw, so one malformed entry does not hide the others.
+    async fn list_pages(&self, method: Method, field: &str) -> Result<Vec<Listed>, McpError> {
+        let mut entries = Vec::new();
         let mut cursors = HashSet::new();
         let mut cursor = None;
         for page in 1..=self.options.max_tool_pages {
             let request = self.new_request(
-                Method::ToolsList,
-                Some(to_params(&ListToolsParams {
+                method.clone(),
+                Some(to_params(&PageParams {
                     cursor: cursor.take(),
                 })),
             );
-            let result = self
+            let mut result = self
                 .exchange(
                     &request,
                     self.options.connect_timeout_ms,
                     &CancelToken::new(),
                 )
                 .await?;
-            let listed: ListToolsResult = serde_json::from_value(result).map_err(|error| {
-                McpError::Protocol(format!("tools/list page {page} is malformed: {error}"))
-            })?;
-            for (index, raw) in listed.tools.into_iter().enumerate() {
-                let named = raw.get("name").and_then(Value::as_str).map(str::to_owned);
-                let schema_depth = raw.get("inputSchema").map_or(0, value_depth);
-                if schema_depth > MAX_SCHEMA_DEPTH {
-                    let name = named.unwrap_or_else(|| format!("number {}", index + 1));
-                    unreadable.push(format!(
-                        "tool \"{name}\" (tools/list page {page}) is skipped: its input schema is nested \
-                         {schema_depth} levels deep, more than the {MAX_SCHEMA_DEPTH} this client accepts"
-                    ));
-                    continue;
-                }
-                match serde_json::from_value::<Tool>(raw) {
-                    Ok(tool) if names.insert(tool.name.clone()) => tools.push(tool.into_spec()),
-                    Ok(tool) => unreadable.push(format!(
-                        "tool \"{}\" is listed twice; the first one is kept",
-                        tool.name
-                    )),
-                    Err(error) => unreadable.push(match named {
-                        Some(name) => format!("tool \"{name}\" (tools/list page {page}) is skipped: {error}"),
-                        None => format!("tools/list page {page}, tool {}: {error}", index + 1),
-                    }),
-                }
-            }
-            match listed.next_cursor.filter(|next| !next.is_empty()) {
-                None => {
-                    let mut facts = self.facts.borrow_mut();
-                    facts.tools = Rc::new(tools);
-                    facts.unreadable_tools = unreadable;
-                    return Ok(());
-                }
-                Some(next) if !cursors.insert(next.clone()) => {
+            let Some(Value::Array(listed)) = result.get_mut(field).map(Value::take) else {
+                return Err(McpError::Protocol(format!(
+                    "{method} page {page} is malformed: it has no \"{field}\" list"
+                )));
+            };
+            entries.extend(listed.into_iter().enumerate().map(|(index, raw)| Listed {
+                page,
+                index: index + 1,
+                raw,
+            }));
+            match result
+                .get("nextCursor")
+                .and_then(Value::as_str)
+                .filter(|next| !next.is_empty())
+            {
+                None => return Ok(entries),
+                Some(next) if !cursors.insert(next.to_owned()) => {
                     return Err(McpError::Protocol(format!(
-                        "tools/list returned cursor \"{next}\" twice"
+                        "{method} returned cursor \"{next}\" twice"
                     )));
                 }
-                Some(next) => cursor = Some(next),
+                Some(next) => cursor = Some(next.to_owned()),
             }
         }
         Err(McpError::Protocol(format!(
-            "tools/list still had more pages after {}",
+            "{method} still had more pages after {}",
             self.options.max_tool_pages
         )))
     }

@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use autoui_core::cancel::CancelToken;
 use autoui_core::ids::ServerId;
+use autoui_core::mcp::model::resource::{Resource, ResourceTemplate};
 use autoui_core::ports::Clock;
 use autoui_core::remote::{RemoteCallError, RemoteServerView, RemoteServers, RemoteStatus};
 use autoui_core::tool::{ToolResult, ToolSpec};
@@ -34,6 +35,8 @@ pub struct RemoteCall {
 
 pub struct FakeMcp {
     servers: RefCell<Vec<RemoteServerView>>,
+    /// Resource texts by (server, uri).
+    contents: RefCell<HashMap<(String, String), String>>,
     handlers: RefCell<HashMap<(String, String), Handler>>,
     calls: RefCell<Vec<RemoteCall>>,
     stopped: RefCell<usize>,
@@ -56,6 +59,7 @@ impl FakeMcp {
     pub fn new() -> FakeMcp {
         FakeMcp {
             servers: RefCell::new(Vec::new()),
+            contents: RefCell::new(HashMap::new()),
             handlers: RefCell::new(HashMap::new()),
             calls: RefCell::new(Vec::new()),
             stopped: RefCell::new(0),
@@ -87,6 +91,8 @@ impl FakeMcp {
             status,
             tools,
             instructions: None,
+            resources: Rc::default(),
+            resource_templates: Rc::default(),
         });
         self
     }
@@ -103,6 +109,27 @@ impl FakeMcp {
     pub fn instructions(self, server: &str, instructions: &str) -> FakeMcp {
         for view in self.servers.borrow_mut().iter_mut().filter(|view| view.name == server) {
             view.instructions = Some(instructions.to_owned());
+        }
+        self
+    }
+
+    /// Gives `server` a resource at `uri` whose text is `text`, listed with `name`.
+    pub fn resource(self, server: &str, uri: &str, name: &str, text: &str) -> FakeMcp {
+        for view in self.servers.borrow_mut().iter_mut().filter(|view| view.name == server) {
+            let listed: Resource =
+                serde_json::from_value(json!({ "uri": uri, "name": name, "mimeType": "application/json" })).unwrap();
+            Rc::make_mut(&mut view.resources).push(listed);
+        }
+        self.contents.borrow_mut().insert((ServerId::sanitize(server).to_string(), uri.to_owned()), text.to_owned());
+        self
+    }
+
+    /// Gives `server` a resource template.
+    pub fn resource_template(self, server: &str, uri_template: &str, name: &str) -> FakeMcp {
+        for view in self.servers.borrow_mut().iter_mut().filter(|view| view.name == server) {
+            let template: ResourceTemplate =
+                serde_json::from_value(json!({ "uriTemplate": uri_template, "name": name })).unwrap();
+            Rc::make_mut(&mut view.resource_templates).push(template);
         }
         self
     }
@@ -133,6 +160,25 @@ impl RemoteServers for FakeMcp {
 
     fn call_timeout_ms(&self, _server: &ServerId) -> Option<u32> {
         self.call_timeout_ms
+    }
+
+    fn read_resource<'a>(
+        &'a self,
+        server: &'a ServerId,
+        uri: &'a str,
+        _cancel: CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ToolResult, RemoteCallError>> {
+        self.calls.borrow_mut().push(RemoteCall {
+            server: server.to_string(),
+            tool: "resources/read".to_owned(),
+            args: json!({ "uri": uri }),
+        });
+        let text = self.contents.borrow().get(&(server.to_string(), uri.to_owned())).cloned();
+        Box::pin(async move {
+            text.map(ToolResult::text).ok_or_else(|| {
+                RemoteCallError::Failed(format!("reading <{uri}> from {server} failed: server error -32002: Resource not found"))
+            })
+        })
     }
 
     fn call_tool<'a>(

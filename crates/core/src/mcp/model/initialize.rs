@@ -87,12 +87,30 @@ impl InitializeResult {
     }
 }
 
+/// What the server offers besides tools; a kind it does not declare is never asked for.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 pub struct ServerCapabilities {
     #[serde(default)]
     pub tools: Option<ToolsCapability>,
+    #[serde(default)]
+    pub resources: Option<ResourcesCapability>,
+    #[serde(default)]
+    pub prompts: Option<ToolsCapability>,
+    /// `{}` when the server sends `notifications/message` and takes `logging/setLevel`.
+    #[serde(default)]
+    pub logging: Option<serde_json::Value>,
 }
 
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourcesCapability {
+    #[serde(default)]
+    pub subscribe: Option<bool>,
+    #[serde(default)]
+    pub list_changed: Option<bool>,
+}
+
+/// `tools` or `prompts`: both only say whether their list may change.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolsCapability {

@@ -5,4 +5,7 @@ pub mod content;
 pub mod elicit;
 pub mod initialize;
 pub mod notify;
+pub mod page;
+pub mod prompt;
+pub mod resource;
 pub mod tool;

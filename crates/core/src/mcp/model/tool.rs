@@ -45,21 +45,6 @@ impl Tool {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct ListToolsParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cursor: Option<String>,
-}
-
-/// One page of `tools/list`. Tools are kept raw so one malformed entry does not hide the others.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListToolsResult {
-    pub tools: Vec<Value>,
-    #[serde(default)]
-    pub next_cursor: Option<String>,
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CallToolParams {
     pub name: String,
