@@ -86,6 +86,7 @@ fn AddServerForm(servers: ServersCtx) -> impl IntoView {
             transport: transport.get_untracked(),
             detected: None,
             call_timeout_s,
+            approvals: Default::default(),
         };
         match servers.add(config) {
             Ok(_) => {

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::approval::ApprovalRules;
+
 /// The transport the user asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -47,6 +49,9 @@ pub struct ServerConfig {
     /// ([`McpOptions::call_timeout_ms`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_timeout_s: Option<u32>,
+    /// The person's remembered approval choices for this server's tools.
+    #[serde(default, skip_serializing_if = "ApprovalRules::is_empty")]
+    pub approvals: ApprovalRules,
 }
 
 impl ServerConfig {
@@ -58,6 +63,7 @@ impl ServerConfig {
             transport: TransportChoice::Auto,
             detected: None,
             call_timeout_s: None,
+            approvals: ApprovalRules::default(),
         }
     }
 
@@ -102,6 +108,7 @@ impl std::fmt::Debug for ServerConfig {
             .field("transport", &self.transport)
             .field("detected", &self.detected)
             .field("call_timeout_s", &self.call_timeout_s)
+            .field("approvals", &self.approvals)
             .finish()
     }
 }
