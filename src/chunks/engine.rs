@@ -1,13 +1,16 @@
 //! The engine chunk: the agent loop and its providers, the tool servers, WebMCP, the MCP servers and
-//! their panel, the console, and the settings sections beyond the provider and key (what it brings
+//! their panel, the console, elicitation forms and approval cards, and the settings sections beyond
+//! the provider and key (what it brings
 //! and how the page waits for it: `state::engine`).
 
 use leptos::prelude::*;
 
 use crate::deferred::part;
 use crate::state::agent::run_turn;
+use crate::state::approval::use_approval;
 use crate::state::elicitation::use_elicitation;
 use crate::state::engine::{Engine, start};
+use crate::ui::approval::ApprovalCards;
 use crate::ui::console::ConsolePanel;
 use crate::ui::elicitation::ElicitationForms;
 use crate::ui::servers::ServersDrawer;
@@ -23,6 +26,10 @@ part! {
             console_drawer: |open| view! { <ConsolePanel open /> }.into_any(),
             elicitation_forms: || match use_elicitation() {
                 Some(ctx) => view! { <ElicitationForms ctx /> }.into_any(),
+                None => ().into_any(),
+            },
+            approval_cards: || match use_approval() {
+                Some(ctx) => view! { <ApprovalCards ctx /> }.into_any(),
                 None => ().into_any(),
             },
             settings_sections: |open| view! { <AgentSettings open /> }.into_any(),
