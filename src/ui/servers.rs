@@ -259,7 +259,7 @@ fn ToolBrowser(servers: ServersCtx, id: ServerId) -> impl IntoView {
                     let schema = serde_json::to_string_pretty(&tool.input_schema).unwrap_or_default();
                     let title = tool.title.clone().filter(|title| title != &tool.name);
                     view! {
-                        <li class="au-tool" data-testid="server-tool">
+                        <li class="au-tool" data-testid="server-tool" data-tool=tool.name.clone()>
                             <code class="au-tool__name">{tool.name.clone()}</code>
                             {title.map(|title| view! { <span class="au-tool__title">{title}</span> })}
                             <p class="au-tool__description">{tool.description.clone()}</p>
