@@ -231,7 +231,10 @@ pub async fn check_arguments(
     }
     let described: Vec<String> = details
         .iter()
-        .map(|detail| if detail.path.is_empty() { detail.message.clone() } else { format!("{}: {}", detail.path, detail.message) })
+        .map(|detail| match detail.path.as_str() {
+            "" => detail.message.clone(),
+            path => format!("{path}: {}", detail.message),
+        })
         .collect();
     Err(ArgumentsRefused::Invalid(described.join("; ")))
 }
@@ -254,5 +257,8 @@ pub fn refused_message(tool: &str, server: &str) -> String {
 
 /// What the model gets when a call needs approval and this client has nobody to ask.
 pub fn unattended_message(tool: &str, server: &str) -> String {
-    format!("{tool} on the {server} server needs the person's approval, and nobody is there to give it: the call did not run")
+    format!(
+        "{tool} on the {server} server needs the person's approval, and nobody is there to give it: the call did \
+         not run"
+    )
 }

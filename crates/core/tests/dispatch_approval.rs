@@ -28,10 +28,10 @@ use futures::executor::block_on;
 use futures::future::LocalBoxFuture;
 use serde_json::{Value, json};
 
-const READ_ONLY: ToolFacts = ToolFacts { read_only: true, hints: ToolHints { destructive: None, idempotent: None, open_world: None } };
-const WRITES: ToolFacts = ToolFacts { read_only: false, hints: ToolHints { destructive: None, idempotent: None, open_world: None } };
-const DESTRUCTIVE: ToolFacts =
-    ToolFacts { read_only: false, hints: ToolHints { destructive: Some(true), idempotent: None, open_world: None } };
+const NO_HINTS: ToolHints = ToolHints { destructive: None, idempotent: None, open_world: None };
+const READ_ONLY: ToolFacts = ToolFacts { read_only: true, hints: NO_HINTS };
+const WRITES: ToolFacts = ToolFacts { read_only: false, hints: NO_HINTS };
+const DESTRUCTIVE: ToolFacts = ToolFacts { read_only: false, hints: ToolHints { destructive: Some(true), ..NO_HINTS } };
 
 #[test]
 fn by_default_remote_tools_ask_unless_read_only_and_built_in_ones_never_ask() {
