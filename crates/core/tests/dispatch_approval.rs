@@ -241,17 +241,22 @@ fn allow_for_this_chat_is_remembered_and_lasts_until_the_conversation_is_reset()
 #[test]
 fn always_allow_is_remembered_and_never_refuses_without_asking() {
     let always = ApprovalAnswer::Allow { args: json!({ "id": 1 }), scope: AllowScope::Always };
-    let approver = ScriptedApprover::answering(vec![Some(always)]);
+    let approver = ScriptedApprover::answering(vec![Some(always), Some(ApprovalAnswer::Deny)]);
     let mut setup = setup(Some(approver.clone()));
     setup.call("c1", "notes_mcp_delete_note", json!({ "id": 1 }));
     setup.dispatcher.reset();
     assert_eq!(setup.call("c2", "notes_mcp_delete_note", json!({ "id": 2 })).text.as_ref(), "deleted 2");
     assert_eq!(approver.asked.borrow().len(), 1, "remembered across chats");
 
+    approver.remembered.borrow_mut().clear();
+    let asks = setup.call("c3", "notes_mcp_delete_note", json!({ "id": 3 }));
+    assert!(asks.text.starts_with("The person declined"), "a reset choice asks again, even in the same chat");
+    assert_eq!(approver.asked.borrow().len(), 2);
+
     approver.remember(&ServerId::sanitize("notes"), "delete_note", ApprovalChoice::Never);
-    let refused = setup.call("c3", "notes_mcp_delete_note", json!({ "id": 3 }));
+    let refused = setup.call("c4", "notes_mcp_delete_note", json!({ "id": 4 }));
     assert!(refused.text.starts_with("The person does not allow delete_note on the Notes server"), "{}", refused.text);
-    assert_eq!(approver.asked.borrow().len(), 1, "never does not ask");
+    assert_eq!(approver.asked.borrow().len(), 2, "never does not ask");
     assert_eq!(setup.delete_calls(), 2);
 }
 

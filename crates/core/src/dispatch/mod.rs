@@ -466,10 +466,8 @@ impl Dispatcher {
                         self.granted.borrow_mut().insert(key);
                         approver.remember(&server.id, &tool.real, ApprovalChoice::AllowForChat);
                     }
-                    AllowScope::Always => {
-                        self.granted.borrow_mut().insert(key);
-                        approver.remember(&server.id, &tool.real, ApprovalChoice::AlwaysAllow);
-                    }
+                    // Remembered, so a reset in the servers panel makes it ask again.
+                    AllowScope::Always => approver.remember(&server.id, &tool.real, ApprovalChoice::AlwaysAllow),
                 }
                 if allowed == args { Approved::Run(allowed) } else { Approved::Edited(allowed) }
             }
