@@ -123,10 +123,11 @@ async fn no_screen_has_an_accessibility_violation_in_the_dark_theme() {
 async fn audit_every_screen(theme: &'static str) {
     // Each turn makes a tool call, so the chat and the console show a tool line as well as text.
     let llm = ScriptedLlm::start(|request: &Value, index| match index % 2 {
+        // First: the conversation still holds the earlier ASK_ME turn when APPROVE_ME is sent.
+        _ if request["messages"].to_string().contains(APPROVE_ME) => Reply::tool("everything_mcp_echo", json!({"message": "hi"})),
         _ if request["messages"].to_string().contains(ASK_ME) => {
             Reply::tool("everything_mcp_trigger-elicitation-request", json!({}))
         }
-        _ if request["messages"].to_string().contains(APPROVE_ME) => Reply::tool("everything_mcp_echo", json!({"message": "hi"})),
         0 => Reply::tool("autoui_webmcp_search_recipes", json!({"query": "kpi"})),
         // A reply cut by the output limit (the chat offers Continue) showing a web image the data
         // never named (held behind "Load image"; nothing is fetched).
