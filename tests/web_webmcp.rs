@@ -166,6 +166,7 @@ fn echo_tool(name: &str, read_only: bool) -> PageTool {
             description: "Echoes its input".to_owned(),
             input_schema: json!({ "type": "object", "properties": { "x": { "type": "string" } } }),
             read_only,
+            hints: Default::default(),
         },
         execute: Rc::new(|input: Value| -> LocalBoxFuture<'static, ToolResult> {
             let result = if input.get("fail").is_some() {

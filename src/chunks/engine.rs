@@ -1,13 +1,16 @@
 //! The engine chunk: the agent loop and its providers, the tool servers, WebMCP, the MCP servers and
-//! their panel, the chat's `/` prompt picker and attachments bar, the console, and the settings sections beyond the provider and key (what it brings
+//! their panel, the chat's `/` prompt picker and attachments bar, the console, elicitation forms and
+//! approval cards, and the settings sections beyond the provider and key (what it brings
 //! and how the page waits for it: `state::engine`).
 
 use leptos::prelude::*;
 
 use crate::deferred::part;
 use crate::state::agent::run_turn;
+use crate::state::approval::use_approval;
 use crate::state::elicitation::use_elicitation;
 use crate::state::engine::{Engine, start};
+use crate::ui::approval::ApprovalCards;
 use crate::ui::attachments::AttachmentsBar;
 use crate::ui::console::ConsolePanel;
 use crate::ui::elicitation::ElicitationForms;
@@ -29,6 +32,10 @@ part! {
             },
             prompt_picker: |draft, picking| view! { <PromptPicker draft picking /> }.into_any(),
             attachments_bar: || view! { <AttachmentsBar /> }.into_any(),
+            approval_cards: || match use_approval() {
+                Some(ctx) => view! { <ApprovalCards ctx /> }.into_any(),
+                None => ().into_any(),
+            },
             settings_sections: |open| view! { <AgentSettings open /> }.into_any(),
         }
     }

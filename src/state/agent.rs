@@ -13,6 +13,7 @@ use autoui_core::agent::buffer::ResultBuffer;
 use autoui_core::agent::event::{AgentEvent, EventSink};
 use autoui_core::agent::session::{AgentConfig, AgentDeps, AgentSession, SessionSnapshot, UserTurn};
 use autoui_core::agent::stop::StopReason;
+use autoui_core::approval::Approver;
 use autoui_core::cancel::CancelToken;
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
 use autoui_core::ids::CallId;
@@ -197,6 +198,7 @@ impl AgentCtx {
         autoui: AutoUiCtx,
         extra_local: Vec<Rc<dyn LocalServer>>,
         remote: Rc<dyn RemoteServers>,
+        approver: Rc<dyn Approver>,
     ) {
         let mut local: Vec<Rc<dyn LocalServer>> = vec![autoui.server()];
         local.extend(extra_local);
@@ -209,7 +211,9 @@ impl AgentCtx {
         };
         self.results.set_value(Some(autoui.results()));
         let session =
-            AgentSession::restore(deps, AgentConfig::default(), self.settled.get_value()).with_url_ledger(autoui.urls());
+            AgentSession::restore(deps, AgentConfig::default(), self.settled.get_value())
+                .with_url_ledger(autoui.urls())
+                .with_approver(approver);
         self.session.set_value(Some(Rc::new(RefCell::new(session))));
         self.autoui.set_value(Some(autoui));
         autoui.urls_changed();

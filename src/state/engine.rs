@@ -2,7 +2,7 @@
 //! right after first paint (declared in `chunks::engine`). It brings the `autoui` tool server (with
 //! its recipes and the schema validator), the built-in `samples` server's tool list (its datasets
 //! come in a chunk of their own on first use, `state::samples`), the page's WebMCP tools, the MCP
-//! servers (reconnected from storage) and their panel, the agent loop with the LLM providers, and the
+//! servers (reconnected from storage) and their panel, the approval of their tool calls, the agent loop with the LLM providers, and the
 //! console that shows what it does.
 //!
 //! Until it is here, the chat says a turn is waiting for it and the panels that need it show a
@@ -19,6 +19,7 @@ use leptos::prelude::*;
 
 use crate::deferred::{Drawer, LoadError, Part, Slot, Status, after_first_paint};
 use crate::state::agent::{AgentCtx, use_agent};
+use crate::state::approval::{PageApprover, provide_approval};
 use crate::state::autoui::provide_autoui;
 use crate::state::canvas::CanvasCtx;
 use crate::state::samples::LazySamples;
@@ -43,6 +44,8 @@ pub struct Engine {
     pub prompt_picker: fn(RwSignal<String>, RwSignal<bool>) -> AnyView,
     /// The resources attached to the next message, above the chat's message box.
     pub attachments_bar: fn() -> AnyView,
+    /// The tool calls waiting for the person's approval, shown in the chat.
+    pub approval_cards: fn() -> AnyView,
     /// The settings below the provider and key (model profile, agent, WebMCP, storage), given the
     /// drawer's signal.
     pub settings_sections: Drawer,
@@ -65,9 +68,10 @@ pub fn start(canvas: CanvasCtx) {
     let autoui = provide_autoui(canvas);
     provide_webmcp(canvas, autoui);
     let servers = provide_servers();
+    let approver = PageApprover { ctx: provide_approval(autoui.validator()), servers };
     let data_servers: Vec<Rc<dyn LocalServer>> = vec![Rc::new(LazySamples::new(autoui.validator()))];
     provide_context(DataServersCtx(StoredValue::new_local(data_servers.clone())));
-    use_agent().attach(autoui, data_servers, servers.remote());
+    use_agent().attach(autoui, data_servers, servers.remote(), Rc::new(approver));
 }
 
 /// Context handle: the app's owner, under which the engine's contexts are provided, and whether it

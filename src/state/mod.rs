@@ -1,6 +1,7 @@
 //! Reactive state shared by the panels, each with a `provide_*`/`use_*` pair.
 
 pub mod agent;
+pub mod approval;
 pub mod attachments;
 pub mod autoui;
 pub mod canvas;

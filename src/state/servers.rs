@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use autoui_core::approval::{ApprovalChoice, ApprovalRules};
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig};
 use autoui_core::mcp::hub::{CallOutcome, HubError, HubEvent, McpHub, ServerSnapshot, ServerStatus};
@@ -115,6 +116,7 @@ impl ServerRow {
             | HubEvent::StatusChanged { .. }
             | HubEvent::TransportDetected { .. }
             | HubEvent::ConfigChanged { .. }
+            | HubEvent::ApprovalsChanged { .. }
             | HubEvent::Removed { .. } => {}
         }
     }
@@ -129,11 +131,16 @@ pub fn fold_rows(rows: &mut Vec<ServerRow>, event: &HubEvent) {
     }
 }
 
-/// Whether `event` changes what must be persisted (the list, or a transport auto-detection settled on).
+/// Whether `event` changes what must be persisted (the list, a transport auto-detection settled on,
+/// the person's approval choices).
 fn changes_configs(event: &HubEvent) -> bool {
     matches!(
         event,
-        HubEvent::Added(_) | HubEvent::Removed { .. } | HubEvent::TransportDetected { .. } | HubEvent::ConfigChanged { .. }
+        HubEvent::Added(_)
+            | HubEvent::Removed { .. }
+            | HubEvent::TransportDetected { .. }
+            | HubEvent::ConfigChanged { .. }
+            | HubEvent::ApprovalsChanged { .. }
     )
 }
 
@@ -190,6 +197,26 @@ impl ServersCtx {
         wasm_bindgen_futures::spawn_local(async move {
             hub.remove_server(&id).await;
         });
+    }
+
+    /// Sets (or with `None`, forgets) the approval choice for one of the server's tools; saved.
+    pub fn set_approval(&self, id: &ServerId, tool: &str, choice: Option<ApprovalChoice>) {
+        self.hub.with_value(|hub| hub.update_approvals(id, |rules| rules.set_tool(tool, choice)));
+    }
+
+    /// Sets (or with `None`, forgets) the approval choice for all of the server's tools; saved.
+    pub fn set_server_approval(&self, id: &ServerId, choice: Option<ApprovalChoice>) {
+        self.hub.with_value(|hub| hub.update_approvals(id, |rules| rules.server = choice));
+    }
+
+    /// The approval choices remembered for the server (tracked).
+    pub fn approvals(&self, id: &ServerId) -> ApprovalRules {
+        self.with_row(id, |row| row.snapshot.config.approvals.clone()).unwrap_or_default()
+    }
+
+    /// Forgets every approval choice remembered for the server; saved.
+    pub fn reset_approvals(&self, id: &ServerId) {
+        self.hub.with_value(|hub| hub.update_approvals(id, |rules| *rules = ApprovalRules::default()));
     }
 
     /// Server ids in the order they were added (tracked).

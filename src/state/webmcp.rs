@@ -163,6 +163,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
                 ),
                 input_schema: no_arguments(),
                 read_only: true,
+                hints: Default::default(),
             },
             execute: answer(move |_| read_block(canvas, &id)),
         }
@@ -181,6 +182,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
                 ),
                 input_schema: patch_schema(kind),
                 read_only: false,
+                hints: Default::default(),
             },
             execute: Rc::new(move |patch| -> LocalBoxFuture<'static, ToolResult> {
                 let server = server.clone();
@@ -197,6 +199,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
             description: format!("Remove {widget} from this page's dashboard (the person can undo it)."),
             input_schema: no_arguments(),
             read_only: false,
+            hints: Default::default(),
         },
         execute: answer(move |_| remove_block(canvas, &id)),
     };

@@ -236,6 +236,9 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
             <div class="au-chat__elicitations" data-testid="elicitations">
                 {move || engine.is_ready().then(|| engine.current().ok().map(|engine| (engine.elicitation_forms)()))}
             </div>
+            <div class="au-chat__approvals" data-testid="approvals">
+                {move || engine.is_ready().then(|| engine.current().ok().map(|engine| (engine.approval_cards)()))}
+            </div>
             <Show when=move || needs_key()>
                 <p class="au-chat__hint" data-testid="chat-needs-key">
                     "Add an API key in "

@@ -1,6 +1,7 @@
 //! The app's panels: header, canvas, chat, console, settings and servers, and what they share.
 
 pub mod app;
+pub mod approval;
 pub mod attachments;
 pub mod backup;
 pub mod canvas;

@@ -1,7 +1,9 @@
 //! The servers drawer: add an MCP server by URL (name, bearer token, transport), watch each one's
 //! live status, last-call latency and progress, reconnect or remove it, browse its tools, resources
-//! and prompts, and choose the log level it sends to the console.
+//! and prompts, choose the log level it sends to the console, and see, change or reset the approval
+//! choices remembered for its tools.
 
+use autoui_core::approval::{ApprovalChoice, ToolFacts, default_choice};
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice};
 use autoui_core::mcp::hub::{CallOutcome, ServerStatus};
@@ -92,6 +94,7 @@ fn AddServerForm(servers: ServersCtx) -> impl IntoView {
             detected: None,
             call_timeout_s,
             log_level: None,
+            approvals: Default::default(),
         };
         match servers.add(config) {
             Ok(_) => {
@@ -219,6 +222,7 @@ fn ServerItem(servers: ServersCtx, id: ServerId) -> impl IntoView {
                 })
             }}
             <LogLevelSelect servers=servers id=id.clone() />
+            <Approvals servers=servers id=id.clone() />
             <ToolBrowser servers=servers id=id.clone() />
             <OffersBrowser servers=servers id=id />
         </li>
@@ -263,10 +267,12 @@ fn ToolBrowser(servers: ServersCtx, id: ServerId) -> impl IntoView {
                     let schema = serde_json::to_string_pretty(&tool.input_schema).unwrap_or_default();
                     let title = tool.title.clone().filter(|title| title != &tool.name);
                     view! {
-                        <li class="au-tool" data-testid="server-tool">
+                        <li class="au-tool" data-testid="server-tool" data-tool=tool.name.clone()>
                             <code class="au-tool__name">{tool.name.clone()}</code>
                             {title.map(|title| view! { <span class="au-tool__title">{title}</span> })}
                             <p class="au-tool__description">{tool.description.clone()}</p>
+                            <ToolApproval servers id=id.clone() tool=tool.name.clone()
+                                facts=ToolFacts { read_only: tool.read_only, hints: tool.hints } />
                             <details class="au-tool__schema">
                                 <summary>"Input schema"</summary>
                                 <pre data-testid="server-tool-schema">{schema}</pre>
@@ -419,6 +425,98 @@ fn OffersBrowser(servers: ServersCtx, id: ServerId) -> impl IntoView {
             </details>
         });
         view! { {resources}{prompts}{unreadable} }
+    }
+}
+
+/// The approval choices remembered for the server: one for all its tools, each tool's own (set in
+/// a chat card or below), and a reset that brings back the default.
+#[component]
+fn Approvals(servers: ServersCtx, id: ServerId) -> impl IntoView {
+    let rules = {
+        let id = id.clone();
+        move || servers.approvals(&id)
+    };
+    let set_server = {
+        let id = id.clone();
+        move |value: String| servers.set_server_approval(&id, ApprovalChoice::from_name(&value))
+    };
+    let reset = {
+        let id = id.clone();
+        move |_| servers.reset_approvals(&id)
+    };
+    let remembered = {
+        let rules = rules.clone();
+        move || rules().tools.into_iter().collect::<Vec<_>>()
+    };
+    let server_choice = {
+        let rules = rules.clone();
+        move || rules().server.map(ApprovalChoice::as_str).unwrap_or_default()
+    };
+    let label_id = format!("server-approval-{id}");
+    let labelled_by = label_id.clone();
+    view! {
+        <section class="au-server__approvals" data-testid="server-approvals" aria-labelledby=labelled_by>
+            <p class="au-server__approvals-title" id=label_id>"Tool approval"</p>
+            <label class="au-field">
+                <span>"All tools of this server"</span>
+                <ChoiceSelect testid="server-approval-all" default_label="Default: ask before tools that may change things"
+                    chosen=server_choice on_change=set_server />
+            </label>
+            {move || {
+                let remembered = remembered();
+                (!remembered.is_empty()).then(|| view! {
+                    <ul class="au-server__approval-list" data-testid="server-approval-list">
+                        {remembered.into_iter().map(|(tool, choice)| { let tool_attr = tool.clone(); view! {
+                            <li data-testid="server-approval" data-tool=tool_attr>
+                                <code>{tool}</code>": "<span data-testid="server-approval-choice">{choice.label()}</span>
+                            </li>
+                        } }).collect_view()}
+                    </ul>
+                })
+            }}
+            <Show when=move || !rules().is_empty()>
+                <button type="button" class="au-button" data-testid="server-approvals-reset" on:click=reset.clone()>
+                    "Reset approval choices"
+                </button>
+            </Show>
+        </section>
+    }
+}
+
+/// One tool's approval choice in the tool browser.
+#[component]
+fn ToolApproval(servers: ServersCtx, id: ServerId, tool: String, facts: ToolFacts) -> impl IntoView {
+    let chosen = {
+        let (id, tool) = (id.clone(), tool.clone());
+        move || servers.approvals(&id).tools.get(&tool).map(|choice| choice.as_str()).unwrap_or_default()
+    };
+    let default_label = format!("Default: {}", default_choice(facts).label().to_lowercase());
+    let set = move |value: String| servers.set_approval(&id, &tool, ApprovalChoice::from_name(&value));
+    view! {
+        <label class="au-field au-tool__approval">
+            <span>"Approval"</span>
+            <ChoiceSelect testid="server-tool-approval" default_label chosen on_change=set />
+        </label>
+    }
+}
+
+/// A select of the four approval choices plus "default" (the empty value).
+#[component]
+fn ChoiceSelect(
+    testid: &'static str,
+    #[prop(into)] default_label: String,
+    chosen: impl Fn() -> &'static str + Send + Sync + Clone + 'static,
+    on_change: impl Fn(String) + 'static,
+) -> impl IntoView {
+    let default_chosen = chosen.clone();
+    view! {
+        <select data-testid=testid on:change=move |event| on_change(event_target_value(&event))>
+            <option value="" selected=move || default_chosen().is_empty()>{default_label}</option>
+            {ApprovalChoice::ALL.into_iter().map(|choice| {
+                let chosen = chosen.clone();
+                view! { <option value=choice.as_str() selected=move || chosen() == choice.as_str()>{choice.label()}</option> }
+            }).collect_view()}
+        </select>
     }
 }
 

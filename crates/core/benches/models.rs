@@ -95,6 +95,7 @@ fn orders_spec(name: &str, description: &str) -> ToolSpec {
         input_schema: json!({ "type": "object", "properties": {
             "page": { "type": "integer" }, "offset": { "type": "integer" }, "limit": { "type": "integer" } } }),
         read_only: true,
+        hints: Default::default(),
     }
 }
 
@@ -249,6 +250,7 @@ fn hub_server() -> FakeMcp {
                 "dry_run": { "type": "boolean", "description": "Report what would happen without doing it" },
                 "region": { "type": "string", "enum": ["North", "South", "East", "West"] } } }),
             read_only: true,
+            hints: Default::default(),
         })
         .collect();
     let runs = json!({ "runs_by_region": [

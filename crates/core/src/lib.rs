@@ -7,6 +7,7 @@
 //! - data flows one way: LLM tool call -> [`agent`] -> [`dispatch`] -> [`autoui`] -> [`canvas`] `Op`s.
 
 pub mod agent;
+pub mod approval;
 pub mod autoui;
 pub mod cancel;
 pub mod canvas;

@@ -19,6 +19,27 @@ pub struct ToolSpec {
     pub input_schema: Value,
     #[serde(rename = "readOnly", default)]
     pub read_only: bool,
+    /// The server's other annotations (hints, not promises).
+    #[serde(default, skip_serializing_if = "ToolHints::is_empty")]
+    pub hints: ToolHints,
+}
+
+/// What a server says about a tool besides `readOnlyHint` (MCP tool annotations): hints only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolHints {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<bool>,
+}
+
+impl ToolHints {
+    pub fn is_empty(&self) -> bool {
+        *self == ToolHints::default()
+    }
 }
 
 fn empty_object_schema() -> Value {

@@ -94,6 +94,7 @@ fn weather_tools(tool: &str) -> ServerTools {
             description: "The forecast for a city".to_owned(),
             input_schema: json!({ "type": "object", "properties": { "city": { "type": "string" } } }),
             read_only: true,
+            hints: Default::default(),
         }],
     }
 }

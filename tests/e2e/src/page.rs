@@ -315,14 +315,40 @@ impl Page {
 
     /// Adds an MCP server through the servers panel (URL and name typed in, transport auto-detected),
     /// waits until it is connected, closes the panel and returns the status line it showed.
+    /// Adds a server the scenario trusts: "Always allow" for all its tools, so none waits for
+    /// approval (the approval scenario uses [`Page::add_server_asking`]).
     pub async fn add_server(&self, url: &str, name: &str) -> String {
+        let status = self.connect_server(url, name).await;
+        let all = format!("[data-server-id='{name}'] [data-testid=server-approval-all] option[value=always_allow]");
+        self.click(&all).await;
+        self.close_servers().await;
+        status
+    }
+
+    /// Adds a server with the default approval policy (tools that may change things ask first).
+    pub async fn add_server_asking(&self, url: &str, name: &str) -> String {
+        let status = self.connect_server(url, name).await;
+        self.close_servers().await;
+        status
+    }
+
+    async fn connect_server(&self, url: &str, name: &str) -> String {
         self.click("[data-testid=open-servers]").await;
         self.type_into("[data-testid=server-url]", url).await;
         self.type_into("[data-testid=server-name]", name).await;
         self.click("[data-testid=server-add]").await;
-        let status = self.wait_for_server(name, "connected with").await;
-        self.close_servers().await;
-        status
+        self.wait_for_server(name, "connected with").await
+    }
+
+    /// Replaces the value of the text field `css` as typing would (an `input` event).
+    pub async fn set_value(&self, css: &str, value: &str) {
+        self.find(css).await;
+        self.eval(
+            "const field = document.querySelector(arguments[0]); field.value = arguments[1]; \
+             field.dispatchEvent(new Event('input', { bubbles: true }));",
+            vec![Value::from(css), Value::from(value)],
+        )
+        .await;
     }
 
     /// Waits until the status line of the server named `name` (its id: a sanitised name) contains `expected`.

@@ -1,6 +1,7 @@
 //! axe-core finds no accessibility violation on any screen of the app, in the light and the dark
 //! theme: the canvas holding one widget of each kind beside a chat with a turn cut by the output limit
-//! (Continue) that shows a held-back image ("Load image"), a server's elicitation form, the gallery,
+//! (Continue) that shows a held-back image ("Load image"), a server's elicitation form, a tool call
+//! waiting for approval, the servers drawer with remembered approval choices, the gallery,
 //! the recipes, and each drawer and menu open. A new screen is one more row in `SCREENS`.
 
 use autoui_e2e::axe::{Violation, audit};
@@ -12,8 +13,8 @@ use autoui_e2e::with_app;
 use serde_json::{Value, json};
 
 /// One state of the app to audit: open `route` on a fresh page load, send `prompt` to the scripted
-/// model if there is one (a turn with a tool call, waited for unless it is `ASK_ME`, whose form waits
-/// for the person), click `clicks` in order, wait until `ready` is visible, then run axe on the whole
+/// model if there is one (a turn with a tool call, waited for unless it is `ASK_ME` or `APPROVE_ME`,
+/// which wait for the person), click `clicks` in order, wait until `ready` is visible, then run axe on the whole
 /// document.
 struct Screen {
     name: &'static str,
@@ -25,6 +26,8 @@ struct Screen {
 
 /// The prompt to which the scripted model calls server-everything's elicitation tool.
 const ASK_ME: &str = "Ask me for the details";
+/// The prompt to which the scripted model calls server-everything's `echo`, set to "Ask every time".
+const APPROVE_ME: &str = "Echo this once I approve";
 
 const SCREENS: &[Screen] = &[
     Screen {
@@ -92,6 +95,13 @@ const SCREENS: &[Screen] = &[
         ready: "[data-testid=elicitation] [data-testid=elicitation-accept]",
     },
     Screen {
+        name: "a tool call waiting for approval in the chat",
+        route: "/#/",
+        prompt: Some(APPROVE_ME),
+        clicks: &[],
+        ready: "[data-testid=approval] [data-testid=approval-deny]",
+    },
+    Screen {
         name: "share link",
         route: "/#/",
         prompt: None,
@@ -113,6 +123,8 @@ async fn no_screen_has_an_accessibility_violation_in_the_dark_theme() {
 async fn audit_every_screen(theme: &'static str) {
     // Each turn makes a tool call, so the chat and the console show a tool line as well as text.
     let llm = ScriptedLlm::start(|request: &Value, index| match index % 2 {
+        // First: the conversation still holds the earlier ASK_ME turn when APPROVE_ME is sent.
+        _ if request["messages"].to_string().contains(APPROVE_ME) => Reply::tool("everything_mcp_echo", json!({"message": "hi"})),
         _ if request["messages"].to_string().contains(ASK_ME) => {
             Reply::tool("everything_mcp_trigger-elicitation-request", json!({}))
         }
@@ -133,6 +145,7 @@ async fn audit_every_screen(theme: &'static str) {
         use_settings(&page, theme, &llm_url).await;
         fill_canvas_with_every_widget(&page).await;
         page.add_server(&server_url, "everything").await;
+        ask_before_echo(&page).await;
 
         let mut report = String::new();
         for screen in SCREENS {
@@ -170,6 +183,17 @@ async fn use_settings(page: &Page, theme: &str, llm_url: &str) {
     .await;
 }
 
+/// Sets server-everything's `echo` to "Ask every time" (its server is "Always allow"), so the
+/// servers drawer lists a remembered choice and `APPROVE_ME` shows an approval card.
+async fn ask_before_echo(page: &Page) {
+    page.click("[data-testid=open-servers]").await;
+    page.click("[data-server-id=everything] [data-testid=server-tools] > summary").await;
+    page.click("[data-server-id=everything] [data-testid=server-tool][data-tool=echo] [data-testid=server-tool-approval] option[value=ask]")
+        .await;
+    page.find("[data-server-id=everything] [data-testid=server-approval][data-tool=echo]").await;
+    page.close_servers().await;
+}
+
 /// Adds every gallery example to the canvas, as a person would, and waits until all are shown.
 async fn fill_canvas_with_every_widget(page: &Page) {
     page.open("/#/gallery").await;
@@ -195,7 +219,7 @@ async fn audit_screen(page: &Page, screen: &Screen) -> Vec<Violation> {
     page.reload().await;
     if let Some(prompt) = screen.prompt {
         page.say(prompt).await;
-        if prompt != ASK_ME {
+        if prompt != ASK_ME && prompt != APPROVE_ME {
             // Runs are counted from the page load.
             page.wait_for_runs(1).await;
         }

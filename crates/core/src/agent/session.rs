@@ -10,6 +10,7 @@ use crate::agent::buffer::{ResultBuffer, StoredResult};
 use crate::agent::context::{DEFAULT_KEEP_RECENT, DEFAULT_PREVIEW_CHARS};
 use crate::agent::prompt::build_system_prompt;
 use crate::agent::run::OutputLimit;
+use crate::approval::Approver;
 use crate::autoui::AutoUi;
 use crate::dispatch::catalog::Catalog;
 use crate::dispatch::{DEFAULT_TIMEOUT_MS, Dispatcher};
@@ -164,6 +165,12 @@ impl AgentSession {
     pub fn with_url_ledger(mut self, urls: Rc<UrlLedger>) -> AgentSession {
         urls.record_conversation(&self.messages, AutoUi::NAME);
         self.urls = urls;
+        self
+    }
+
+    /// Lets `approver` decide the remote calls that need the person's approval.
+    pub fn with_approver(mut self, approver: Rc<dyn Approver>) -> AgentSession {
+        self.dispatcher.set_approver(approver);
         self
     }
 

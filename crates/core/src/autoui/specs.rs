@@ -89,6 +89,7 @@ impl Tool {
             description,
             input_schema,
             read_only,
+            hints: Default::default(),
         }
     }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use crate::approval::ToolFacts;
 use crate::dispatch::alias::{NameAllocator, RecipeRole, recipe_roles};
 use crate::dispatch::pseudo::PseudoTool;
 use crate::ids::ServerId;
@@ -43,6 +44,8 @@ pub struct CatalogTool {
     pub description: String,
     pub schema: Arc<Value>,
     pub role: ToolRole,
+    /// What its server says about it (for approval).
+    pub facts: ToolFacts,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -209,6 +212,7 @@ impl Catalog {
                 description: describe(spec),
                 schema: Arc::new(object_schema(&spec.input_schema)),
                 role,
+                facts: ToolFacts { read_only: spec.read_only, hints: spec.hints },
             });
         }
         let mut pseudo_name = |kind: PseudoTool| {

@@ -1,6 +1,7 @@
 //! Routing one tool call, the seed's flow step by step: resolve the exposed name (alias map), answer
 //! pseudo-tools locally (`read_resource` goes to its server), activate the server on its first real call, route to a local (`webmcp`) or
-//! remote (`mcp`) server under a timeout and the run's Stop, guard against repeated failures, record it.
+//! remote (`mcp`) server under a timeout and the run's Stop (after the person's approval when it needs
+//! one, see `approval`), guard against repeated failures, record it.
 
 pub mod alias;
 pub mod catalog;
@@ -9,6 +10,8 @@ pub mod offer;
 pub mod pseudo;
 pub mod record;
 
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::future::Future;
 use std::pin::pin;
 use std::rc::Rc;
@@ -17,8 +20,12 @@ use std::sync::Arc;
 use futures::future::{Either, select};
 use serde_json::{Value, json};
 
+use crate::approval::{
+    AllowScope, ApprovalAnswer, ApprovalChoice, ApprovalRequest, Approver, Gate, ServerKind, declined_message, gate,
+    refused_message, unattended_message,
+};
 use crate::cancel::CancelToken;
-use crate::dispatch::catalog::{Catalog, CatalogServer, Entry, ToolRole};
+use crate::dispatch::catalog::{Catalog, CatalogServer, CatalogTool, Entry, ToolRole};
 use crate::dispatch::alias::RecipeRole;
 use crate::dispatch::guard::RepetitionGuard;
 use crate::dispatch::offer::ToolOffer;
@@ -29,7 +36,7 @@ use crate::llm::model::ToolDef;
 use crate::ports::Clock;
 use crate::agent::session::ServerTools;
 use crate::remote::{RemoteCallError, RemoteServerView, RemoteServers, RemoteStatus};
-use crate::tool::{CallContext, DataSource, LocalServer, Origin, ToolResult};
+use crate::tool::{CallContext, DataSource, LocalServer, Origin, ResultPart, ToolResult};
 use crate::tool_name::{Protocol, ToolName, ToolNameError};
 
 /// Default per-call timeout: the seed's servers may be slow, but never silent forever. Remote
@@ -150,6 +157,10 @@ pub struct Dispatcher {
     offer: ToolOffer,
     /// The tool lists the activated remote servers had before a reload, offered while they connect.
     remembered: Vec<ServerTools>,
+    /// Who approves remote calls that need it; without one, such calls are refused (nobody to ask).
+    approver: Option<Rc<dyn Approver>>,
+    /// Tools the person allowed for this conversation (server, real tool name).
+    granted: RefCell<HashSet<(ServerId, String)>>,
 }
 
 impl Dispatcher {
@@ -170,7 +181,14 @@ impl Dispatcher {
             last_source: None,
             offer: ToolOffer::default(),
             remembered: Vec::new(),
+            approver: None,
+            granted: RefCell::new(HashSet::new()),
         }
+    }
+
+    /// Lets `approver` decide the remote calls that need the person's approval.
+    pub fn set_approver(&mut self, approver: Rc<dyn Approver>) {
+        self.approver = Some(approver);
     }
 
     /// All servers' tools as they are now.
@@ -242,9 +260,10 @@ impl Dispatcher {
         self.discovered = false;
     }
 
-    /// Forgets the conversation: activations, the data source, the guard.
+    /// Forgets the conversation: activations, the data source, the guard, the tools allowed for it.
     pub fn reset(&mut self) {
         self.activated.clear();
+        self.granted.borrow_mut().clear();
         self.remembered.clear();
         self.offer.clear();
         self.last_source = None;
@@ -406,18 +425,75 @@ impl Dispatcher {
                 self.bounded(local.call(&tool.real, args, context), self.timeout_ms, cancel).await.map(Ok)
             }
             _ => {
-                let timeout_ms = self
-                    .remote
-                    .call_timeout_ms(&server.id)
-                    .map_or(self.timeout_ms, |ms| ms.saturating_add(BACKSTOP_MS));
-                let calling = self.remote.call_tool(&server.id, &tool.real, args, cancel.clone());
-                self.bounded(calling, timeout_ms, cancel).await
+                let args = match self.approve(server, tool, args, cancel).await {
+                    Approved::Run(args) => args,
+                    Approved::Edited(args) => {
+                        let outcome = self.call_remote(server, tool, args.clone(), cancel).await;
+                        return Some(with_edit_note(settle(outcome), &args));
+                    }
+                    Approved::Answered(result) => return Some(result),
+                };
+                self.call_remote(server, tool, args, cancel).await
             }
         };
-        Some(match outcome.and_then(|answer| answer.map_err(remote_error)) {
-            Ok(result) => result,
-            Err(error) => error.into_result(),
-        })
+        Some(settle(outcome))
+    }
+
+    async fn call_remote(
+        &self,
+        server: &CatalogServer,
+        tool: &CatalogTool,
+        args: Value,
+        cancel: &CancelToken,
+    ) -> Result<Result<ToolResult, RemoteCallError>, DispatchError> {
+        let timeout_ms =
+            self.remote.call_timeout_ms(&server.id).map_or(self.timeout_ms, |ms| ms.saturating_add(BACKSTOP_MS));
+        let calling = self.remote.call_tool(&server.id, &tool.real, args, cancel.clone());
+        self.bounded(calling, timeout_ms, cancel).await
+    }
+
+    /// Waits for the person's approval when the call needs it (the wait ends with Stop, and no
+    /// timeout applies to it: the person may take their time).
+    async fn approve(&self, server: &CatalogServer, tool: &CatalogTool, args: Value, cancel: &CancelToken) -> Approved {
+        let key = (server.id.clone(), tool.real.clone());
+        let remembered = self.approver.as_ref().and_then(|approver| approver.remembered(&server.id, &tool.real));
+        let granted = self.granted.borrow().contains(&key);
+        match gate(ServerKind::Remote, tool.facts, remembered, granted) {
+            Gate::Run => return Approved::Run(args),
+            Gate::Refuse => return Approved::Answered(ToolResult::error(refused_message(&tool.real, &server.name))),
+            Gate::Ask => {}
+        }
+        let Some(approver) = &self.approver else {
+            return Approved::Answered(ToolResult::error(unattended_message(&tool.real, &server.name)));
+        };
+        let request = ApprovalRequest {
+            server: server.id.clone(),
+            server_name: server.name.clone(),
+            tool: tool.real.clone(),
+            description: tool.description.clone(),
+            args: args.clone(),
+            schema: tool.schema.clone(),
+            facts: tool.facts,
+        };
+        if cancel.is_cancelled() {
+            return Approved::Answered(DispatchError::Cancelled.into_result());
+        }
+        match cancel.run(approver.ask(request)).await {
+            None => Approved::Answered(DispatchError::Cancelled.into_result()),
+            Some(ApprovalAnswer::Deny) => Approved::Answered(ToolResult::error(declined_message(&tool.real, &server.name))),
+            Some(ApprovalAnswer::Allow { args: allowed, scope }) => {
+                match scope {
+                    AllowScope::Once => {}
+                    AllowScope::ForChat => {
+                        self.granted.borrow_mut().insert(key);
+                        approver.remember(&server.id, &tool.real, ApprovalChoice::AllowForChat);
+                    }
+                    // Remembered, so a reset in the servers panel makes it ask again.
+                    AllowScope::Always => approver.remember(&server.id, &tool.real, ApprovalChoice::AlwaysAllow),
+                }
+                if allowed == args { Approved::Run(allowed) } else { Approved::Edited(allowed) }
+            }
+        }
     }
 
     /// Reads the resource a `read_resource` call names from its server, bounded like a tool call.
@@ -508,6 +584,32 @@ impl Dispatcher {
             Some(Either::Right(_)) => Err(DispatchError::TimedOut(timeout_ms.div_ceil(1_000))),
         }
     }
+}
+
+/// What approval decided for a remote call.
+enum Approved {
+    Run(Value),
+    /// The person changed the arguments before allowing it.
+    Edited(Value),
+    /// Declined, set to "never", or stopped: this is the answer, and nothing ran.
+    Answered(ToolResult),
+}
+
+fn settle(outcome: Result<Result<ToolResult, RemoteCallError>, DispatchError>) -> ToolResult {
+    match outcome.and_then(|answer| answer.map_err(remote_error)) {
+        Ok(result) => result,
+        Err(error) => error.into_result(),
+    }
+}
+
+/// Tells the model the call ran with the person's arguments, not its own.
+fn with_edit_note(mut result: ToolResult, args: &Value) -> ToolResult {
+    let note = format!("The person edited the arguments before allowing this call; it ran with {args}.");
+    if let (true, Some(structured)) = (result.text_content().is_empty(), &result.structured) {
+        result.content.push(ResultPart::Text { text: structured.to_string() });
+    }
+    result.content.insert(0, ResultPart::Text { text: note });
+    result
 }
 
 fn resolve(catalog: &Catalog, name: &str) -> Result<Entry, DispatchError> {

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::mcp::model::notify::LogLevel;
+use crate::approval::ApprovalRules;
 
 /// The transport the user asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,6 +54,9 @@ pub struct ServerConfig {
     /// when the person chose one; else the server's own default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log_level: Option<LogLevel>,
+    /// The person's remembered approval choices for this server's tools.
+    #[serde(default, skip_serializing_if = "ApprovalRules::is_empty")]
+    pub approvals: ApprovalRules,
 }
 
 impl ServerConfig {
@@ -65,6 +69,7 @@ impl ServerConfig {
             detected: None,
             call_timeout_s: None,
             log_level: None,
+            approvals: ApprovalRules::default(),
         }
     }
 
@@ -110,6 +115,7 @@ impl std::fmt::Debug for ServerConfig {
             .field("detected", &self.detected)
             .field("call_timeout_s", &self.call_timeout_s)
             .field("log_level", &self.log_level)
+            .field("approvals", &self.approvals)
             .finish()
     }
 }

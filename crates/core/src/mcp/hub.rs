@@ -12,6 +12,7 @@ use futures::stream::FuturesUnordered;
 use futures::{FutureExt, StreamExt};
 use serde_json::Value;
 
+use crate::approval::ApprovalRules;
 use crate::cancel::CancelToken;
 use crate::ids::ServerId;
 use crate::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKind};
@@ -113,6 +114,11 @@ pub enum HubEvent {
         server: ServerId,
         config: ServerConfig,
     },
+    /// The person's approval choices changed; persist `config`.
+    ApprovalsChanged {
+        server: ServerId,
+        config: ServerConfig,
+    },
     Progress {
         server: ServerId,
         tool: String,
@@ -153,6 +159,7 @@ impl HubEvent {
             | HubEvent::OffersChanged { server, .. }
             | HubEvent::TransportDetected { server, .. }
             | HubEvent::ConfigChanged { server, .. }
+            | HubEvent::ApprovalsChanged { server, .. }
             | HubEvent::Progress { server, .. }
             | HubEvent::CallFinished { server, .. }
             | HubEvent::Warning { server, .. }
@@ -192,7 +199,9 @@ impl ServerSnapshot {
                 self.unreadable_tools.clone_from(unreadable);
             }
             HubEvent::OffersChanged { offers, .. } => self.offers = offers.clone(),
-            HubEvent::TransportDetected { config, .. } | HubEvent::ConfigChanged { config, .. } => {
+            HubEvent::TransportDetected { config, .. }
+            | HubEvent::ConfigChanged { config, .. }
+            | HubEvent::ApprovalsChanged { config, .. } => {
                 self.config = config.clone()
             }
             HubEvent::CallFinished { latency_ms, .. } => self.last_call_ms = Some(*latency_ms),
@@ -443,6 +452,30 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             .iter()
             .map(|entry| entry.snapshot.borrow().config.clone())
             .collect()
+    }
+
+    /// The approval choices remembered for the server the model calls `prefix`.
+    pub fn approvals(&self, prefix: &ServerId) -> ApprovalRules {
+        self.inner
+            .entry_for_model(prefix)
+            .map(|entry| entry.snapshot.borrow().config.approvals.clone())
+            .unwrap_or_default()
+    }
+
+    /// Changes the approval choices of the server the model calls `prefix` (or whose id it is).
+    pub fn update_approvals(&self, prefix: &ServerId, change: impl FnOnce(&mut ApprovalRules)) {
+        let Some(entry) = self.inner.entry_for_model(prefix) else {
+            return;
+        };
+        let config = {
+            let mut snapshot = entry.snapshot.borrow_mut();
+            change(&mut snapshot.config.approvals);
+            snapshot.config.clone()
+        };
+        self.inner.emit(HubEvent::ApprovalsChanged {
+            server: entry.id.clone(),
+            config,
+        });
     }
 
     fn unique_id(&self, base: ServerId) -> ServerId {

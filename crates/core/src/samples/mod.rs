@@ -181,6 +181,7 @@ impl Tool {
             description: self.description().to_owned(),
             input_schema: self.schema(),
             read_only: true,
+            hints: Default::default(),
         }
     }
 

@@ -45,6 +45,7 @@ fn tool(name: &str, description: &str, schema: Value) -> ToolSpec {
         description: description.to_owned(),
         input_schema: schema,
         read_only: false,
+        hints: Default::default(),
     }
 }
 

@@ -52,6 +52,7 @@ pub fn spec(name: &str, description: &str) -> ToolSpec {
         description: description.to_owned(),
         input_schema: json!({ "type": "object", "properties": { "query": { "type": "string" } } }),
         read_only: true,
+        hints: Default::default(),
     }
 }
 

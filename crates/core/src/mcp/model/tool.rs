@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::mcp::jsonrpc::RequestId;
-use crate::tool::ToolSpec;
+use crate::tool::{ToolHints, ToolSpec};
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -28,6 +28,12 @@ pub struct ToolAnnotations {
     pub title: Option<String>,
     #[serde(default)]
     pub read_only_hint: Option<bool>,
+    #[serde(default)]
+    pub destructive_hint: Option<bool>,
+    #[serde(default)]
+    pub idempotent_hint: Option<bool>,
+    #[serde(default)]
+    pub open_world_hint: Option<bool>,
 }
 
 impl Tool {
@@ -41,6 +47,11 @@ impl Tool {
                 .input_schema
                 .unwrap_or_else(|| serde_json::json!({ "type": "object", "properties": {} })),
             read_only: annotations.read_only_hint.unwrap_or(false),
+            hints: ToolHints {
+                destructive: annotations.destructive_hint,
+                idempotent: annotations.idempotent_hint,
+                open_world: annotations.open_world_hint,
+            },
         }
     }
 }
