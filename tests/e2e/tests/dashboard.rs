@@ -333,12 +333,17 @@ async fn a_dashboard_is_built_from_a_real_mcp_server_added_in_the_servers_panel(
             index >= 4,
             "request {index} offers {tool}: {has_tool} ({offered:?})"
         );
-        // Before the first call only the two pseudo-tools; after it, every tool the panel listed.
+        // Before the first call only the pseudo-tools (search and list its tools, and, since it
+        // offers resources, list and read them); after it, every tool the panel listed too.
+        for pseudo in ["search_tools", "list_tools", "list_resources", "read_resource"] {
+            let name = format!("everything_mcp_{pseudo}");
+            assert!(offered.contains(&name), "request {index} offers {name}: {offered:?}");
+        }
         let from_server = offered
             .iter()
             .filter(|name| name.starts_with("everything_mcp_"))
             .count();
-        let expected = if index >= 4 { listed.get() + 2 } else { 2 };
+        let expected = if index >= 4 { listed.get() + 4 } else { 4 };
         assert_eq!(
             from_server, expected,
             "everything's tools offered in request {index}: {offered:?}"
