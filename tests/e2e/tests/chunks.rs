@@ -72,7 +72,8 @@ async fn a_turn_sent_while_the_agent_cannot_load_is_kept_and_retry_runs_it_once_
 
         block_chunks(&page, false).await;
         page.click("[data-testid=retry]").await;
-        page.wait_for_runs(1).await;
+        // The start that could not load the agent counts as a finished run: Retry's run is the second.
+        page.wait_for_runs(2).await;
         page.wait_for_text("[data-widget-type=stat-card]", "1,204").await;
         page.wait_for_text("[data-testid=chat-assistant]", "Here are today's orders.").await;
 
@@ -81,6 +82,7 @@ async fn a_turn_sent_while_the_agent_cannot_load_is_kept_and_retry_runs_it_once_
     })
     .await;
     let requests = llm.requests();
+    assert_eq!(requests.len(), 2, "Retry ran the turn once: the widget call, then the answer");
     assert_eq!(
         user_texts(&requests[0]),
         vec!["How many orders today?"],
