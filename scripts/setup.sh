@@ -74,7 +74,8 @@ if $with_tests; then
   # accessibility scenario injects into the page (the app never loads it).
   for manifest in tests/servers/package.json tests/e2e/package.json; do
     dir=$(dirname "$manifest")
-    if [[ -f "$manifest" && ! -d "$dir/node_modules" ]]; then
+    # (again when the lock file changed since the last install: npm writes node_modules/.package-lock.json)
+    if [[ -f "$manifest" && ( ! -d "$dir/node_modules" || "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ) ]]; then
       say "installing npm test packages in $dir"
       npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
     fi
