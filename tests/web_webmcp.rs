@@ -13,7 +13,7 @@ use std::sync::Arc;
 use autoui::adapters::webmcp::{PageTool, RegisterError, Surface, WebMcp, is_valid_tool_name};
 use autoui::state::autoui::provide_autoui_with;
 use autoui::state::canvas::{CanvasCtx, provide_canvas};
-use autoui::state::webmcp::provide_webmcp_on;
+use autoui::state::webmcp::{PageAccess, provide_webmcp_on};
 use autoui_core::canvas::model::Canvas;
 use autoui_core::canvas::op::{CanvasPort, Op};
 use autoui_core::canvas::style::Style;
@@ -23,6 +23,7 @@ use autoui_core::tool::{Origin, ToolResult, ToolSpec};
 use autoui_core::widget_kind::WidgetKind;
 use futures::future::{LocalBoxFuture, ready};
 use js_sys::{Object, Reflect};
+use leptos::prelude::{RwSignal, Set};
 use serde_json::{Value, json};
 use support::settle;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -114,6 +115,17 @@ export async function register_outcome(context, tool, abort) {
   return 'ok';
 }
 
+// Starts a call with an AbortSignal (directly on a fake's execute, as Chromium calls it, or through
+// the built-in registry's executeTool), aborts it on the next task, and returns what the call gave.
+export async function execute_then_abort(target, through, name) {
+  const controller = new AbortController();
+  const call = through === 'registry'
+    ? target.executeTool(name, {}, { signal: controller.signal }).then((text) => JSON.parse(text))
+    : target.tools[name].execute({}, { signal: controller.signal });
+  setTimeout(() => controller.abort(), 0);
+  return JSON.stringify(await call);
+}
+
 export async function tool_list(context) { return JSON.stringify(await context.getTools()); }
 
 export async function execute_outcome(context, pick, name, input) {
@@ -138,6 +150,7 @@ extern "C" {
     fn js_tool(name: &str, description: &str) -> Object;
     async fn register_outcome(context: &Object, tool: Object, abort: &str) -> JsValue;
     async fn tool_list(context: &Object) -> JsValue;
+    async fn execute_then_abort(target: &Object, through: &str, name: &str) -> JsValue;
     async fn execute_outcome(context: &Object, pick: &str, name: &str, input: JsValue) -> JsValue;
 }
 
@@ -168,7 +181,8 @@ fn echo_tool(name: &str, read_only: bool) -> PageTool {
             read_only,
             hints: Default::default(),
         },
-        execute: Rc::new(|input: Value| -> LocalBoxFuture<'static, ToolResult> {
+        untrusted_content: false,
+        execute: Rc::new(|input: Value, _cancel| -> LocalBoxFuture<'static, ToolResult> {
             let result = if input.get("fail").is_some() {
                 ToolResult::error_json(json!({ "error": "asked to fail" }))
             } else {
@@ -176,6 +190,15 @@ fn echo_tool(name: &str, read_only: bool) -> PageTool {
             };
             Box::pin(ready(result))
         }),
+    }
+}
+
+/// A tool that never answers by itself: only its caller's signal ends it.
+fn waiting_tool(name: &str) -> PageTool {
+    PageTool {
+        untrusted_content: false,
+        execute: Rc::new(|_input, _cancel| -> LocalBoxFuture<'static, ToolResult> { Box::pin(futures::future::pending()) }),
+        ..echo_tool(name, true)
     }
 }
 
@@ -202,7 +225,10 @@ async fn the_current_document_surface_wins_and_aborting_its_signal_unregisters()
     assert_eq!(described["title"], "Echo");
     assert_eq!(described["description"], "Echoes its input");
     assert_eq!(described["inputSchema"]["properties"]["x"]["type"], "string");
-    assert_eq!(described["annotations"], json!({ "readOnlyHint": true }));
+    assert_eq!(
+        described["annotations"],
+        json!({ "readOnlyHint": true, "untrustedContentHint": false, "consequentialHint": false })
+    );
     assert_eq!(described["executeIsFunction"], true);
 
     drop(registration);
@@ -352,6 +378,22 @@ async fn execute_answers_in_the_mcp_result_shape() {
     );
 }
 
+#[wasm_bindgen_test]
+async fn aborting_the_callers_signal_ends_a_call_with_a_result_that_says_so() {
+    let current = fake_current();
+    let bridge = WebMcp::connect_on(&host_with(&current), &empty_host());
+    let _registration = bridge.register(waiting_tool("wait")).expect("registered");
+    let result = parse(execute_then_abort(&current, "execute", "wait").await);
+    assert_eq!(result["isError"], true);
+    assert!(result["content"][0]["text"].as_str().unwrap().contains("cancelled"), "{result}");
+
+    let document = empty_host();
+    let bridge = WebMcp::connect_on(&document, &empty_host());
+    let _registration = bridge.register(waiting_tool("wait")).expect("registered");
+    let result = parse(execute_then_abort(&model_context(&document), "registry", "wait").await);
+    assert_eq!(result["isError"], true, "the built-in registry hands its caller's signal on: {result}");
+}
+
 // --- the built-in registry ---------------------------------------------------------------------
 
 fn built_in() -> Object {
@@ -431,6 +473,7 @@ async fn aborting_the_signal_removes_the_tool_and_fires_toolchange() {
 
 struct Page {
     canvas: CanvasCtx,
+    access: RwSignal<PageAccess>,
     registry: Object,
     // The mounted root owns the reactive state; dropping it disposes the page.
     mounted: Box<dyn Any>,
@@ -442,15 +485,16 @@ fn page() -> Page {
     let host = document.clone();
     let canvas = Rc::new(Cell::new(None));
     let provided = canvas.clone();
+    let access = RwSignal::new(PageAccess { tools: true, recall: false });
     let container = web_sys::window().unwrap().document().unwrap().create_element("div").unwrap();
     let mounted = leptos::mount::mount_to(container.unchecked_into(), move || {
         let canvas = provide_canvas(Canvas::new());
         // Validation in-process: the test server has no validator module to fetch.
         let autoui = provide_autoui_with(canvas, Rc::new(JsonSchemaValidator::default()));
-        provide_webmcp_on(WebMcp::connect_on(&host, &empty_host()), canvas, autoui);
+        provide_webmcp_on(WebMcp::connect_on(&host, &empty_host()), canvas, autoui, access.into());
         provided.set(Some(canvas));
     });
-    Page { canvas: canvas.get().expect("mounted"), registry: model_context(&document), mounted: Box::new(mounted) }
+    Page { canvas: canvas.get().expect("mounted"), access, registry: model_context(&document), mounted: Box::new(mounted) }
 }
 
 impl Page {
@@ -489,7 +533,8 @@ impl Page {
     }
 }
 
-const PAGE_TOOLS: [&str; 6] = ["canvas", "get_recipe", "list_recipes", "recall", "search_recipes", "widget_display"];
+// `recall` is not among them unless the person allows it.
+const PAGE_TOOLS: [&str; 5] = ["canvas", "get_recipe", "list_recipes", "search_recipes", "widget_display"];
 
 #[wasm_bindgen_test]
 async fn the_autoui_tools_are_open_to_other_agents_under_their_own_names() {
@@ -499,6 +544,33 @@ async fn the_autoui_tools_are_open_to_other_agents_under_their_own_names() {
     assert!(display["description"].as_str().unwrap().contains("stat-card"));
     assert_eq!(page.tool("list_recipes").await["annotations"]["readOnlyHint"], true);
     assert_eq!(page.tool("canvas").await["annotations"]["readOnlyHint"], false);
+    assert_eq!(page.tool("canvas").await["annotations"]["untrustedContentHint"], true, "it lists widget data");
+    assert_eq!(page.tool("get_recipe").await["annotations"]["untrustedContentHint"], false);
+}
+
+#[wasm_bindgen_test]
+async fn recall_is_offered_only_when_the_person_allows_it_and_is_marked_untrusted() {
+    let page = page();
+    assert!(!page.names().await.contains(&"recall".to_owned()));
+    page.access.set(PageAccess { tools: true, recall: true });
+    assert!(page.names().await.contains(&"recall".to_owned()));
+    assert_eq!(page.tool("recall").await["annotations"]["untrustedContentHint"], true);
+    page.access.set(PageAccess { tools: true, recall: false });
+    assert_eq!(page.names().await, PAGE_TOOLS);
+}
+
+#[wasm_bindgen_test]
+async fn turning_other_agents_off_unregisters_every_tool_and_on_brings_them_back() {
+    let page = page();
+    let id = page.add("w1", "Revenue");
+    assert_eq!(page.names().await.len(), PAGE_TOOLS.len() + 3);
+    assert_eq!(page.tool(&format!("block_{id}_get")).await["annotations"]["untrustedContentHint"], true);
+    page.access.set(PageAccess { tools: false, recall: true });
+    assert!(page.names().await.is_empty(), "off means no tool at all, recall included");
+    page.add("w2", "Costs");
+    assert!(page.names().await.is_empty(), "a widget added meanwhile gets no tools either");
+    page.access.set(PageAccess { tools: true, recall: false });
+    assert_eq!(page.names().await.len(), PAGE_TOOLS.len() + 6, "both widgets' tools and the page's");
 }
 
 #[wasm_bindgen_test]

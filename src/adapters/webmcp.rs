@@ -14,6 +14,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
+use autoui_core::cancel::CancelToken;
 use autoui_core::tool::{ResultPart, ToolResult, ToolSpec};
 use futures::future::LocalBoxFuture;
 use js_sys::{Function, Object, Promise, Reflect};
@@ -68,6 +69,7 @@ class ModelContextRegistry extends EventTarget {
         annotations: {
           readOnlyHint: Boolean(tool.annotations?.readOnlyHint),
           untrustedContentHint: Boolean(tool.annotations?.untrustedContentHint),
+          consequentialHint: Boolean(tool.annotations?.consequentialHint),
         },
         execute: tool.execute,
       };
@@ -109,7 +111,8 @@ class ModelContextRegistry extends EventTarget {
     options?.signal?.throwIfAborted();
     let result;
     try {
-      result = await entry.execute(input);
+      // As Chromium does: the caller's signal reaches the tool, which stops when it is aborted.
+      result = await entry.execute(input, { signal: options?.signal });
     } catch (error) {
       throw new DOMException(`Tool "${name}" failed: ${error?.message ?? error}`, 'UnknownError');
     }
@@ -168,13 +171,17 @@ impl Surface {
     }
 }
 
-/// Runs a tool call from another agent: the input object in, the result out.
-pub type Execute = Rc<dyn Fn(Value) -> LocalBoxFuture<'static, ToolResult>>;
+/// Runs a tool call from another agent: the input object and the calling agent's cancellation in
+/// (its `signal`), the result out.
+pub type Execute = Rc<dyn Fn(Value, CancelToken) -> LocalBoxFuture<'static, ToolResult>>;
 
 /// A tool offered to other agents in the page.
 #[derive(Clone)]
 pub struct PageTool {
     pub spec: ToolSpec,
+    /// The tool returns data that came from third parties (MCP results, widget data built from
+    /// them): the calling agent should treat it as data, never as instructions.
+    pub untrusted_content: bool,
     pub execute: Execute,
 }
 
@@ -199,6 +206,18 @@ pub struct WebMcp {
 /// in the page is about to call them.
 pub fn when_tools_first_listed(run: impl FnOnce() + 'static) {
     on_first_listing(&Closure::once_into_js(run));
+}
+
+/// The model context the browser itself offers this page, if any (not the app's built-in
+/// registry): what the header says about WebMCP.
+pub fn browser_surface() -> Option<Surface> {
+    let window = web_sys::window()?;
+    let document = window.document().map(JsValue::from)?;
+    match (model_context(&document), model_context(&JsValue::from(window.navigator()))) {
+        (Some(context), _) if !is_built_in(&context) => Some(Surface::Native),
+        (_, Some(context)) if !is_built_in(&context) => Some(Surface::Legacy),
+        _ => None,
+    }
 }
 
 impl WebMcp {
@@ -240,7 +259,7 @@ impl WebMcp {
         }
         let controller = AbortController::new().map_err(|error| self.refused(&name, &error))?;
         let execute = execute_callback(tool.execute);
-        let descriptor = descriptor(&tool.spec, &execute).map_err(|error| self.refused(&name, &error))?;
+        let descriptor = descriptor(&tool.spec, tool.untrusted_content, &execute).map_err(|error| self.refused(&name, &error))?;
         let options = Object::new();
         Reflect::set(&options, &"signal".into(), &controller.signal()).map_err(|error| self.refused(&name, &error))?;
         let returned = method(&self.context, "registerTool")
@@ -287,7 +306,7 @@ pub struct Registration {
     release: Release,
     problems: Problems,
     // Kept alive for as long as the tool is registered: the context calls it.
-    _execute: Closure<dyn Fn(JsValue) -> Promise>,
+    _execute: Closure<dyn Fn(JsValue, JsValue) -> Promise>,
 }
 
 impl fmt::Debug for Registration {
@@ -410,7 +429,11 @@ fn thenable(value: &JsValue) -> Option<Promise> {
 }
 
 /// The dictionary `registerTool` takes: name, title, description, inputSchema, annotations, execute.
-fn descriptor(spec: &ToolSpec, execute: &Closure<dyn Fn(JsValue) -> Promise>) -> Result<Object, JsValue> {
+fn descriptor(
+    spec: &ToolSpec,
+    untrusted_content: bool,
+    execute: &Closure<dyn Fn(JsValue, JsValue) -> Promise>,
+) -> Result<Object, JsValue> {
     let tool = Object::new();
     Reflect::set(&tool, &"name".into(), &JsValue::from_str(&spec.name))?;
     if let Some(title) = &spec.title {
@@ -420,25 +443,52 @@ fn descriptor(spec: &ToolSpec, execute: &Closure<dyn Fn(JsValue) -> Promise>) ->
     Reflect::set(&tool, &"inputSchema".into(), &js_sys::JSON::parse(&spec.input_schema.to_string())?)?;
     let annotations = Object::new();
     Reflect::set(&annotations, &"readOnlyHint".into(), &JsValue::from_bool(spec.read_only))?;
+    Reflect::set(&annotations, &"untrustedContentHint".into(), &JsValue::from_bool(untrusted_content))?;
+    // Chromium's own hint: every change these tools make can be undone from the canvas.
+    Reflect::set(&annotations, &"consequentialHint".into(), &JsValue::FALSE)?;
     Reflect::set(&tool, &"annotations".into(), &annotations)?;
     Reflect::set(&tool, &"execute".into(), execute.as_ref())?;
     Ok(tool)
 }
 
-/// The `execute` function the context calls: input object in, Promise of the MCP result out.
-/// Input that is not a JSON object becomes an error result, never an exception.
-fn execute_callback(execute: Execute) -> Closure<dyn Fn(JsValue) -> Promise> {
-    Closure::new(move |input: JsValue| {
+/// The `execute` function the context calls with `(input, {signal})`: input object in, Promise of
+/// the MCP result out. Input that is not a JSON object becomes an error result, never an exception;
+/// an aborted signal stops the call with a result that says so.
+fn execute_callback(execute: Execute) -> Closure<dyn Fn(JsValue, JsValue) -> Promise> {
+    Closure::new(move |input: JsValue, options: JsValue| {
         let execute = execute.clone();
+        let cancel = cancel_on_abort(&options);
         future_to_promise(async move {
             let result = match input_object(&input) {
-                Ok(input) => execute(input).await,
+                Ok(input) => cancel.run(execute(input, cancel.clone())).await.unwrap_or_else(|| {
+                    ToolResult::error("the call was cancelled: the calling agent aborted its signal")
+                }),
                 Err(message) => ToolResult::error(message),
             };
             let text = mcp_result_json(&result);
             Ok(js_sys::JSON::parse(&text).unwrap_or_else(|_| JsValue::from_str(&text)))
         })
     })
+}
+
+/// A token cancelled when `options.signal` (an `AbortSignal`, if the caller passed one) aborts.
+fn cancel_on_abort(options: &JsValue) -> CancelToken {
+    let cancel = CancelToken::new();
+    let signal = options
+        .is_object()
+        .then(|| Reflect::get(options, &"signal".into()).ok())
+        .flatten()
+        .and_then(|signal| signal.dyn_into::<web_sys::AbortSignal>().ok());
+    if let Some(signal) = signal {
+        if signal.aborted() {
+            cancel.cancel();
+        } else {
+            let on_abort = cancel.clone();
+            let listener = Closure::once_into_js(move || on_abort.cancel());
+            let _ = signal.add_event_listener_with_callback("abort", listener.unchecked_ref());
+        }
+    }
+    cancel
 }
 
 fn input_object(input: &JsValue) -> Result<Value, String> {

@@ -1,7 +1,8 @@
-//! The page's tools for other agents: the `autoui` server's six tools, and three tools per widget
+//! The page's tools for other agents: the `autoui` server's tools, and three tools per widget
 //! (`block_<id>_get`, `block_<id>_update`, `block_<id>_remove`) kept in step with the canvas state,
 //! not with rendering. Every change they make goes through the same store operations as the
-//! agent's and the person's, with the origin "another agent".
+//! agent's and the person's, with the origin "another agent". The person decides whether they are
+//! offered at all, and whether `recall` (every stored MCP result) is among them ([`PageAccess`]).
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -22,6 +23,7 @@ use serde_json::{Value, json};
 use crate::adapters::webmcp::{Execute, PageTool, Registration, Surface, WebMcp};
 use crate::state::autoui::AutoUiCtx;
 use crate::state::canvas::CanvasCtx;
+use crate::state::settings::use_settings;
 
 /// Context handle: which model context is in use, and what could not be registered on it.
 #[derive(Clone, Copy)]
@@ -40,21 +42,32 @@ impl WebMcpCtx {
     }
 }
 
+/// What other agents in the browser may use, from the settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageAccess {
+    /// Any tool at all: off unregisters every one.
+    pub tools: bool,
+    /// `recall`, which hands out every stored MCP result.
+    pub recall: bool,
+}
+
 /// Registers the page's tools on the page's model context (installing the built-in registry when
-/// the browser has none).
+/// the browser has none), as the settings allow.
 pub fn provide_webmcp(canvas: CanvasCtx, autoui: AutoUiCtx) -> WebMcpCtx {
-    provide_webmcp_on(WebMcp::connect(), canvas, autoui)
+    let settings = use_settings().0;
+    let access = Signal::derive(move || settings.with(|s| PageAccess { tools: s.webmcp_tools, recall: s.webmcp_recall }));
+    provide_webmcp_on(WebMcp::connect(), canvas, autoui, access)
 }
 
 /// [`provide_webmcp`] on a given connection (tests pass one made on stand-in hosts).
-pub fn provide_webmcp_on(bridge: WebMcp, canvas: CanvasCtx, autoui: AutoUiCtx) -> WebMcpCtx {
+pub fn provide_webmcp_on(bridge: WebMcp, canvas: CanvasCtx, autoui: AutoUiCtx, access: Signal<PageAccess>) -> WebMcpCtx {
     let server = autoui.server();
-    let page = page_tools(&server).into_iter().filter_map(|tool| bridge.register(tool).ok()).collect();
     // Disposing the owner drops `tools`, and with them every registration: all tools are unregistered.
-    let tools = StoredValue::new_local(PageTools { bridge, server, _page: page, blocks: HashMap::new() });
+    let tools = StoredValue::new_local(PageTools { bridge, server, page: None, blocks: HashMap::new() });
     Effect::new(move |_| {
+        let access = access.get();
         canvas.revision();
-        tools.update_value(|tools| tools.sync(canvas));
+        tools.update_value(|tools| tools.sync(canvas, access));
     });
     let ctx = WebMcpCtx { tools };
     provide_context(ctx);
@@ -70,8 +83,8 @@ pub fn use_webmcp() -> Option<WebMcpCtx> {
 struct PageTools {
     bridge: WebMcp,
     server: Rc<AutoUi>,
-    // Held for their `Drop`, which unregisters them.
-    _page: Vec<Registration>,
+    /// The page-level tools and the access they were registered under.
+    page: Option<(PageAccess, Vec<Registration>)>,
     blocks: HashMap<BlockId, BlockTools>,
 }
 
@@ -97,8 +110,20 @@ impl Signature {
 }
 
 impl PageTools {
-    /// Unregisters the tools of blocks that are gone or changed, then registers those of new ones.
-    fn sync(&mut self, canvas: CanvasCtx) {
+    /// Registers the page-level tools `access` allows, unregisters the tools of blocks that are gone
+    /// or changed, then registers those of new ones; with access off, unregisters everything.
+    fn sync(&mut self, canvas: CanvasCtx, access: PageAccess) {
+        if !access.tools {
+            self.page = None;
+            self.blocks.clear();
+            return;
+        }
+        if self.page.as_ref().is_none_or(|(registered, _)| *registered != access) {
+            // Dropped first, so a tool offered again is never a duplicate name.
+            self.page = None;
+            let page = page_tools(&self.server, access).into_iter().filter_map(|tool| self.bridge.register(tool).ok());
+            self.page = Some((access, page.collect()));
+        }
         let current: Vec<(BlockId, Signature)> = canvas.with_store(|store| {
             store.canvas().blocks().iter().map(|block| (block.id.clone(), Signature::of(block))).collect()
         });
@@ -120,28 +145,34 @@ impl PageTools {
     }
 }
 
-/// The `autoui` server's six tools under their own names. The page's registry is scoped to this
-/// document, and the tools' descriptions and error hints name each other bare (`get_recipe`,
-/// `widget_display`, `canvas`), so an outside agent can follow them as written.
-fn page_tools(server: &Rc<AutoUi>) -> Vec<PageTool> {
+/// The `autoui` server's tools under their own names (`recall` only when the person allows it). The
+/// page's registry is scoped to this document, and the tools' descriptions and error hints name each
+/// other bare (`get_recipe`, `widget_display`, `canvas`), so an outside agent can follow them as written.
+fn page_tools(server: &Rc<AutoUi>, access: PageAccess) -> Vec<PageTool> {
     server
         .tools()
         .into_iter()
+        .filter(|spec| access.recall || spec.name != RECALL)
         .map(|spec| {
             let server = server.clone();
             let name = spec.name.clone();
-            let execute: Execute = Rc::new(move |args: Value| -> LocalBoxFuture<'static, ToolResult> {
+            let execute: Execute = Rc::new(move |args: Value, cancel: CancelToken| -> LocalBoxFuture<'static, ToolResult> {
                 let server = server.clone();
                 let name = name.clone();
                 Box::pin(async move {
-                    let context = CallContext { origin: Origin::ExternalAgent, cancel: CancelToken::new() };
+                    let context = CallContext { origin: Origin::ExternalAgent, cancel };
                     server.call(&name, args, context).await
                 })
             });
-            PageTool { spec, execute }
+            // recall returns MCP results as the servers sent them; `canvas` lists widget data built from them.
+            let untrusted_content = matches!(spec.name.as_str(), RECALL | "canvas");
+            PageTool { spec, untrusted_content, execute }
         })
         .collect()
 }
+
+/// The tool that reads back every stored MCP result.
+const RECALL: &str = "recall";
 
 /// `block_<id>_get`, `block_<id>_update` and `block_<id>_remove`, described by the widget's type
 /// and title so an outside agent can tell widgets apart.
@@ -165,6 +196,8 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
                 read_only: true,
                 hints: Default::default(),
             },
+            // The widget's data came from tool results: third-party content.
+            untrusted_content: true,
             execute: answer(move |_| read_block(canvas, &id)),
         }
     };
@@ -184,7 +217,8 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
                 read_only: false,
                 hints: Default::default(),
             },
-            execute: Rc::new(move |patch| -> LocalBoxFuture<'static, ToolResult> {
+            untrusted_content: false,
+            execute: Rc::new(move |patch, _cancel| -> LocalBoxFuture<'static, ToolResult> {
                 let server = server.clone();
                 let id = id.clone();
                 // Waits for the lazily loaded validator the first time, like widget_display.
@@ -201,6 +235,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
             read_only: false,
             hints: Default::default(),
         },
+        untrusted_content: false,
         execute: answer(move |_| remove_block(canvas, &id)),
     };
     vec![get, update, remove]
@@ -208,7 +243,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
 
 /// A tool that answers at once (reading and removing are synchronous).
 fn answer(run: impl Fn(Value) -> ToolResult + 'static) -> Execute {
-    Rc::new(move |args| -> LocalBoxFuture<'static, ToolResult> { Box::pin(ready(run(args))) })
+    Rc::new(move |args, _cancel| -> LocalBoxFuture<'static, ToolResult> { Box::pin(ready(run(args))) })
 }
 
 fn read_block(canvas: CanvasCtx, id: &BlockId) -> ToolResult {

@@ -1,10 +1,12 @@
 //! The top bar: product name, views, and the panel buttons (chat, console, servers, settings; one
-//! drawer open at a time) with the theme toggle. Below 900 px the buttons keep only their icons; their
+//! drawer open at a time) with the theme toggle, and whether other agents in the browser can use the
+//! dashboard (WebMCP), which opens the settings where that is chosen. Below 900 px the buttons keep only their icons; their
 //! names stay for screen readers and tooltips.
 
 use autoui_core::settings::Theme;
 use leptos::prelude::*;
 
+use crate::adapters::webmcp::browser_surface;
 use crate::state::agent::use_agent;
 use crate::state::settings::use_settings;
 use crate::ui::dismiss::install_dismiss;
@@ -75,6 +77,17 @@ pub fn Header(
     let toggle_theme = move |_| {
         settings.update(|s| s.theme = next_theme(s.theme, system_prefers_dark()));
     };
+    // Read before the engine installs the app's own registry, which does not count as the browser's.
+    let browser_webmcp = browser_surface().is_some();
+    let webmcp = move || match (settings.with(|s| s.webmcp_tools), browser_webmcp) {
+        (false, _) => ("WebMCP off", "Other agents in this browser cannot use this dashboard: turn it on in Settings."),
+        (true, true) => ("WebMCP on", "Agents in this browser can use this dashboard's tools (Settings chooses which)."),
+        (true, false) => (
+            "WebMCP: page only",
+            "This browser offers no WebMCP to agents: start Chrome with --enable-features=WebMCP to turn it on. \
+             Until then only scripts in this page can use the dashboard's tools.",
+        ),
+    };
     let link = move |target: View, href: &'static str, testid: &'static str, label: &'static str| {
         view! {
             <a href=href class="au-header__link" data-testid=testid
@@ -92,6 +105,11 @@ pub fn Header(
                 {link(View::Recipes, "#/recipes", "nav-recipes", "Recipes")}
             </nav>
             <div class="au-header__actions">
+                <button class="au-button au-button--ghost au-header__webmcp" data-testid="webmcp-status"
+                    title=move || webmcp().1 aria-label=move || format!("{}. {}", webmcp().0, webmcp().1)
+                    on:click=move |_| toggle.run(settings_open)>
+                    {move || webmcp().0}
+                </button>
                 <button class="au-icon-button au-header__theme" data-testid="theme-toggle" on:click=toggle_theme
                     title=theme_label aria-label=theme_label>
                     {move || view! { <IconSvg icon=theme_icon() /> }}

@@ -65,7 +65,21 @@ pub fn AgentSettings(open: RwSignal<bool>) -> impl IntoView {
                 }.into_any(),
                 None => view! { <p class="au-field__note">"WebMCP: the page's tools are being set up\u{2026}"</p> }.into_any(),
             }}
-            <p class="au-field__note">"Every widget is exposed as tools (read, update, remove), and the page offers the autoui tools, so an agent in this browser can build dashboards here too."</p>
+            <label class="au-field au-field--inline">
+                <input type="checkbox" data-testid="settings-webmcp-tools"
+                    prop:checked=move || settings.with(|s| s.webmcp_tools)
+                    on:change=move |event| settings.update(|s| s.webmcp_tools = event_target_checked(&event)) />
+                <span>"Let other agents in this browser use this dashboard"</span>
+            </label>
+            <p class="au-field__note">"Every widget is exposed as tools (read, update, remove), and the page offers the autoui tools, so an agent in this browser can build dashboards here too. Off, none is offered."</p>
+            <label class="au-field au-field--inline">
+                <input type="checkbox" data-testid="settings-webmcp-recall"
+                    prop:disabled=move || settings.with(|s| !s.webmcp_tools)
+                    prop:checked=move || settings.with(|s| s.webmcp_recall)
+                    on:change=move |event| settings.update(|s| s.webmcp_recall = event_target_checked(&event)) />
+                <span>"Also let them read every stored server result (recall)"</span>
+            </label>
+            <p class="au-field__note">"Off by default: those results hold data from every connected server, which another agent could read or carry elsewhere."</p>
         </section>
 
         <StorageSection open />

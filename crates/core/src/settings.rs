@@ -61,6 +61,11 @@ pub struct Settings {
     /// Origins (`http://host:port`) on another machine the person agreed to send the key to over
     /// plain http, where anyone on the network between can read it.
     pub cleartext_key_origins: Vec<String>,
+    /// Offer the dashboard's tools to other agents in this browser (WebMCP); off unregisters them all.
+    pub webmcp_tools: bool,
+    /// Offer `recall` (every stored MCP result) among those tools: off unless the person turns it on,
+    /// since it hands third-party data from every server to whatever agent asks.
+    pub webmcp_recall: bool,
     /// The context window a model's server reported (Ollama's `/api/show`), learnt by a run
     /// (`AgentSession::run_sized`); it counts while that endpoint and model are the active ones.
     /// Asked again each visit, so never stored.
@@ -105,6 +110,8 @@ impl Default for Settings {
             first_byte_timeout_s: 120,
             idle_timeout_s: 60,
             cleartext_key_origins: Vec::new(),
+            webmcp_tools: true,
+            webmcp_recall: false,
             reported_context: None,
         }
     }
@@ -463,5 +470,7 @@ mod tests {
         assert_eq!(settings.provider, ProviderKind::OpenAi);
         assert_eq!(settings.model, "gpt-4o");
         assert_eq!(settings.max_iterations, 12);
+        assert!(settings.webmcp_tools, "settings stored before the switch keep the page's tools on");
+        assert!(!settings.webmcp_recall, "and recall off");
     }
 }

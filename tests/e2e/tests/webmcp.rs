@@ -1,7 +1,9 @@
 //! WebMCP end to end, twice: against Chromium's own `document.modelContext` (started with
 //! `--enable-features=WebMCP`) and against the app's built-in registry (without it). Another agent
 //! lists and executes the page's tools through `document.modelContext` only: widget tools appear
-//! with a widget and go with it, updates are validated and shown, `widget_display` builds the canvas.
+//! with a widget and go with it, updates are validated and shown, `widget_display` builds the canvas;
+//! the header says whether the browser offers WebMCP, tools that return third-party data say so, and
+//! the person's "other agents" setting withdraws every tool.
 
 use std::time::{Duration, Instant};
 
@@ -10,7 +12,13 @@ use autoui_e2e::page::{Page, WAIT};
 use autoui_e2e::with_app;
 use serde_json::{Value, json};
 
-const PAGE_TOOLS: [&str; 6] = ["canvas", "get_recipe", "list_recipes", "recall", "search_recipes", "widget_display"];
+// `recall` (every stored MCP result) only when the person allows it in the settings.
+const PAGE_TOOLS: [&str; 5] = ["canvas", "get_recipe", "list_recipes", "search_recipes", "widget_display"];
+
+/// The annotations `getTools()` lists for `name`.
+const ANNOTATIONS: &str = r#"
+const [name] = arguments;
+return (async () => (await document.modelContext.getTools()).find((tool) => tool.name === name)?.annotations ?? null)();"#;
 
 /// The names `document.modelContext.getTools()` lists, sorted.
 const LIST_TOOLS: &str =
@@ -86,14 +94,15 @@ async fn wait_until_gone(page: &Page, id: &str) {
     }
 }
 
-async fn another_agent_builds_and_edits_the_dashboard(page: Page, surface: &str) {
+async fn another_agent_builds_and_edits_the_dashboard(page: Page, surface: &str, header: &str) {
     page.open("/").await;
     page.find("[data-testid=canvas]").await;
+    assert_eq!(page.text("[data-testid=webmcp-status]").await, header, "the header says whether the browser offers WebMCP");
     page.click("[data-testid=open-settings]").await;
     assert_eq!(page.text("[data-testid=settings-webmcp]").await, format!("WebMCP: {surface}"));
     page.click("[data-testid=settings] [aria-label='Close settings']").await;
 
-    let names = wait_for_tools(&page, "listed the six page tools", |names| names == PAGE_TOOLS).await;
+    let names = wait_for_tools(&page, "listed the page tools", |names| names == PAGE_TOOLS).await;
     assert_eq!(names, PAGE_TOOLS, "an empty canvas has only the page-level tools");
 
     // widget_display through the registry puts a widget on the canvas, made by "another agent".
@@ -105,6 +114,9 @@ async fn another_agent_builds_and_edits_the_dashboard(page: Page, surface: &str)
     assert_eq!(read["structuredContent"]["type"], "stat-card");
     assert_eq!(read["structuredContent"]["data"], json!({ "label": "Revenue", "value": "142" }));
     assert!(read["content"][0]["text"].as_str().is_some_and(|text| text.contains("\"Revenue\"")));
+    let annotations = page.eval(ANNOTATIONS, vec![json!(format!("block_{id}_get"))]).await;
+    assert_eq!(annotations["readOnlyHint"], true, "{annotations}");
+    assert_eq!(annotations["untrustedContentHint"], true, "a widget's data came from tool results: {annotations}");
 
     // A valid update changes what is on screen.
     let updated = execute(&page, &format!("block_{id}_update"), json!({ "label": "Profit" })).await;
@@ -144,6 +156,16 @@ async fn another_agent_builds_and_edits_the_dashboard(page: Page, surface: &str)
     let names = wait_for_tools(&page, "went back to the page tools", |names| names == PAGE_TOOLS).await;
     assert_eq!(names, PAGE_TOOLS);
 
+    // The person lets them read stored results too, then turns other agents off: every tool goes.
+    display(&page, "Last").await;
+    page.click("[data-testid=open-settings]").await;
+    page.click("[data-testid=settings-webmcp-recall]").await;
+    wait_for_tools(&page, "listed recall once allowed", |names| names.iter().any(|name| name == "recall")).await;
+    page.click("[data-testid=settings-webmcp-tools]").await;
+    wait_for_tools(&page, "were all withdrawn", <[String]>::is_empty).await;
+    page.click("[data-testid=settings] [aria-label='Close settings']").await;
+    assert_eq!(page.text("[data-testid=webmcp-status]").await, "WebMCP off");
+
     let errors = page.console_errors().await;
     assert!(errors.is_empty(), "console errors: {errors:#?}");
 }
@@ -151,11 +173,14 @@ async fn another_agent_builds_and_edits_the_dashboard(page: Page, surface: &str)
 #[tokio::test]
 async fn another_agent_uses_the_page_tools_through_chromium_native_webmcp() {
     let options = BrowserOptions { enable_features: vec!["WebMCP".into()], ..BrowserOptions::default() };
-    with_app(options, |page| another_agent_builds_and_edits_the_dashboard(page, "native document.modelContext")).await;
+    with_app(options, |page| another_agent_builds_and_edits_the_dashboard(page, "native document.modelContext", "WebMCP on"))
+        .await;
 }
 
 #[tokio::test]
 async fn another_agent_uses_the_page_tools_through_the_built_in_registry() {
-    with_app(BrowserOptions::default(), |page| another_agent_builds_and_edits_the_dashboard(page, "built-in registry"))
-        .await;
+    with_app(BrowserOptions::default(), |page| {
+        another_agent_builds_and_edits_the_dashboard(page, "built-in registry", "WebMCP: page only")
+    })
+    .await;
 }
