@@ -15,7 +15,7 @@ use autoui_core::store::session::SessionState;
 
 use crate::adapters::tabs::{Channel, claim_writer, reload_page};
 use crate::state::agent::AgentCtx;
-use crate::state::canvas::CanvasCtx;
+use crate::state::canvas::{CanvasCtx, Foreign};
 use crate::state::persist::{PersistCtx, Role, saved_keys};
 use crate::state::writing::writing;
 
@@ -86,7 +86,8 @@ pub fn share_with_other_tabs(persist: PersistCtx, canvas: CanvasCtx, agent: Agen
         (false, _) => {
             persist.become_follower();
             canvas.set_following(true);
-            let shown = SessionState { canvas: canvas.with_store(|store| store.canvas().clone()), agent: agent.snapshot() };
+            let imported = canvas.foreign_untracked() == Some(Foreign::Imported);
+            let shown = SessionState { canvas: canvas.with_store(|store| store.canvas().clone()), agent: agent.snapshot(), imported };
             let following = Rc::new(RefCell::new(Following { shown: Some(shown), ..Following::default() }));
             let channel = Channel::open(move |note| {
                 let start = {

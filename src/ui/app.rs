@@ -79,7 +79,11 @@ fn make_copy(canvas: CanvasCtx, previous: Canvas, notices: NoticesCtx, persist: 
 }
 
 fn session_state(canvas: CanvasCtx, agent: crate::state::agent::AgentCtx) -> SessionState {
-    SessionState { canvas: canvas.with_store(|s| s.canvas().clone()), agent: agent.snapshot() }
+    SessionState {
+        canvas: canvas.with_store(|s| s.canvas().clone()),
+        agent: agent.snapshot(),
+        imported: canvas.foreign_untracked() == Some(Foreign::Imported),
+    }
 }
 
 /// The app with nothing restored and no store (browser tests mount it).
@@ -102,7 +106,9 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     let previous = session.canvas.clone();
     let canvas = provide_canvas(shared.unwrap_or(session.canvas));
     canvas.set_read_only(read_only);
-    canvas.set_foreign(read_only.then_some(Foreign::Shared));
+    // An imported canvas whose buttons were not allowed yet stays so across reloads.
+    let foreign = if read_only { Some(Foreign::Shared) } else { session.imported.then_some(Foreign::Imported) };
+    canvas.set_foreign(foreign);
     let events = provide_widget_events(canvas);
     // The agent, its servers and the WebMCP tools come in a chunk fetched once the page has painted;
     // on the gallery, once its widgets are there, so the two chunks do not compete.
@@ -134,8 +140,9 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
         Delivery::Selection => {}
     }));
 
-    Effect::new(move |seen: Option<(u64, u64)>| {
-        let revision = (canvas.revision(), agent.revision());
+    Effect::new(move |seen: Option<(u64, u64, bool)>| {
+        // Allowing an import's buttons changes no block but is saved too.
+        let revision = (canvas.revision(), agent.revision(), canvas.foreign() == Some(Foreign::Imported));
         if seen.is_some_and(|seen| seen != revision) && !canvas.is_read_only() {
             persist.schedule(move || session_state(canvas, agent));
         }

@@ -79,6 +79,7 @@ fn state(store: &CanvasStore) -> SessionState {
             evicted: vec!["f0".to_owned()],
             in_flight: true,
         },
+        imported: false,
     }
 }
 
@@ -122,6 +123,21 @@ fn a_session_comes_back_whole_from_its_records() {
     assert_eq!(records.blocks.len(), 3, "one record per block");
     assert_eq!(records.messages.len(), 2, "one record per message");
     assert_eq!(read_back(&records), state(&store));
+}
+
+#[test]
+fn an_imported_canvas_whose_buttons_are_not_allowed_stays_so_and_allowing_rewrites_only_the_index() {
+    let store = store_with(2, 50);
+    let mut records = StoredRecords::default();
+    let mut writer = SessionWriter::default();
+    commit(&mut writer, &mut records, SessionState { imported: true, ..state(&store) });
+    assert!(read_back(&records).imported, "a reload keeps the import's buttons from messaging the agent");
+
+    let allowed = writer.plan(state(&store));
+    assert_eq!(allowed.plan.puts.len(), 1, "only the index changes: {:?}", allowed.plan.puts);
+    records.apply(&allowed.plan);
+    writer.confirm(allowed);
+    assert!(!read_back(&records).imported);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Links never act for the viewer: a share link carries the dashboard in its fragment, so the app's
 //! static server never sees it (its request log is checked), and a shared dashboard's `actions`
 //! button cannot start an agent turn under the viewer's key until the person makes a copy. Older
-//! `?hs=` links still open.
+//! `?hs=` links still open. An imported dashboard's buttons wait until the person allows them, and a
+//! reload does not allow them.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -9,7 +10,7 @@ use std::time::Duration;
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::llm::{Reply, ScriptedLlm};
 use autoui_e2e::with_app;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const BUTTON: &str = "[data-widget-type=actions] .au-actions__button";
 
@@ -65,6 +66,68 @@ async fn a_shared_dashboards_button_cannot_start_a_turn_and_its_data_stays_out_o
 
         let errors = page.console_errors().await;
         assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+    llm.stop().await;
+}
+
+const CATCH_EXPORT: &str = r#"
+const make = URL.createObjectURL.bind(URL);
+URL.createObjectURL = (blob) => { window.__exported = blob; return make(blob); };"#;
+
+const EXPORTED: &str = r#"
+const done = arguments[arguments.length - 1];
+window.__exported ? window.__exported.text().then(done) : done(null);"#;
+
+/// Gives the import button the file `arguments[1]` with the text `arguments[0]`, as a person picking it would.
+const IMPORT: &str = r#"
+const [text, name] = arguments;
+const input = document.querySelector('[data-testid=import-file]');
+const files = new DataTransfer();
+files.items.add(new File([text], name, { type: 'application/json' }));
+input.files = files.files;
+input.dispatchEvent(new Event('change', { bubbles: true }));"#;
+
+#[tokio::test]
+async fn an_imported_dashboards_buttons_wait_for_the_person_even_after_a_reload() {
+    let llm = ScriptedLlm::start(|_request: &Value, _index| Reply::text("Noted.")).await;
+    let base = llm.base_url();
+    let llm_ref = &llm;
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        page.click("[data-testid=gallery-add-actions]").await;
+        page.open("/#/").await;
+        page.find(BUTTON).await;
+        page.eval(CATCH_EXPORT, vec![]).await;
+        page.click("[data-testid=export-file]").await;
+        let file = page.eval_async(EXPORTED, vec![]).await;
+        let file = file.as_str().expect("the dashboard was downloaded").to_owned();
+
+        page.configure_llm("anthropic", &base).await;
+        page.click("[data-testid=clear-canvas]").await;
+        page.wait_for_count("[data-testid=widget]", 0).await;
+        page.eval(IMPORT, vec![json!(file), json!("someone-elses.json")]).await;
+        page.find("[data-testid=imported-banner]").await;
+        // The session is saved a moment after a change.
+        tokio::time::sleep(Duration::from_millis(1_000)).await;
+
+        // Reloaded before the person allowed them: the buttons still wait.
+        page.reload().await;
+        page.find("[data-testid=imported-banner]").await;
+        page.click(BUTTON).await;
+        page.wait_for_text("[data-testid=notice]", "An imported dashboard cannot until you allow its buttons").await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert!(llm_ref.requests().is_empty(), "the imported button sent nothing to the model");
+
+        // Allowed, and reloaded: they talk to the agent, and the banner stays gone.
+        page.click("[data-testid=allow-buttons]").await;
+        tokio::time::sleep(Duration::from_millis(1_000)).await;
+        page.reload().await;
+        page.find(BUTTON).await;
+        assert_eq!(page.count("[data-testid=imported-banner]").await, 0, "the person's choice was saved");
+        page.click(BUTTON).await;
+        page.wait_for_runs(1).await;
+        assert_eq!(llm_ref.requests().len(), 1, "the allowed button started a turn");
     })
     .await;
     llm.stop().await;

@@ -28,6 +28,9 @@ const SESSION: &str = "session";
 pub struct SessionState {
     pub canvas: Canvas,
     pub agent: SessionSnapshot,
+    /// The canvas came from an imported file and the person has not allowed its buttons to message
+    /// the agent yet: a reload must not allow them.
+    pub imported: bool,
 }
 
 /// The session's index record.
@@ -48,6 +51,8 @@ struct SessionIndex {
     tool_lists: Vec<ServerId>,
     #[serde(default)]
     in_flight: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    imported: bool,
 }
 
 /// What the store holds as far as this page knows (the last committed write, or what was read).
@@ -159,6 +164,7 @@ fn written_from(state: SessionState) -> Written {
         evicted: state.agent.evicted,
         tool_lists: state.agent.tool_lists.iter().map(|list| list.server.clone()).collect(),
         in_flight: state.agent.in_flight,
+        imported: state.imported,
     };
     Written {
         blocks: state.canvas.blocks().iter().map(|block| (block.id.clone(), block.clone())).collect(),
@@ -319,7 +325,8 @@ fn read_over<const FOLLOWING: bool>(
         evicted: index.evicted,
         in_flight: index.in_flight,
     };
-    Ok(Some(ReadSession { loaded: Loaded { value: SessionState { canvas, agent }, set_aside }, orphans }))
+    let value = SessionState { canvas, agent, imported: index.imported };
+    Ok(Some(ReadSession { loaded: Loaded { value, set_aside }, orphans }))
 }
 
 fn read_index(text: &str) -> Result<SessionIndex, PersistError> {
