@@ -127,4 +127,21 @@ for file in "$bundle.js" "${bundle}_bg.wasm"; do
     fail "could not update the integrity of $file in index.html"
   fi
 done
+# The page's policy allows no inline script but Trunk's own (its module loader, and the reload
+# script of `trunk serve`): each one's hash joins script-src. A page whose policy cannot be found, or
+# with an inline script the policy would not name, fails the build rather than start blank.
+perl -0pi -MDigest::SHA=sha256_base64 -e '
+  my @hashes;
+  while (m{<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>}gs) {
+    my $digest = sha256_base64($1);
+    $digest .= "=" x ((4 - length($digest) % 4) % 4);
+    push @hashes, "\x27sha256-$digest\x27";
+  }
+  my $sources = join(" ", @hashes);
+  s{(http-equiv="Content-Security-Policy"\s+content="[^"]*?script-src [^;"]*?)(;|")}{$1 $sources$2}s
+    or die "no script-src in the page policy\n" if @hashes;
+' "$html" || fail "could not add the inline scripts' hashes to index.html's policy"
+if grep -q "script-src[^;]*'unsafe-inline'" "$html"; then
+  fail "index.html's policy allows inline scripts: name them by hash instead"
+fi
 echo "split-wasm: $bundle split into $(find "$staging/$split_dir" -name '*.wasm' | wc -l) chunks in $split_dir/"

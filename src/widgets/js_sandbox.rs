@@ -1,7 +1,10 @@
-//! `js-sandbox` widget: the author's HTML, CSS and JavaScript run in an `<iframe sandbox="allow-scripts">`
-//! (never `allow-same-origin`, so the frame has an opaque origin and cannot reach this page, its
-//! storage or its keys) whose `srcdoc` is built by `autoui_core::view::sandbox_doc` with a strict inner
-//! policy (no network). Errors show inside the frame, and the frame's error report is shown under it.
+//! `js-sandbox` widget: the author's HTML, CSS and JavaScript run in a document built by
+//! `autoui_core::view::sandbox_doc` with a strict inner policy (no network), inside the app's sandbox
+//! proxy page (`public/sandbox.html`) loaded in an `<iframe sandbox="allow-scripts">`: never
+//! `allow-same-origin`, so the frame has an opaque origin and cannot reach this page, its storage or
+//! its keys. The proxy holds the document in a frame of its own, so the app's policy can refuse
+//! inline scripts while the author's still run. Errors show inside the frame, and the frame's error
+//! report is shown under it.
 
 use autoui_core::view::sandbox_doc::{ERROR_MESSAGE_TYPE, SandboxSource, sandbox_document};
 use leptos::html::Iframe;
@@ -19,6 +22,20 @@ const DEFAULT_HEIGHT: u32 = 300;
 const HEIGHT_RANGE: (u32, u32) = (60, 2_000);
 /// Longest error text shown under the frame.
 const ERROR_CHARS: usize = 300;
+/// The proxy page, relative to the app's page so a deployment under a sub-path finds it too.
+const PROXY_PAGE: &str = "sandbox.html";
+/// The proxy's handshake (the MCP Apps host protocol): it says it is ready, then gets the document.
+const PROXY_READY: &str = "ui/notifications/sandbox-proxy-ready";
+const RESOURCE_READY: &str = "ui/notifications/sandbox-resource-ready";
+
+/// Where the sandbox proxy page is, when not at [`PROXY_PAGE`] beside the app (browser tests, whose
+/// runner serves no static files, provide one).
+#[derive(Clone, Debug)]
+pub struct SandboxProxy(pub String);
+
+fn proxy_page() -> String {
+    use_context::<SandboxProxy>().map_or_else(|| PROXY_PAGE.to_owned(), |proxy| proxy.0)
+}
 
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 pub struct JsSandboxData {
@@ -93,15 +110,15 @@ pub fn JsSandbox(props: WidgetProps) -> impl IntoView {
 fn SandboxFrame(sandbox: JsSandboxData) -> impl IntoView {
     let frame = NodeRef::<Iframe>::new();
     let error = RwSignal::new(None::<String>);
+    let document = sandbox.srcdoc();
     // Only messages from our own frame count; their content is shown as text, never as markup.
     let listener = window_event_listener(leptos::ev::message, move |event: MessageEvent| {
         let Some(own) = frame.get_untracked().and_then(|f| f.content_window()) else {
             return;
         };
-        let own: &JsValue = own.as_ref();
         if event
             .source()
-            .is_none_or(|source| AsRef::<JsValue>::as_ref(&source) != own)
+            .is_none_or(|source| AsRef::<JsValue>::as_ref(&source) != AsRef::<JsValue>::as_ref(&own))
         {
             return;
         }
@@ -111,7 +128,10 @@ fn SandboxFrame(sandbox: JsSandboxData) -> impl IntoView {
                 .ok()
                 .and_then(|v| v.as_string())
         };
-        if field("type").as_deref() == Some(ERROR_MESSAGE_TYPE) {
+        if field("method").as_deref() == Some(PROXY_READY) {
+            // The proxy's origin is opaque: "*" is the only target origin that reaches it.
+            let _ = own.post_message(&resource_ready(&document), "*");
+        } else if field("type").as_deref() == Some(ERROR_MESSAGE_TYPE) {
             error.set(Some(shorten(
                 &field("message").unwrap_or_else(|| "unknown error".to_owned()),
             )));
@@ -123,7 +143,7 @@ fn SandboxFrame(sandbox: JsSandboxData) -> impl IntoView {
     view! {
         <div class="au-js-sandbox">
             <WidgetTitle title=sandbox.title.clone() />
-            <iframe class="au-js-sandbox__frame" node_ref=frame sandbox="allow-scripts" srcdoc=sandbox.srcdoc()
+            <iframe class="au-js-sandbox__frame" node_ref=frame sandbox="allow-scripts" src=proxy_page()
                 referrerpolicy="no-referrer" title=sandbox.title.clone().unwrap_or_else(|| "Sandboxed script".to_owned())
                 style:height=format!("{height}px") data-testid="sandbox-frame"></iframe>
             <p class="au-js-sandbox__status">
@@ -142,6 +162,16 @@ fn SandboxFrame(sandbox: JsSandboxData) -> impl IntoView {
             </p>
         </div>
     }
+}
+
+/// The handshake's second message: the document for the proxy's inner frame, scripts only.
+fn resource_ready(document: &str) -> JsValue {
+    let message = serde_json::json!({
+        "jsonrpc": "2.0",
+        "method": RESOURCE_READY,
+        "params": { "html": document, "sandbox": "allow-scripts" },
+    });
+    js_sys::JSON::parse(&message.to_string()).unwrap_or(JsValue::NULL)
 }
 
 fn shorten(text: &str) -> String {

@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use autoui::widgets::js_sandbox::SandboxProxy;
 use autoui::widgets::{WidgetProps, render};
 use autoui_core::canvas::event::WidgetAction;
 use autoui_core::ids::BlockId;
@@ -72,8 +73,26 @@ pub fn mount_widget(kind: WidgetKind, data: Value) -> Mounted {
     });
     let props = WidgetProps { id: BlockId::new(format!("w_test_{}", kind.as_str())), data: data.into(), emit };
     // The handle is leaked on purpose: tests inspect the DOM after mounting and the page is thrown away.
-    std::mem::forget(leptos::mount::mount_to(container.clone(), move || render(kind, props)));
+    std::mem::forget(leptos::mount::mount_to(container.clone(), move || {
+        provide_context(SandboxProxy(sandbox_proxy_url()));
+        render(kind, props)
+    }));
     Mounted { container, data, events }
+}
+
+/// The app's sandbox proxy page (`public/sandbox.html`) as a `blob:` URL: the test runner serves no
+/// static files of the app.
+fn sandbox_proxy_url() -> String {
+    thread_local! {
+        static URL: String = {
+            let parts = js_sys::Array::of1(&include_str!("../../public/sandbox.html").into());
+            let options = web_sys::BlobPropertyBag::new();
+            options.set_type("text/html");
+            let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).expect("blob");
+            web_sys::Url::create_object_url_with_blob(&blob).expect("blob URL")
+        };
+    }
+    URL.with(String::clone)
 }
 
 /// The params of the first example call in `kind`'s recipe.
