@@ -76,6 +76,14 @@ fn unreachable() -> &'static str {
     server_url("AUTOUI_MCP_UNREACHABLE_URL", option_env!("AUTOUI_MCP_UNREACHABLE_URL"))
 }
 
+fn no_cors() -> &'static str {
+    server_url("AUTOUI_MCP_NO_CORS_URL", option_env!("AUTOUI_MCP_NO_CORS_URL"))
+}
+
+fn no_preflight() -> &'static str {
+    server_url("AUTOUI_MCP_NO_PREFLIGHT_URL", option_env!("AUTOUI_MCP_NO_PREFLIGHT_URL"))
+}
+
 /// Bounds on each wait, so a hung server fails one test quickly instead of the whole run.
 const CONNECT_MS: u32 = 10_000;
 const CALL_MS: u32 = 10_000;
@@ -312,30 +320,50 @@ async fn the_python_server_pages_its_tools_and_returns_structured_rows_over_lega
     exercise_table(table_sse(), TransportKind::Sse).await;
 }
 
-#[wasm_bindgen_test]
-async fn an_unreachable_server_fails_with_the_cors_headers_it_must_send() {
+/// The reason the server at `url` failed to connect with.
+async fn failure_reason(url: &str) -> String {
     let hub = spawn_hub(McpOptions::default());
     let mut events = Events::watch(&hub);
-    let id = hub.add_server(ServerConfig::new(unreachable())).expect("a valid URL");
+    let id = hub.add_server(ServerConfig::new(url)).expect("a valid URL");
     let reason = events
-        .until("failing to reach a closed port", |event| match event {
+        .until("failing to connect", |event| match event {
             HubEvent::StatusChanged { server, status: ServerStatus::Failed { reason } } if server == &id => {
                 Some(reason.clone())
             }
             _ => None,
         })
         .await;
-    assert!(reason.contains("is unreachable or missing CORS headers"), "{reason}");
+    remove_all(&hub).await;
+    reason
+}
+
+#[wasm_bindgen_test]
+async fn a_closed_port_is_reported_as_nothing_answering_not_as_cors() {
+    let reason = failure_reason(unreachable()).await;
     assert!(reason.contains(unreachable()), "the reason names the URL: {reason}");
+    assert!(reason.contains("nothing answers there") && reason.contains("Start the server or correct the URL"), "{reason}");
+    assert!(!reason.contains("Access-Control"), "CORS is not the problem: {reason}");
+}
+
+#[wasm_bindgen_test]
+async fn a_server_without_cors_headers_is_told_the_exact_origin_header_to_send() {
+    let reason = failure_reason(no_cors()).await;
+    let origin = web_sys::window().unwrap().location().origin().unwrap();
+    assert!(reason.contains(no_cors()), "{reason}");
+    assert!(reason.contains(&format!("have no Access-Control-Allow-Origin for {origin}")), "{reason}");
+    assert!(reason.contains(&format!("Access-Control-Allow-Origin: {origin} (or *)")), "{reason}");
+}
+
+#[wasm_bindgen_test]
+async fn a_server_that_refuses_the_preflight_is_told_what_options_must_answer() {
+    let reason = failure_reason(no_preflight()).await;
+    assert!(reason.contains("refuses the preflight (OPTIONS)"), "{reason}");
     for header in [
-        "Access-Control-Allow-Origin",
         "Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS",
         "Access-Control-Allow-Headers: Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version",
-        "Access-Control-Expose-Headers: Mcp-Session-Id",
     ] {
         assert!(reason.contains(header), "the reason lists {header}: {reason}");
     }
-    remove_all(&hub).await;
 }
 
 /// One request as it went out, and the status it got.

@@ -1,13 +1,23 @@
-//! `HttpTransport` over the browser's `fetch`, streaming response bodies and aborting on Stop.
+//! `HttpTransport` over the browser's `fetch`, streaming response bodies and aborting on Stop. A
+//! request that gets no HTTP status is asked again in ways the browser answers differently, so the
+//! person learns whether the server is down or refuses this page (and how), not "one or the other".
 
 use autoui_core::cancel::CancelToken;
-use autoui_core::ports::{HttpError, HttpRequest, HttpResponse, HttpTransport};
+use autoui_core::ports::{Clock, HttpError, HttpRequest, HttpResponse, HttpTransport, Unanswered};
 use futures::channel::oneshot;
 use futures::future::{Either, LocalBoxFuture, select};
 use futures::stream::{self, StreamExt};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, Request, RequestInit, Response};
+use web_sys::{
+    AbortController, Headers, ReadableStreamDefaultReader, Request, RequestCache, RequestCredentials, RequestInit,
+    RequestMode, Response,
+};
+
+use crate::adapters::clock::BrowserClock;
+
+/// How long each diagnosis probe may take: the failed request already came back, so an answer is quick.
+const PROBE_MS: u32 = 5_000;
 
 /// The browser's fetch. Cheap to create; holds no state.
 #[derive(Clone, Copy, Debug, Default)]
@@ -54,7 +64,14 @@ async fn send(request: HttpRequest, cancel: CancelToken) -> Result<HttpResponse,
     let response: Response = match JsFuture::from(window.fetch_with_request(&js_request)).await {
         Ok(value) => value.unchecked_into(),
         Err(_) if cancel.is_cancelled() => return Err(HttpError::Aborted),
-        Err(error) => return Err(HttpError::Network(describe(&error))),
+        Err(error) => {
+            let detail = describe(&error);
+            return Err(match cancel.run(diagnose(&request.url)).await {
+                None => HttpError::Aborted,
+                Some(Some(cause)) => HttpError::Unanswered { detail, cause },
+                Some(None) => HttpError::Network(detail),
+            });
+        }
     };
 
     let mut header_pairs = Vec::new();
@@ -129,6 +146,46 @@ fn body_chunks(
             }
         }
     })
+}
+
+/// Why `url` gave no status: mixed content is known without asking; then a `no-cors` GET (which any
+/// answering server satisfies, opaquely) tells "down" from "answers", and a simple GET (no custom
+/// headers, so no preflight) tells "no Access-Control-Allow-Origin at all" from "preflight refused".
+/// `None` when the probes cannot run or time out.
+async fn diagnose(url: &str) -> Option<Unanswered> {
+    let location = web_sys::window()?.location();
+    let target = web_sys::Url::new(url).ok()?;
+    let loopback = matches!(target.hostname().as_str(), "localhost" | "127.0.0.1" | "[::1]");
+    if location.protocol().ok()? == "https:" && target.protocol() == "http:" && !loopback {
+        return Some(Unanswered::MixedContent);
+    }
+    if !probe(url, RequestMode::NoCors).await? {
+        return Some(Unanswered::Down);
+    }
+    if probe(url, RequestMode::Cors).await? {
+        Some(Unanswered::PreflightRefused)
+    } else {
+        Some(Unanswered::NoAllowOrigin { origin: location.origin().ok()? })
+    }
+}
+
+/// Whether a bodiless GET to `url` in `mode` gets a response (its body is never read: the GET may
+/// open an event stream); `None` if it neither answers nor fails within [`PROBE_MS`].
+async fn probe(url: &str, mode: RequestMode) -> Option<bool> {
+    let controller = AbortController::new().ok()?;
+    let init = RequestInit::new();
+    init.set_method("GET");
+    init.set_mode(mode);
+    init.set_cache(RequestCache::NoStore);
+    init.set_credentials(RequestCredentials::Omit);
+    init.set_signal(Some(&controller.signal()));
+    let fetched = JsFuture::from(web_sys::window()?.fetch_with_str_and_init(url, &init));
+    let outcome = match select(fetched, BrowserClock.sleep(PROBE_MS)).await {
+        Either::Left((result, _)) => Some(result.is_ok()),
+        Either::Right(_) => None,
+    };
+    controller.abort();
+    outcome
 }
 
 /// A readable message from a JS exception (`TypeError: Failed to fetch` and the like).

@@ -89,12 +89,37 @@ pub enum HttpError {
     /// response because of CORS (the two are indistinguishable from a page).
     #[error("unreachable or missing CORS headers: {0}")]
     Network(String),
+    /// The request failed without an HTTP status, and the browser adapter found out why by asking
+    /// again in ways the browser answers differently (see [`Unanswered`]).
+    #[error("{cause} ({detail})")]
+    Unanswered { detail: String, cause: Unanswered },
     #[error("request aborted")]
     Aborted,
     #[error("response body larger than {limit} bytes")]
     TooLarge { limit: usize },
     #[error("response body could not be read: {0}")]
     Body(String),
+}
+
+/// Why a request got no HTTP status, as far as a page can tell: a `no-cors` request reaches a server
+/// that answers (its response is opaque but arrives), and a simple request (no custom headers, so no
+/// preflight) shows whether the server sends `Access-Control-Allow-Origin` at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unanswered {
+    /// Nothing answers at that address: the server is down, or the host or port is wrong.
+    #[error("nothing answers there: the server is not running, or the address is wrong")]
+    Down,
+    /// A plain-http URL from a page served over https: the browser blocks it before sending.
+    #[error("the browser blocks plain http from this https page (mixed content)")]
+    MixedContent,
+    /// The server answers, but without `Access-Control-Allow-Origin` for this page's origin.
+    #[error("the server answers, but not to this page: its responses have no Access-Control-Allow-Origin for {origin}")]
+    NoAllowOrigin { origin: String },
+    /// Simple requests get through, but the preflight (`OPTIONS`) for the real request is refused.
+    #[error(
+        "the server answers simple requests from this page but refuses the preflight (OPTIONS) its real requests need"
+    )]
+    PreflightRefused,
 }
 
 pub trait HttpTransport {

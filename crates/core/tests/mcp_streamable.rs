@@ -800,6 +800,32 @@ fn a_failure_without_status_names_the_cors_headers_the_server_must_send() {
 }
 
 #[test]
+fn a_failure_the_browser_diagnosed_says_what_to_change_for_that_cause_only() {
+    use autoui_core::ports::Unanswered;
+    let down = run_error(|_, _| Reply::Unanswered(Unanswered::Down));
+    assert!(down.starts_with("http://127.0.0.1:3001/mcp: nothing answers there"), "{down}");
+    assert!(down.contains("Start the server or correct the URL") && !down.contains("Access-Control"), "{down}");
+
+    let origin = "http://127.0.0.1:8080".to_owned();
+    let no_origin = run_error(move |_, _| Reply::Unanswered(Unanswered::NoAllowOrigin { origin: origin.clone() }));
+    assert!(no_origin.contains("have no Access-Control-Allow-Origin for http://127.0.0.1:8080"), "{no_origin}");
+    assert!(no_origin.contains("Access-Control-Allow-Origin: http://127.0.0.1:8080 (or *)"), "{no_origin}");
+    assert!(no_origin.contains("Access-Control-Expose-Headers: Mcp-Session-Id"), "{no_origin}");
+
+    let preflight = run_error(|_, _| Reply::Unanswered(Unanswered::PreflightRefused));
+    assert!(preflight.contains("refuses the preflight (OPTIONS)"), "{preflight}");
+    assert!(
+        preflight.contains(
+            "Access-Control-Allow-Headers: Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID"
+        ),
+        "{preflight}"
+    );
+
+    let mixed = run_error(|_, _| Reply::Unanswered(Unanswered::MixedContent));
+    assert!(mixed.contains("mixed content") && mixed.contains("over https"), "{mixed}");
+}
+
+#[test]
 fn http_errors_quote_the_server_and_say_what_to_do() {
     assert_eq!(
         run_error(|_, _| Reply::text(500, "database is down")),

@@ -147,6 +147,14 @@ impl HttpChatModel {
                     hint: wire.unreachable_hint().to_owned(),
                 });
             }
+            Err(HttpError::Unanswered { cause, .. }) => {
+                return Err(LlmError::Unreachable {
+                    provider: wire.label(settings),
+                    url,
+                    detail: cause.to_string(),
+                    hint: wire.unreachable_hint().to_owned(),
+                });
+            }
             Err(other) => {
                 return Err(LlmError::Stream { provider: wire.label(settings), detail: other.to_string() });
             }

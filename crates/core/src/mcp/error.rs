@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use crate::mcp::endpoint::EndpointError;
 use crate::mcp::sse::SseError;
-use crate::ports::HttpError;
+use crate::ports::{HttpError, Unanswered};
 
 /// The headers a server must send for this page to reach it (shown with every network failure).
 pub const CORS_HELP: &str = "if the server is running, it must answer (including OPTIONS preflights) with \
@@ -13,11 +13,32 @@ Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS, \
 Access-Control-Allow-Headers: Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, \
 and Access-Control-Expose-Headers: Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, Last-Event-Id";
 
+/// What to change for each cause, with the exact headers where CORS is the cause.
+fn cause_help(cause: &Unanswered) -> String {
+    match cause {
+        Unanswered::Down => "Start the server or correct the URL, then press Reconnect in Servers".to_owned(),
+        Unanswered::MixedContent => {
+            "Serve the MCP server over https, or open this app over http (on your own machine or network)".to_owned()
+        }
+        Unanswered::NoAllowOrigin { origin } => format!(
+            "Have the server send Access-Control-Allow-Origin: {origin} (or *) on every response, with \
+             Access-Control-Expose-Headers: Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, Last-Event-Id"
+        ),
+        Unanswered::PreflightRefused => "Have the server answer OPTIONS with a 2xx status, \
+             Access-Control-Allow-Origin, Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS and \
+             Access-Control-Allow-Headers: Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID"
+            .to_owned(),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum McpError {
     /// No HTTP status at all: from a page, "down" and "refused by CORS" look the same.
     #[error("{url} is unreachable or missing CORS headers ({detail}); {CORS_HELP}")]
     Unreachable { url: String, detail: String },
+    /// No HTTP status, and the browser adapter found out why: the message says what to change.
+    #[error("{url}: {cause}. {}", cause_help(cause))]
+    Unanswered { url: String, cause: Unanswered },
     /// No HTTP status from a server that answered earlier in this session: it went down or is
     /// restarting (CORS cannot be the cause, since it worked).
     #[error(
@@ -95,6 +116,7 @@ impl McpError {
                 url: url.to_owned(),
                 detail,
             },
+            HttpError::Unanswered { cause, .. } => McpError::Unanswered { url: url.to_owned(), cause },
             HttpError::Aborted => McpError::Cancelled,
             HttpError::TooLarge { limit } => McpError::TooLarge { limit },
             HttpError::Body(detail) => {
@@ -107,6 +129,7 @@ impl McpError {
     pub fn after_connected(self) -> McpError {
         match self {
             McpError::Unreachable { url, detail } => McpError::Lost { url, detail },
+            McpError::Unanswered { url, cause: cause @ Unanswered::Down } => McpError::Lost { url, detail: cause.to_string() },
             other => other,
         }
     }
