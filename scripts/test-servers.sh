@@ -5,8 +5,9 @@
 #   scripts/test-servers.sh stop    stops every server `start` started from this checkout
 # Servers: npm @modelcontextprotocol/server-everything in its streamableHttp and sse modes, and
 # tests/servers/table_server.py and slow_server.py (PyPI mcp) over Streamable HTTP and legacy SSE. One more free port,
-# with nothing listening, stands for an unreachable server; tests/servers/cors_server.py gets CORS wrong
-# in two ways (no header at all; preflight refused). PIDs and logs live in a temp dir.
+# with nothing listening, stands for an unreachable server; tests/servers/cors_server.py refuses
+# preflights (the other causes the app tells apart need a page that is not cross-origin isolated, as
+# the test runner's is: the e2e scenario `cors` checks them). PIDs and logs live in a temp dir.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$ROOT"
@@ -16,7 +17,7 @@ servers="$ROOT/tests/servers"
 everything="$servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 python="$servers/.venv/bin/python"
 # Stable ports keep the compiled tests valid between runs; taken ones are replaced by free ones.
-preferred_ports=(39101 39102 39103 39104 39105 39106 39107 39108 39109)
+preferred_ports=(39101 39102 39103 39104 39105 39106 39107 39108)
 
 say() { printf '\033[1;34m[test-servers]\033[0m %s\n' "$*" >&2; }
 
@@ -87,7 +88,7 @@ start() {
   stop
   mkdir -p "$state"
   read -r p_everything_http p_everything_sse p_table_http p_table_sse p_unreachable p_slow_http p_slow_sse \
-    p_no_cors p_no_preflight \
+    p_no_preflight \
     < <(free_ports "${preferred_ports[@]}")
 
   launch everything-streamable "$p_everything_http" node --import "$servers/loopback.mjs" "$everything" streamableHttp
@@ -96,7 +97,6 @@ start() {
   launch table-sse "$p_table_sse" "$python" "$servers/table_server.py" --transport sse --port "$p_table_sse"
   launch slow-streamable "$p_slow_http" "$python" "$servers/slow_server.py" --transport streamable --port "$p_slow_http"
   launch slow-sse "$p_slow_sse" "$python" "$servers/slow_server.py" --transport sse --port "$p_slow_sse"
-  launch no-cors "$p_no_cors" "$python" "$servers/cors_server.py" --mode none --port "$p_no_cors"
   launch no-preflight "$p_no_preflight" "$python" "$servers/cors_server.py" --mode no-preflight --port "$p_no_preflight"
 
   wait_for_port everything-streamable "$p_everything_http"
@@ -105,9 +105,8 @@ start() {
   wait_for_port table-sse "$p_table_sse"
   wait_for_port slow-streamable "$p_slow_http"
   wait_for_port slow-sse "$p_slow_sse"
-  wait_for_port no-cors "$p_no_cors"
   wait_for_port no-preflight "$p_no_preflight"
-  say "listening on 127.0.0.1 ports $p_everything_http $p_everything_sse $p_table_http $p_table_sse $p_slow_http $p_slow_sse $p_no_cors $p_no_preflight (logs in $state)"
+  say "listening on 127.0.0.1 ports $p_everything_http $p_everything_sse $p_table_http $p_table_sse $p_slow_http $p_slow_sse $p_no_preflight (logs in $state)"
 
   cat <<ENV
 export AUTOUI_MCP_EVERYTHING_STREAMABLE_URL=http://127.0.0.1:$p_everything_http/mcp
@@ -117,7 +116,6 @@ export AUTOUI_MCP_TABLE_SSE_URL=http://127.0.0.1:$p_table_sse/sse
 export AUTOUI_MCP_UNREACHABLE_URL=http://127.0.0.1:$p_unreachable/mcp
 export AUTOUI_MCP_SLOW_STREAMABLE_URL=http://127.0.0.1:$p_slow_http/mcp
 export AUTOUI_MCP_SLOW_SSE_URL=http://127.0.0.1:$p_slow_sse/sse
-export AUTOUI_MCP_NO_CORS_URL=http://127.0.0.1:$p_no_cors/mcp
 export AUTOUI_MCP_NO_PREFLIGHT_URL=http://127.0.0.1:$p_no_preflight/mcp
 ENV
 }

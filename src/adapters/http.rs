@@ -151,21 +151,24 @@ fn body_chunks(
 /// Why `url` gave no status: mixed content is known without asking; then a `no-cors` GET (which any
 /// answering server satisfies, opaquely) tells "down" from "answers", and a simple GET (no custom
 /// headers, so no preflight) tells "no Access-Control-Allow-Origin at all" from "preflight refused".
-/// `None` when the probes cannot run or time out.
+/// A cross-origin isolated page (COEP) gets no opaque responses, so there only a refused preflight can
+/// be told apart. `None` when the probes cannot tell or time out.
 async fn diagnose(url: &str) -> Option<Unanswered> {
-    let location = web_sys::window()?.location();
+    let window = web_sys::window()?;
+    let isolated = js_sys::Reflect::get(&window, &"crossOriginIsolated".into()).ok()?.is_truthy();
+    let location = window.location();
     let target = web_sys::Url::new(url).ok()?;
     let loopback = matches!(target.hostname().as_str(), "localhost" | "127.0.0.1" | "[::1]");
     if location.protocol().ok()? == "https:" && target.protocol() == "http:" && !loopback {
         return Some(Unanswered::MixedContent);
     }
-    if !probe(url, RequestMode::NoCors).await? {
+    if !isolated && !probe(url, RequestMode::NoCors).await? {
         return Some(Unanswered::Down);
     }
-    if probe(url, RequestMode::Cors).await? {
-        Some(Unanswered::PreflightRefused)
-    } else {
-        Some(Unanswered::NoAllowOrigin { origin: location.origin().ok()? })
+    match probe(url, RequestMode::Cors).await? {
+        true => Some(Unanswered::PreflightRefused),
+        false if isolated => None,
+        false => Some(Unanswered::NoAllowOrigin { origin: location.origin().ok()? }),
     }
 }
 

@@ -1,7 +1,9 @@
-"""A server that gets CORS wrong on purpose, for the browser tests of the diagnosis a person sees when
-a request gets no status (src/adapters/http.rs). Standard library only; listens on 127.0.0.1:$PORT.
+"""A server that gets CORS wrong on purpose, for the tests of the diagnosis a person sees when a
+request gets no status (src/adapters/http.rs). Standard library only; listens on 127.0.0.1:$PORT.
   --mode none          answers every request (200, a JSON error body) without any CORS header
   --mode no-preflight  sends Access-Control-Allow-Origin: * on GET and POST, but refuses OPTIONS (405)
+The mode may come from CORS_MODE instead; other arguments (the e2e harness passes --transport) are
+ignored.
 """
 
 import argparse
@@ -39,7 +41,9 @@ def handler(mode: str):
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--mode", choices=["none", "no-preflight"], required=True)
+    parser.add_argument("--mode", choices=["none", "no-preflight"], default=os.environ.get("CORS_MODE"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "0")))
-    args = parser.parse_args()
+    args, _ = parser.parse_known_args()
+    if args.mode is None:
+        parser.error("--mode (or CORS_MODE) is required")
     ThreadingHTTPServer(("127.0.0.1", args.port), handler(args.mode)).serve_forever()
