@@ -287,6 +287,37 @@ impl Page {
         self.reload().await;
     }
 
+    /// Keeps the next file the page downloads (through a Blob URL) for [`Page::downloaded_text`].
+    pub async fn catch_downloads(&self) {
+        self.eval(
+            "const make = URL.createObjectURL.bind(URL); \
+             URL.createObjectURL = (blob) => { window.__exported = blob; return make(blob); };",
+            vec![],
+        )
+        .await;
+    }
+
+    /// The text of the last file downloaded since [`Page::catch_downloads`], if any.
+    pub async fn downloaded_text(&self) -> Option<String> {
+        let script = "const done = arguments[arguments.length - 1]; \
+                      window.__exported ? window.__exported.text().then(done) : done(null);";
+        self.eval_async(script, vec![]).await.as_str().map(str::to_owned)
+    }
+
+    /// Gives the import button a file named `name` holding `text`, as a person picking it would.
+    pub async fn import_file(&self, text: &str, name: &str) {
+        self.eval(
+            "const [text, name] = arguments; \
+             const input = document.querySelector('[data-testid=import-file]'); \
+             const files = new DataTransfer(); \
+             files.items.add(new File([text], name, { type: 'application/json' })); \
+             input.files = files.files; \
+             input.dispatchEvent(new Event('change', { bubbles: true }));",
+            vec![Value::from(text), Value::from(name)],
+        )
+        .await;
+    }
+
     /// Types `text` into the chat and sends it.
     pub async fn say(&self, text: &str) {
         self.type_into("[data-testid=chat-input]", text).await;

@@ -10,7 +10,7 @@ use std::time::Duration;
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::llm::{Reply, ScriptedLlm};
 use autoui_e2e::with_app;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 const BUTTON: &str = "[data-widget-type=actions] .au-actions__button";
 
@@ -71,23 +71,6 @@ async fn a_shared_dashboards_button_cannot_start_a_turn_and_its_data_stays_out_o
     llm.stop().await;
 }
 
-const CATCH_EXPORT: &str = r#"
-const make = URL.createObjectURL.bind(URL);
-URL.createObjectURL = (blob) => { window.__exported = blob; return make(blob); };"#;
-
-const EXPORTED: &str = r#"
-const done = arguments[arguments.length - 1];
-window.__exported ? window.__exported.text().then(done) : done(null);"#;
-
-/// Gives the import button the file `arguments[1]` with the text `arguments[0]`, as a person picking it would.
-const IMPORT: &str = r#"
-const [text, name] = arguments;
-const input = document.querySelector('[data-testid=import-file]');
-const files = new DataTransfer();
-files.items.add(new File([text], name, { type: 'application/json' }));
-input.files = files.files;
-input.dispatchEvent(new Event('change', { bubbles: true }));"#;
-
 #[tokio::test]
 async fn an_imported_dashboards_buttons_wait_for_the_person_even_after_a_reload() {
     let llm = ScriptedLlm::start(|_request: &Value, _index| Reply::text("Noted.")).await;
@@ -98,15 +81,14 @@ async fn an_imported_dashboards_buttons_wait_for_the_person_even_after_a_reload(
         page.click("[data-testid=gallery-add-actions]").await;
         page.open("/#/").await;
         page.find(BUTTON).await;
-        page.eval(CATCH_EXPORT, vec![]).await;
+        page.catch_downloads().await;
         page.click("[data-testid=export-file]").await;
-        let file = page.eval_async(EXPORTED, vec![]).await;
-        let file = file.as_str().expect("the dashboard was downloaded").to_owned();
+        let file = page.downloaded_text().await.expect("the dashboard was downloaded");
 
         page.configure_llm("anthropic", &base).await;
         page.click("[data-testid=clear-canvas]").await;
         page.wait_for_count("[data-testid=widget]", 0).await;
-        page.eval(IMPORT, vec![json!(file), json!("someone-elses.json")]).await;
+        page.import_file(&file, "someone-elses.json").await;
         page.find("[data-testid=imported-banner]").await;
         // The session is saved a moment after a change.
         tokio::time::sleep(Duration::from_millis(1_000)).await;

@@ -436,24 +436,6 @@ async fn a_second_tab_follows_the_first_read_only_and_takes_over_when_it_closes(
     .await;
 }
 
-/// Keeps the next blob the page makes a download of, as `window.__exported`.
-const CATCH_EXPORT: &str = r#"
-const make = URL.createObjectURL.bind(URL);
-URL.createObjectURL = (blob) => { window.__exported = blob; return make(blob); };"#;
-
-const EXPORTED: &str = r#"
-const done = arguments[arguments.length - 1];
-window.__exported ? window.__exported.text().then(done) : done(null);"#;
-
-/// Gives the import button the file `arguments[1]` with the text `arguments[0]`, as a person picking it would.
-const IMPORT: &str = r#"
-const [text, name] = arguments;
-const input = document.querySelector('[data-testid=import-file]');
-const files = new DataTransfer();
-files.items.add(new File([text], name, { type: 'application/json' }));
-input.files = files.files;
-input.dispatchEvent(new Event('change', { bubbles: true }));"#;
-
 async fn dashboard_names(page: &Page) -> Vec<String> {
     let names = page
         .eval("return [...document.querySelectorAll('[data-testid=dashboard-open] span')].map((s) => s.textContent);", vec![])
@@ -471,14 +453,13 @@ async fn export_all_writes_one_file_that_import_reads_back_without_overwriting_a
         page.click("[data-testid=dashboard-save]").await;
         page.wait_for_text("[data-testid=dashboards]", "Sales").await;
 
-        page.eval(CATCH_EXPORT, vec![]).await;
+        page.catch_downloads().await;
         page.click("[data-testid=export-all]").await;
-        let backup = page.eval_async(EXPORTED, vec![]).await;
-        let backup = backup.as_str().expect("the backup was downloaded").to_owned();
+        let backup = page.downloaded_text().await.expect("the backup was downloaded");
         assert!(backup.contains("\"autoui\": \"backup\"") && backup.contains("City 7-24") && backup.contains("Sales"), "{backup}");
 
         // A backup from a newer version and a file that is not one are refused, and nothing changes.
-        page.eval(IMPORT, vec![json!("{\"autoui\": \"backup\", \"version\": 9}"), json!("newer.json")]).await;
+        page.import_file("{\"autoui\": \"backup\", \"version\": 9}", "newer.json").await;
         page.wait_for_text("[data-testid=notices]", "newer.json could not be imported").await;
         assert!(page.text("[data-testid=notices]").await.contains("newer autoui"));
         assert_eq!(page.count("[data-widget-type=data-table]").await, 1);
@@ -486,14 +467,14 @@ async fn export_all_writes_one_file_that_import_reads_back_without_overwriting_a
         // On an empty canvas the backup's session comes back whole, and its dashboard beside the saved one.
         page.click("[data-testid=clear-canvas]").await;
         page.wait_for_count("[data-testid=widget]", 0).await;
-        page.eval(IMPORT, vec![json!(backup), json!("backup.json")]).await;
+        page.import_file(&backup, "backup.json").await;
         page.wait_for_text("[data-widget-type=data-table]", "City 7-0").await;
         page.wait_until("both dashboards are listed", "return document.querySelectorAll('[data-testid=dashboard-open]').length === 2;").await;
         assert_eq!(dashboard_names(&page).await.len(), 2);
         assert!(dashboard_names(&page).await.contains(&"Sales (2)".to_owned()), "the saved one is not overwritten");
 
         // On a canvas with work, the person is asked first; cancelling keeps it as it is.
-        page.eval(IMPORT, vec![json!(backup), json!("backup.json")]).await;
+        page.import_file(&backup, "backup.json").await;
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
         while page.client().get_alert_text().await.is_err() {
             assert!(std::time::Instant::now() < deadline, "the import never asked before replacing the canvas");
