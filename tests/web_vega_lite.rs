@@ -15,7 +15,6 @@ use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 use serde_json::{Value, json};
 use support::{Mounted, assert_no_injected_markup, assert_not_pwned, example, mount_widget, next_frame};
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Element, MouseEvent, MouseEventInit};
 
@@ -372,4 +371,33 @@ async fn two_hundred_thousand_points_are_refused_quickly_with_the_cap_named() {
     assert!(mounted.query("svg").is_none(), "nothing was drawn");
     assert_eq!(resources().len(), before, "no request");
     assert!(elapsed < 3_000.0, "refused in {elapsed} ms");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine's verdict before a widget is shown (widget_display's ChartCompiler)
+
+#[wasm_bindgen_test]
+async fn the_engine_compiles_specs_and_names_errors_and_warnings_for_the_model() {
+    install();
+    let valid = json!({"data": rows(json!([{"a": "x", "b": 1}])), "mark": "bar",
+        "encoding": {"x": {"field": "a", "type": "nominal"}, "y": {"field": "b", "type": "quantitative"}}});
+    let verdict = vega::compile(&valid).await.expect("the engine runs");
+    assert!(verdict.errors.is_empty() && verdict.warnings.is_empty(), "{verdict:?}");
+
+    let mut warned = valid.clone();
+    warned["encoding"]["shape"] = json!({"field": "a", "type": "nominal"});
+    let verdict = vega::compile(&warned).await.expect("the engine runs");
+    assert!(verdict.errors.is_empty(), "{verdict:?}");
+    assert!(verdict.warnings.iter().any(|w| w.contains("shape")), "{verdict:?}");
+
+    let mut wrong = valid.clone();
+    wrong["transform"] = json!([{"calculate": "datum.b +", "as": "c"}]);
+    let verdict = vega::compile(&wrong).await.expect("the engine runs");
+    assert!(!verdict.errors.is_empty(), "an expression cut short: {verdict:?}");
+
+    let mut hostile = valid;
+    hostile["transform"] = json!([{"calculate": "window.__pwned = 1", "as": "c"}]);
+    let verdict = vega::compile(&hostile).await.expect("the engine runs");
+    assert!(!verdict.errors.is_empty(), "{verdict:?}");
+    assert_not_pwned();
 }

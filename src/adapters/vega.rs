@@ -11,6 +11,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use autoui_core::ports::{ChartCompiler, ChartVerdict};
 use autoui_core::view::vega_lite::{self, Atlas};
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Array, Function, JSON, Object, Promise, Reflect};
@@ -153,6 +154,49 @@ pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f
     let result = JsFuture::from(promise).await.map_err(error_text)?;
     let warnings = warnings.borrow().clone();
     Ok((Chart { result, _tooltip: tooltip, _logger: logger_closures }, warnings))
+}
+
+/// The page's [`ChartCompiler`]: the engine's own compile and parse steps (Vega-Lite to Vega, then
+/// Vega's parser with expressions as ASTs), run before a `vega-lite` widget is shown.
+pub struct EngineCompiler;
+
+impl ChartCompiler for EngineCompiler {
+    fn compile<'a>(&'a self, spec: &'a Value) -> LocalBoxFuture<'a, Result<ChartVerdict, String>> {
+        Box::pin(compile(spec))
+    }
+}
+
+/// What Vega-Lite and Vega say about `spec` without drawing it.
+pub async fn compile(spec: &Value) -> Result<ChartVerdict, String> {
+    load_engine().await?;
+    let mut spec = spec.clone();
+    if let Some(map) = spec.as_object_mut() {
+        map.remove("usermeta");
+    }
+    let spec = JSON::parse(&spec.to_string()).map_err(|_| "the spec is not JSON".to_owned())?;
+    let kept = Rc::new(RefCell::new(Vec::new()));
+    let (logger, _closures) = logger(kept.clone())?;
+    let options = Object::new();
+    set(&options, "logger", &logger);
+    set(&options, "config", &theme());
+    let (lite, vega) = (global("vegaLite")?, global("vega")?);
+    let method = |module: &JsValue, name: &str| {
+        Reflect::get(module, &name.into()).and_then(|f| f.dyn_into::<Function>()).map_err(error_text)
+    };
+    let mut verdict = ChartVerdict::default();
+    match method(&lite, "compile")?.call2(&lite, &spec, &options) {
+        Err(error) => verdict.errors.push(error_text(error)),
+        Ok(compiled) => {
+            let vega_spec = Reflect::get(&compiled, &"spec".into()).map_err(error_text)?;
+            let parse_options = JSON::parse(r#"{"ast": true}"#).map_err(error_text)?;
+            // The config is already in the compiled spec (vega-embed passes `{}` too).
+            if let Err(error) = method(&vega, "parse")?.call3(&vega, &vega_spec, &Object::new(), &parse_options) {
+                verdict.errors.push(error_text(error));
+            }
+        }
+    }
+    verdict.warnings = kept.borrow().clone();
+    Ok(verdict)
 }
 
 /// Single views without a size of their own fill the widget (`autosize: fit`); compositions

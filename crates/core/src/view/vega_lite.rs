@@ -13,6 +13,12 @@ use crate::recipes::validate::{Detail, push_segment};
 /// read, small enough that the page never stalls on a spec (aggregate or sample larger data first).
 pub const MAX_ROWS: usize = 5_000;
 
+/// Vega-Lite's marks, composite ones included: it fails on any other with an unreadable message.
+pub const MARKS: &[&str] = &[
+    "arc", "area", "bar", "image", "line", "point", "rect", "rule", "text", "tick", "trail", "circle", "square",
+    "geoshape", "boxplot", "errorbar", "errorband",
+];
+
 /// A map served from the app's own origin under `charts/atlas/`, named in a spec as
 /// `"data": {"name": "world-110m"}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,8 +95,15 @@ impl Scan {
                     self.data(map, path);
                 }
                 for (key, item) in map {
+                    // Rows are data, not spec: a row's "mark" or "data" field means nothing here.
+                    if is_data && key == "values" {
+                        continue;
+                    }
                     let len = path.len();
                     push_segment(path, key);
+                    if key == "mark" {
+                        self.mark(item, path);
+                    }
                     if len == 0 && key == "datasets" {
                         self.datasets_rows(item, path);
                     } else {
@@ -108,6 +121,25 @@ impl Scan {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A `mark` (a name, or an object with a `type`) must be one Vega-Lite knows.
+    fn mark(&mut self, mark: &Value, path: &str) {
+        let (name, at) = match mark {
+            Value::String(name) => (name.as_str(), path.to_owned()),
+            Value::Object(def) => match def.get("type") {
+                Some(Value::String(name)) => (name.as_str(), format!("{path}/type")),
+                _ => ("", format!("{path}/type")),
+            },
+            // A field literally named "mark" in the data is not a mark.
+            _ => return,
+        };
+        if !MARKS.contains(&name) {
+            self.details.push(Detail {
+                path: at,
+                message: format!("\"{name}\" is not a Vega-Lite mark; use one of {}", MARKS.join(", ")),
+            });
         }
     }
 
@@ -285,6 +317,16 @@ mod tests {
         let sets: Vec<Value> = (0..MAX_ROWS).map(|i| json!({"x": i})).collect();
         let spec = json!({"datasets": {"big": sets}, "data": {"values": [1]}, "mark": "point"});
         assert_eq!(paths(&check(&spec)), ["/datasets/big"]);
+    }
+
+    #[test]
+    fn marks_must_be_vega_lite_marks_wherever_they_are() {
+        assert!(check(&json!({"mark": {"type": "boxplot"}, "layer": [{"mark": "rule"}]})).is_empty());
+        let details = check(&json!({"layer": [{"mark": "bars"}, {"mark": {"type": "pie"}}]}));
+        assert_eq!(paths(&details), ["/layer/0/mark", "/layer/1/mark/type"]);
+        assert!(details[0].message.contains("\"bars\" is not a Vega-Lite mark; use one of arc, area, bar"));
+        // Rows may hold a field called "mark".
+        assert!(check(&json!({"data": {"values": [{"mark": 12}, {"mark": "A+"}]}, "mark": "bar"})).is_empty());
     }
 
     #[test]
