@@ -47,7 +47,10 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
             return;
         }
         status.set(Status::Drawing);
-        let measured = size.get_untracked();
+        // The box as laid out now: the observer's first report may still be on its way, and drawing
+        // at the fallback size would mean drawing twice.
+        let (width, height) = (f64::from(host.client_width()), f64::from(host.client_height()));
+        let measured = if width >= 1.0 && height >= 1.0 { (width, height) } else { size.get_untracked() };
         leptos::task::spawn_local(async move {
             let tip: web_sys::HtmlElement = tip.unchecked_into();
             let drawn = vega::draw(&host, &tip, &spec, measured).await;
