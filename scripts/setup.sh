@@ -69,6 +69,14 @@ if [[ ! -x scripts/tools/node_modules/.bin/wasm-opt ]]; then
   npm ci --prefix scripts/tools --no-audit --no-fund --loglevel=error
 fi
 
+# The vega-lite widget's engine and maps (scripts/charts.sh copies them into the build); again when
+# the lock file changed since the last install (npm writes node_modules/.package-lock.json).
+charts=vendor/charts
+if [[ ! -d "$charts/node_modules" || "$charts/package-lock.json" -nt "$charts/node_modules/.package-lock.json" ]]; then
+  say "installing the chart engine (npm vega, vega-lite, vega-embed, world-atlas, us-atlas)"
+  npm ci --prefix "$charts" --no-audit --no-fund --loglevel=error
+fi
+
 if $with_tests; then
   # tests/servers: the MCP servers the tests connect to; tests/e2e: axe-core, which the
   # accessibility scenario injects into the page (the app never loads it).

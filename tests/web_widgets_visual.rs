@@ -226,6 +226,36 @@ async fn chart_rich_reads_datasets_as_grouped_bars() {
 }
 
 #[wasm_bindgen_test]
+async fn chart_rich_stacks_bars_into_one_column_per_label_and_hides_a_series_from_the_stack() {
+    let stacked = json!({"title": "Tickets by priority", "type": "bar", "stacked": true, "labels": ["Mon", "Tue", "Wed"],
+        "data": [{"label": "Low", "values": [10, 20, 5]}, {"label": "High", "values": [30, 10, 15]}]});
+    let mounted = mount_widget(WidgetKind::ChartRich, stacked);
+    mounted.container.style().set_property("width", "480px").expect("width");
+    mounted.container.style().set_property("height", "320px").expect("height");
+    next_frame().await;
+    next_frame().await;
+    assert_eq!(mounted.query_all(".au-chart-rich__bar").len(), 6, "one bar per value");
+    let bar = |mark: &str| element(&mounted, &format!("[data-mark=\"{mark}\"]"));
+    for category in 0..3 {
+        let (low, high) = (bar(&format!("0-{category}")), bar(&format!("1-{category}")));
+        assert_eq!(number_attr(&low, "x"), number_attr(&high, "x"), "one column per label");
+        assert_eq!(number_attr(&low, "width"), number_attr(&high, "width"));
+        let top_of_low = number_attr(&low, "y");
+        let bottom_of_high = number_attr(&high, "y") + number_attr(&high, "height");
+        assert!((top_of_low - bottom_of_high).abs() < 0.6, "High sits on Low in column {category}");
+    }
+    // Monday's column (10 + 30) is the tallest: twice Tuesday's (20 + 10) is not, but 40/30 is.
+    let column = |c: usize| number_attr(&bar(&format!("0-{c}")), "height") + number_attr(&bar(&format!("1-{c}")), "height");
+    assert!((column(0) / column(1) - 40.0 / 30.0).abs() < 0.05, "columns follow the totals");
+    // Hiding "Low" leaves "High" standing on the baseline.
+    let before = number_attr(&bar("1-0"), "y") + number_attr(&bar("1-0"), "height");
+    element(&mounted, ".au-chart-rich__legend button").unchecked_into::<HtmlElement>().click();
+    next_frame().await;
+    let after = number_attr(&bar("1-0"), "y") + number_attr(&bar("1-0"), "height");
+    assert!(after > before + 1.0, "High now starts at zero: {before} -> {after}");
+}
+
+#[wasm_bindgen_test]
 async fn chart_rich_donut_shows_slices_shares_and_the_total() {
     let donut = json!({"title": "Energy mix 2023", "type": "donut", "unit": "%",
         "labels": ["Nuclear", "Hydro", "Wind", "Solar", "Gas", "Other"],

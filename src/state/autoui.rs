@@ -13,6 +13,7 @@ use autoui_core::recipes::validate::compact::CompactValidator;
 use leptos::prelude::*;
 
 use crate::adapters::clock::BrowserRandom;
+use crate::adapters::vega::EngineCompiler;
 use crate::adapters::validator::{BrowserPatterns, LazyValidator, VALIDATOR_MODULE};
 use crate::state::canvas::CanvasCtx;
 
@@ -74,7 +75,8 @@ pub fn provide_autoui_with(canvas: CanvasCtx, validator: Rc<dyn SchemaValidator>
     let urls = Rc::new(UrlLedger::default());
     let server = Rc::new(
         AutoUi::with_validator(Rc::new(canvas), results.clone(), Rc::new(BrowserRandom), validator.clone())
-            .with_url_ledger(urls.clone()),
+            .with_url_ledger(urls.clone())
+            .with_chart_compiler(Rc::new(EngineCompiler)),
     );
     let ctx = AutoUiCtx {
         server: StoredValue::new_local(server),

@@ -33,6 +33,7 @@ pub mod tags;
 pub mod text;
 pub mod timeline;
 pub mod trombinoscope;
+pub mod vega_lite;
 
 use std::sync::Arc;
 
@@ -80,5 +81,6 @@ pub fn render(kind: WidgetKind, props: WidgetProps) -> AnyView {
         WidgetKind::Carousel => view! { <carousel::Carousel props /> }.into_any(),
         WidgetKind::JsSandbox => view! { <js_sandbox::JsSandbox props /> }.into_any(),
         WidgetKind::ChatInput => view! { <chat_input::ChatInput props /> }.into_any(),
+        WidgetKind::VegaLite => view! { <vega_lite::VegaLite props /> }.into_any(),
     }
 }

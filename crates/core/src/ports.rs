@@ -1,4 +1,5 @@
-//! The traits through which the core reaches the outside world: HTTP, time and randomness.
+//! The traits through which the core reaches the outside world: HTTP, time, randomness and the
+//! chart engine.
 //! The browser implements them in `src/adapters/`; native tests implement them with fakes.
 
 use futures::future::LocalBoxFuture;
@@ -137,4 +138,18 @@ pub trait Clock {
 
 pub trait Random {
     fn next_u64(&self) -> u64;
+}
+
+/// What the chart engine said about a spec: errors stop it from drawing, warnings do not.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChartVerdict {
+    pub errors: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// Compiles a `vega-lite` widget's spec as the page will draw it, so Vega-Lite's errors and
+/// warnings reach the model with its `widget_display` call instead of showing on a broken widget.
+/// `Err` when the engine cannot run (not loaded): the widget then says so itself.
+pub trait ChartCompiler {
+    fn compile<'a>(&'a self, spec: &'a serde_json::Value) -> LocalBoxFuture<'a, Result<ChartVerdict, String>>;
 }

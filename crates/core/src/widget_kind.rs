@@ -1,4 +1,4 @@
-//! The closed set of 25 widget kinds: wire names, legacy `render_*` aliases and default grid sizes.
+//! The closed set of 26 widget kinds: wire names, legacy `render_*` aliases and default grid sizes.
 
 use std::fmt;
 
@@ -59,12 +59,16 @@ widget_kinds! {
     JsSandbox => "js-sandbox", 6 x 5;
     // Two rows: one grid row (56 px) cannot hold the frame header, the question and the field.
     ChatInput => "chat-input", 6 x 2;
+    VegaLite => "vega-lite", 6 x 5;
 }
 
 impl WidgetKind {
     /// Whether this kind draws an SVG chart, which can be exported as SVG or PNG.
     pub fn is_chart(self) -> bool {
-        matches!(self, WidgetKind::Chart | WidgetKind::ChartRich | WidgetKind::Sankey | WidgetKind::Hemicycle)
+        matches!(
+            self,
+            WidgetKind::Chart | WidgetKind::ChartRich | WidgetKind::Sankey | WidgetKind::Hemicycle | WidgetKind::VegaLite
+        )
     }
 
     /// Resolves a name as the agent may write it: `stat-card`, or the legacy `render_stat_card`,
@@ -91,11 +95,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn there_are_twenty_five_distinct_kinds() {
+    fn there_are_twenty_six_distinct_kinds() {
         let mut names: Vec<&str> = WidgetKind::ALL.iter().map(|k| k.as_str()).collect();
         names.sort();
         names.dedup();
-        assert_eq!(names.len(), 25);
+        assert_eq!(names.len(), 26);
     }
 
     #[test]

@@ -531,3 +531,83 @@ fn malformed_calls_get_a_usage_error() {
         "\"params\" must be an object, got array of 2 item(s). widget_display takes {\"name\": \"<widget>\", \"params\": {...}}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// vega-lite: the spec's own checks, and the chart engine's verdict (a scripted engine stands for
+// the page's vega-lite; the real one is exercised in tests/web_vega_lite.rs)
+
+/// Refuses an expression cut short and warns about a `size` channel, as Vega-Lite would.
+struct ScriptedEngine;
+
+impl autoui_core::ports::ChartCompiler for ScriptedEngine {
+    fn compile<'a>(
+        &'a self,
+        spec: &'a Value,
+    ) -> futures::future::LocalBoxFuture<'a, Result<autoui_core::ports::ChartVerdict, String>> {
+        let mut verdict = autoui_core::ports::ChartVerdict::default();
+        if spec["transform"][0]["calculate"].as_str().is_some_and(|e| e.ends_with('+')) {
+            verdict.errors.push("Unexpected end of input".to_owned());
+        }
+        if spec["encoding"].get("size").is_some() {
+            verdict.warnings.push("size dropped as it is incompatible with \"bar\"".to_owned());
+        }
+        Box::pin(async move { Ok(verdict) })
+    }
+}
+
+fn with_engine() -> Harness {
+    let h = Harness::new();
+    Harness { ui: h.ui.with_chart_compiler(std::rc::Rc::new(ScriptedEngine)), ..h }
+}
+
+fn bars(expression: &str) -> Value {
+    json!({"data": {"values": [{"a": "x", "b": 1}]}, "transform": [{"calculate": expression, "as": "c"}], "mark": "bar",
+           "encoding": {"x": {"field": "a", "type": "nominal"}, "y": {"field": "c", "type": "quantitative"}}})
+}
+
+#[test]
+fn a_vega_lite_spec_the_engine_refuses_comes_back_as_a_validation_error_and_adds_nothing() {
+    let h = with_engine();
+    let error = h.err("widget_display", display("vega-lite", bars("datum.b * 2 +")));
+    assert_eq!(error["error"], "Validation failed");
+    assert_eq!(error["widget"], "vega-lite");
+    let message = error["details"][0]["message"].as_str().unwrap();
+    assert!(message.contains("Unexpected end of input") && message.contains("get_recipe \"vega-lite\""), "{message}");
+    assert!(error["expected_schema"].is_object());
+    assert!(h.canvas.log().is_empty(), "nothing was added");
+    // The model's fix in one retry.
+    let shown = h.ok("widget_display", display("vega-lite", bars("datum.b * 2")));
+    assert_eq!(shown["widget"], "vega-lite");
+    assert!(shown.get("warnings").is_none());
+}
+
+#[test]
+fn vega_lite_warnings_come_back_with_the_shown_widget() {
+    let h = with_engine();
+    let mut spec = bars("datum.b");
+    spec["encoding"]["size"] = json!({"field": "b"});
+    let shown = h.ok("widget_display", display("vega-lite", spec));
+    assert_eq!(shown["warnings"], json!(["size dropped as it is incompatible with \"bar\""]));
+}
+
+#[test]
+fn an_unknown_vega_lite_mark_is_named_with_the_marks_there_are() {
+    let h = with_engine();
+    let error = h.err("widget_display", display("vega-lite", json!({"data": {"values": [{"a": 1}]}, "mark": "bars"})));
+    assert_eq!(error["details"][0]["path"], "/mark");
+    assert!(error["details"][0]["message"].as_str().unwrap().contains("\"bars\" is not a Vega-Lite mark; use one of arc, area, bar"));
+}
+
+#[test]
+fn a_vega_lite_data_url_or_too_many_rows_is_refused_at_its_spec_path() {
+    let h = with_engine();
+    let spec = json!({"layer": [{"data": {"url": "https://evil.test/data.csv"}, "mark": "bar"}]});
+    let error = h.err("widget_display", display("vega-lite", spec));
+    assert_eq!(error["details"][0]["path"], "/layer/0/data/url");
+    assert!(error["details"][0]["message"].as_str().unwrap().contains("refused"));
+    let rows: Vec<Value> = (0..200_000).map(|i| json!({"x": i})).collect();
+    let error = h.err("widget_display", display("vega-lite", json!({"data": {"values": rows}, "mark": "point"})));
+    let details = error["details"].as_array().unwrap();
+    assert!(details.iter().any(|d| d["path"] == "/data/values" && d["message"].as_str().unwrap().contains("at most 5000")), "{details:?}");
+    assert!(h.canvas.log().is_empty());
+}

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use autoui_core::view::chart::{Band, Linear, Ticks, area_path, line_path, num};
+use autoui_core::view::chart::{Band, Linear, Ticks, area_path, line_path, num, stack};
 use leptos::html::Div;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -35,6 +35,8 @@ struct Frame {
     x: Band,
     label_every: usize,
     visible: Vec<usize>,
+    /// Stacked bars: each visible series' intervals, by its slot; empty otherwise.
+    stacks: Vec<Vec<Option<(f64, f64)>>>,
 }
 
 impl Frame {
@@ -42,12 +44,21 @@ impl Frame {
         let visible: Vec<usize> = (0..chart.series.len())
             .filter(|&s| !hidden.get(s).copied().unwrap_or(false))
             .collect();
-        let (mut low, mut high) = visible
-            .iter()
-            .flat_map(|&s| chart.series[s].values.iter().flatten().copied())
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(low, high), v| {
-                (low.min(v), high.max(v))
-            });
+        let stacks = if chart.stacked {
+            let values: Vec<&[Option<f64>]> = visible.iter().map(|&s| chart.series[s].values.as_slice()).collect();
+            stack(&values)
+        } else {
+            Vec::new()
+        };
+        let extent = |(low, high): (f64, f64), v: f64| (low.min(v), high.max(v));
+        let (mut low, mut high) = if chart.stacked {
+            stacks.iter().flatten().flatten().flat_map(|&(a, b)| [a, b]).fold((f64::INFINITY, f64::NEG_INFINITY), extent)
+        } else {
+            visible
+                .iter()
+                .flat_map(|&s| chart.series[s].values.iter().flatten().copied())
+                .fold((f64::INFINITY, f64::NEG_INFINITY), extent)
+        };
         if !low.is_finite() {
             (low, high) = (0.0, 1.0);
         }
@@ -103,6 +114,7 @@ impl Frame {
             x,
             label_every,
             visible,
+            stacks,
         }
     }
 
@@ -113,6 +125,9 @@ impl Frame {
 
     /// Left edge and width of series `slot` (its position among visible series) in category `category`.
     fn bar(&self, category: usize, slot: usize) -> (f64, f64) {
+        if !self.stacks.is_empty() {
+            return (self.x.position(category), self.x.width());
+        }
         let count = self.visible.len().max(1) as f64;
         let group = self.x.width();
         let gap = if count > 1.0 {
@@ -418,7 +433,10 @@ fn series_marks(
             .into_iter()
             .map(|(category, value)| {
                 let (x, width) = frame.bar(category, slot);
-                let (y0, y1) = (frame.y.map(value), frame.baseline());
+                let (y0, y1) = match frame.stacks.get(slot).and_then(|stack| stack.get(category).copied().flatten()) {
+                    Some((start, end)) => (frame.y.map(end), frame.y.map(start)),
+                    None => (frame.y.map(value), frame.baseline()),
+                };
                 let (label, tabindex) = mark(category, value);
                 view! {
                     <rect class="au-chart-rich__bar" class:au-chart-rich__bar--negative=value < 0.0

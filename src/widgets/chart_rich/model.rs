@@ -24,6 +24,8 @@ struct ChartRichData {
     legend: Option<bool>,
     #[serde(default)]
     unit: Option<String>,
+    #[serde(default)]
+    stacked: Option<bool>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +83,8 @@ pub struct Chart {
     pub legend: bool,
     /// Appended to values, e.g. `" °C"`; empty when there is none.
     pub unit: String,
+    /// Bars of a category stacked into one column instead of side by side (bar charts only).
+    pub stacked: bool,
     /// What was left out of the data and why, shown under the chart.
     pub notes: Vec<String>,
 }
@@ -171,6 +175,7 @@ impl Chart {
             categories,
             series,
             legend: data.legend.unwrap_or(true),
+            stacked: kind == ChartKind::Bar && data.stacked.unwrap_or(false),
             unit: unit
                 .map(|u| if u == "%" { u } else { format!(" {u}") })
                 .unwrap_or_default(),

@@ -205,7 +205,7 @@ async fn fill_canvas_with_every_widget(page: &Page) {
         )
         .await;
     let buttons: Vec<String> = serde_json::from_value(buttons).expect("gallery button ids");
-    assert_eq!(buttons.len(), 25, "the gallery offers one example of each of the 25 widget kinds");
+    assert_eq!(buttons.len(), 26, "the gallery offers one example of each of the 26 widget kinds");
     for testid in &buttons {
         page.click(&format!("[data-testid={testid}]")).await;
     }

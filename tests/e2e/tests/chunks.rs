@@ -102,7 +102,7 @@ async fn the_gallery_says_it_could_not_load_and_try_again_shows_every_widget() {
 
         block_chunks(&page, false).await;
         page.click("[data-testid=deferred-retry]").await;
-        page.wait_for_count("[data-testid^=gallery-item-]", 25).await;
+        page.wait_for_count("[data-testid^=gallery-item-]", 26).await;
         page.wait_for_text("[data-testid=gallery-item-stat-card]", "Add to canvas").await;
 
         let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();

@@ -14,7 +14,7 @@ use crate::canvas::style::Style;
 use crate::ids::BlockId;
 use crate::recipes::check::{CheckError, Rejected};
 use crate::recipes::repair::{self, Fix, Repair};
-use crate::recipes::validate::preview;
+use crate::recipes::validate::{Detail, preview};
 use crate::tool::Origin;
 use crate::widget_kind::WidgetKind;
 
@@ -53,6 +53,30 @@ pub async fn widget_display(
             },
             CheckError::Validator(error) => error.into(),
         })?;
+    let warnings = match (recipe.kind, &ui.charts) {
+        (WidgetKind::VegaLite, Some(charts)) => match charts.compile(&checked.data).await {
+            Ok(verdict) if !verdict.errors.is_empty() => {
+                let details = verdict
+                    .errors
+                    .into_iter()
+                    .map(|message| Detail {
+                        path: String::new(),
+                        message: format!("Vega-Lite: {message} (get_recipe \"vega-lite\" shows the specs it takes)"),
+                    })
+                    .collect();
+                return Err(AutoUiError::Invalid {
+                    widget: recipe.kind,
+                    id: None,
+                    rejected: Rejected { details, repairs: [call.repairs, checked.repairs].concat(), dropped: checked.dropped },
+                    schema: recipe.schema.clone(),
+                });
+            }
+            Ok(verdict) => verdict.warnings,
+            // The engine could not run here; the widget will say why it cannot draw.
+            Err(_) => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
     let repairs = [call.repairs, checked.repairs].concat();
     let data = Arc::new(checked.data);
     let id = add(ui, recipe.kind, &data, origin)?;
@@ -76,6 +100,9 @@ pub async fn widget_display(
     }
     if !checked.dropped.is_empty() {
         body["dropped"] = json!(checked.dropped);
+    }
+    if !warnings.is_empty() {
+        body["warnings"] = json!(warnings);
     }
     Ok(body)
 }

@@ -23,7 +23,7 @@ use crate::autoui::specs::Tool;
 use crate::canvas::model::{Block, merge_data};
 use crate::canvas::op::{CanvasPort, Op};
 use crate::ids::BlockId;
-use crate::ports::Random;
+use crate::ports::{ChartCompiler, Random};
 use crate::provenance::{ImageSources, UrlLedger};
 use crate::recipes::check::CheckError;
 use crate::recipes::repair::Repair;
@@ -43,6 +43,8 @@ pub struct AutoUi {
     registry: &'static Registry,
     /// When set, the in-app agent's web images must come from the conversation's data.
     urls: Option<Rc<UrlLedger>>,
+    /// When set, `vega-lite` specs are compiled before they are shown.
+    charts: Option<Rc<dyn ChartCompiler>>,
 }
 
 /// A block after a successful [`AutoUi::update_block`], and what was fixed on the way.
@@ -83,12 +85,18 @@ impl AutoUi {
             validator,
             registry: registry(),
             urls: None,
+            charts: None,
         }
     }
 
     /// Holds the in-app agent's widget images to the URLs `urls` has seen (the session fills it).
     pub fn with_url_ledger(self, urls: Rc<UrlLedger>) -> AutoUi {
         AutoUi { urls: Some(urls), ..self }
+    }
+
+    /// Compiles `vega-lite` specs with `charts` before showing them (the page's chart engine).
+    pub fn with_chart_compiler(self, charts: Rc<dyn ChartCompiler>) -> AutoUi {
+        AutoUi { charts: Some(charts), ..self }
     }
 
     /// The image rule for a call from `origin`: the person and outside agents bring their own URLs.

@@ -49,11 +49,12 @@ impl Recipe {
         sources: ImageSources<'_>,
     ) -> Result<Checked, CheckError> {
         let (repairs, dropped) = self.prepare(&mut params, sources);
-        let details = match validator.validate(&self.schema, &params) {
+        let mut details = match validator.validate(&self.schema, &params) {
             Ok(details) => details,
             Err(ValidatorError::Schema(reason)) => vec![self.schema_error(reason)],
             Err(error) => return Err(CheckError::Validator(error)),
         };
+        details.extend(self.own_checks(&params));
         verdict(params, details, repairs, dropped).map_err(CheckError::Rejected)
     }
 
@@ -61,13 +62,14 @@ impl Recipe {
     #[cfg(feature = "jsonschema")]
     pub fn check(&self, mut params: Value) -> Result<Checked, Rejected> {
         let (repairs, dropped) = self.prepare(&mut params, ImageSources::Any);
-        let details = match self.validator() {
+        let mut details = match self.validator() {
             Ok(validator) => crate::recipes::validate::validate(validator, &self.schema, &params),
             Err(error) => vec![Detail {
                 path: String::new(),
                 message: error.to_string(),
             }],
         };
+        details.extend(self.own_checks(&params));
         verdict(params, details, repairs, dropped)
     }
 
@@ -75,12 +77,20 @@ impl Recipe {
     fn prepare(&self, params: &mut Value, sources: ImageSources<'_>) -> (Vec<Repair>, Vec<Dropped>) {
         let repairs = repair::repair(params, &self.schema, self.kind);
         // The JSON viewer shows data verbatim and renders no image, so its data is left whole.
-        let dropped = if self.kind == WidgetKind::JsonViewer {
-            Vec::new()
-        } else {
-            sanitize::sanitize_with(params, sources)
+        let dropped = match self.kind {
+            WidgetKind::JsonViewer => Vec::new(),
+            WidgetKind::VegaLite => sanitize::sanitize_links(params),
+            _ => sanitize::sanitize_with(params, sources),
         };
         (repairs, dropped)
+    }
+
+    /// What a schema cannot say: a Vega-Lite spec's data stays inline and within its cap.
+    fn own_checks(&self, params: &Value) -> Vec<Detail> {
+        match self.kind {
+            WidgetKind::VegaLite => crate::view::vega_lite::check(params),
+            _ => Vec::new(),
+        }
     }
 
     fn schema_error(&self, reason: String) -> Detail {

@@ -114,13 +114,24 @@ pub fn sanitize(data: &mut Value) -> Vec<Dropped> {
 /// [`sanitize`], also removing web images that `sources` does not allow.
 pub fn sanitize_with(data: &mut Value, sources: ImageSources<'_>) -> Vec<Dropped> {
     let mut dropped = Vec::new();
-    walk(data, &mut String::new(), &mut Walk { sources, dropped: &mut dropped });
+    walk(data, &mut String::new(), &mut Walk { sources, images: true, dropped: &mut dropped });
+    dropped
+}
+
+/// Only the links of [`sanitize`]: for data where keys like `background` or `icon` are not images
+/// (a Vega-Lite spec's `background` is a colour; its images load through its own refusing loader).
+pub fn sanitize_links(data: &mut Value) -> Vec<Dropped> {
+    let mut dropped = Vec::new();
+    let sources = ImageSources::Any;
+    walk(data, &mut String::new(), &mut Walk { sources, images: false, dropped: &mut dropped });
     dropped
 }
 
 /// What the walk carries down: the image rule and what it removed so far.
 struct Walk<'a, 'b> {
     sources: ImageSources<'a>,
+    /// Whether image fields are checked (links always are).
+    images: bool,
     dropped: &'b mut Vec<Dropped>,
 }
 
@@ -146,7 +157,8 @@ fn walk_object(map: &mut Map<String, Value>, path: &mut String, dropped: &mut Wa
     for (key, item) in map.iter_mut() {
         let len = path.len();
         push_segment(path, key);
-        let verdict = match (classify(key), &*item) {
+        let field = classify(key).filter(|field| dropped.images || matches!(field, Field::Link));
+        let verdict = match (field, &*item) {
             (Some(Field::Image), Value::String(url)) => {
                 image_from(url, dropped.sources).err().map(|reason| (url.clone(), reason))
             }

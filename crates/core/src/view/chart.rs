@@ -346,8 +346,41 @@ fn decimals_for(step: f64) -> usize {
     decimals
 }
 
+/// Stacked bars: for each series (in drawing order) and category, the interval its value covers.
+/// Positive values stack up from zero and negative ones down, each on its own side; a gap stays a gap.
+pub fn stack(series: &[&[Option<f64>]]) -> Vec<Vec<Option<(f64, f64)>>> {
+    let count = series.iter().map(|values| values.len()).max().unwrap_or(0);
+    let (mut up, mut down) = (vec![0.0; count], vec![0.0; count]);
+    series
+        .iter()
+        .map(|values| {
+            values
+                .iter()
+                .enumerate()
+                .map(|(category, value)| {
+                    value.map(|v| {
+                        let side = if v < 0.0 { &mut down[category] } else { &mut up[category] };
+                        let start = *side;
+                        *side += v;
+                        (start, *side)
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn stacks_grow_away_from_zero_on_each_side_and_keep_gaps() {
+        let (a, b, c) = ([Some(2.0), Some(-1.0)], [Some(3.0), None], [Some(-4.0), Some(-2.0)]);
+        let stacked = super::stack(&[&a, &b, &c]);
+        assert_eq!(stacked[0], [Some((0.0, 2.0)), Some((0.0, -1.0))]);
+        assert_eq!(stacked[1], [Some((2.0, 5.0)), None]);
+        assert_eq!(stacked[2], [Some((0.0, -4.0)), Some((-1.0, -3.0))]);
+    }
+
     use super::*;
 
     fn ticks(low: f64, high: f64, target: usize) -> Vec<f64> {

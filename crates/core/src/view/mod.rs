@@ -13,3 +13,4 @@ pub mod present;
 pub mod sandbox_doc;
 pub mod sankey;
 pub mod table;
+pub mod vega_lite;

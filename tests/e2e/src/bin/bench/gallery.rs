@@ -12,7 +12,7 @@ use crate::load::{self, Request};
 use crate::session::Session;
 
 /// Widgets the gallery must show: one per widget kind.
-pub const WIDGETS: usize = 25;
+pub const WIDGETS: usize = 26;
 const GIVE_UP: Duration = Duration::from_secs(30);
 /// Time left for work the gallery starts after mounting (chart sizing, sandbox frames) before memory is read.
 const SETTLE_MS: u64 = 1_500;

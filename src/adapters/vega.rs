@@ -1,0 +1,336 @@
+//! The `vega-lite` widget's engine: vega, vega-lite and vega-embed as the app serves them under
+//! `charts/` (npm packages copied there by scripts/charts.sh at build time, never a CDN), loaded by
+//! script elements when the first such widget renders, and the built-in maps under `charts/atlas/`.
+//!
+//! Nothing reaches the network through the engine: its loader refuses every URL (data, images,
+//! links), expressions run in vega's interpreter (`ast: true`, so the page needs no `unsafe-eval`),
+//! tooltips are written as text, and the spec's `usermeta.embedOptions` (which vega-embed would
+//! merge over these options) is removed.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use autoui_core::ports::{ChartCompiler, ChartVerdict};
+use autoui_core::view::vega_lite::{self, Atlas};
+use futures::future::{FutureExt, LocalBoxFuture, Shared};
+use js_sys::{Array, Function, JSON, Object, Promise, Reflect};
+use serde_json::Value;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Element, HtmlElement, MouseEvent};
+
+/// The engine's scripts in load order, each with the global it defines.
+const SCRIPTS: [(&str, &str); 3] =
+    [("vega", "vega.min.js"), ("vegaLite", "vega-lite.min.js"), ("vegaEmbed", "vega-embed.min.js")];
+
+type Loading = Shared<LocalBoxFuture<'static, Result<(), String>>>;
+
+thread_local! {
+    static ENGINE: RefCell<Option<Loading>> = const { RefCell::new(None) };
+    /// Parsed maps by name: each file is fetched once per page.
+    static ATLASES: RefCell<HashMap<&'static str, Rc<Value>>> = RefCell::new(HashMap::new());
+    static LOADER: JsValue = refusing_loader();
+}
+
+/// Loads the engine once; a failed load is forgotten, so the next chart tries again.
+pub async fn load_engine() -> Result<(), String> {
+    let loading = ENGINE.with(|engine| {
+        engine.borrow_mut().get_or_insert_with(|| load_scripts().boxed_local().shared()).clone()
+    });
+    let loaded = loading.await;
+    if loaded.is_err() {
+        ENGINE.with(|engine| engine.borrow_mut().take());
+    }
+    loaded
+}
+
+async fn load_scripts() -> Result<(), String> {
+    for (global, file) in SCRIPTS {
+        if !has_global(global) {
+            load_script(&format!("charts/{file}")).await?;
+        }
+    }
+    Ok(())
+}
+
+fn has_global(name: &str) -> bool {
+    Reflect::get(&js_sys::global(), &name.into()).is_ok_and(|value| !value.is_undefined())
+}
+
+async fn load_script(src: &str) -> Result<(), String> {
+    let failed = || format!("the chart engine could not be loaded ({src}); check the connection and reload");
+    let document = web_sys::window().and_then(|window| window.document()).ok_or_else(failed)?;
+    let script = document.create_element("script").map_err(|_| failed())?;
+    script.set_attribute("src", src).map_err(|_| failed())?;
+    let done = Promise::new(&mut |resolve, reject| {
+        let _ = script.add_event_listener_with_callback("load", &resolve);
+        let _ = script.add_event_listener_with_callback("error", &reject);
+    });
+    document.head().ok_or_else(failed)?.append_child(&script).map_err(|_| failed())?;
+    JsFuture::from(done).await.map(|_| ()).map_err(|_| failed())
+}
+
+/// The map `atlas`, fetched from the app's origin on first use.
+async fn atlas(atlas: Atlas) -> Result<Rc<Value>, String> {
+    if let Some(known) = ATLASES.with(|maps| maps.borrow().get(atlas.name).cloned()) {
+        return Ok(known);
+    }
+    let failed = |why: String| format!("the map {} could not be loaded: {why}", atlas.name);
+    let response = gloo_net::http::Request::get(&atlas.path()).send().await.map_err(|e| failed(e.to_string()))?;
+    if !response.ok() {
+        return Err(failed(format!("HTTP {}", response.status())));
+    }
+    let text = response.text().await.map_err(|e| failed(e.to_string()))?;
+    let parsed: Value = serde_json::from_str(&text).map_err(|e| failed(e.to_string()))?;
+    provide_atlas(atlas, parsed);
+    ATLASES.with(|maps| maps.borrow().get(atlas.name).cloned()).ok_or_else(|| failed("not kept".to_owned()))
+}
+
+/// Keeps `topology` as the map `atlas` for this page, so no fetch is made for it (a page that
+/// already holds the file, or a test without the app's server).
+pub fn provide_atlas(atlas: Atlas, topology: Value) {
+    ATLASES.with(|maps| maps.borrow_mut().insert(atlas.name, Rc::new(topology)));
+}
+
+/// A drawn chart; dropping it stops its view (timers, listeners) and its tooltip handler.
+pub struct Chart {
+    result: JsValue,
+    _tooltip: Closure<dyn Fn(JsValue, MouseEvent, JsValue, JsValue)>,
+    _logger: [Closure<dyn Fn(JsValue)>; 2],
+}
+
+impl Chart {
+    /// Redraws at `width` x `height` CSS pixels (the chart's whole box).
+    pub fn resize(&self, width: f64, height: f64) {
+        let Ok(view) = Reflect::get(&self.result, &"view".into()) else { return };
+        for (method, value) in [("width", width), ("height", height)] {
+            if let Ok(set) = Reflect::get(&view, &method.into()).and_then(|f| f.dyn_into::<Function>()) {
+                let _ = set.call1(&view, &value.into());
+            }
+        }
+        if let Ok(run) = Reflect::get(&view, &"runAsync".into()).and_then(|f| f.dyn_into::<Function>()) {
+            let _ = run.call0(&view);
+        }
+    }
+}
+
+impl Drop for Chart {
+    fn drop(&mut self) {
+        if let Ok(finalize) = Reflect::get(&self.result, &"finalize".into()).and_then(|f| f.dyn_into::<Function>()) {
+            let _ = finalize.call0(&self.result);
+        }
+    }
+}
+
+/// Draws `spec` (already checked by the core) into `host` at `size`, its tooltips in `tip`.
+/// Returns the chart and Vega-Lite's warnings, or the error that stopped it.
+pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<(Chart, Vec<String>), String> {
+    load_engine().await?;
+    let mut maps = Vec::new();
+    for map in vega_lite::atlases_used(spec) {
+        maps.push((map, (*atlas(map).await?).clone()));
+    }
+    let spec = sized(vega_lite::with_atlases(spec, &maps), size);
+    let spec = JSON::parse(&spec.to_string()).map_err(|_| "the spec is not JSON".to_owned())?;
+
+    let warnings = Rc::new(RefCell::new(Vec::new()));
+    let (logger, logger_closures) = logger(warnings.clone())?;
+    let tooltip = tooltip_handler(host.clone(), tip.clone());
+    let options = JSON::parse(r#"{"renderer": "svg", "actions": false, "ast": true, "mode": "vega-lite", "defaultStyle": false}"#)
+        .map_err(|_| "options".to_owned())?;
+    set(&options, "loader", &LOADER.with(Clone::clone));
+    set(&options, "logger", &logger);
+    set(&options, "tooltip", tooltip.as_ref());
+    set(&options, "config", &theme());
+
+    let embed: Function = global("vegaEmbed")?.dyn_into().map_err(|_| "vegaEmbed is not a function".to_owned())?;
+    let promise: Promise = embed
+        .call3(&JsValue::NULL, host, &spec, &options)
+        .map_err(error_text)?
+        .dyn_into()
+        .map_err(|_| "vegaEmbed returned no promise".to_owned())?;
+    let result = JsFuture::from(promise).await.map_err(error_text)?;
+    let warnings = warnings.borrow().clone();
+    Ok((Chart { result, _tooltip: tooltip, _logger: logger_closures }, warnings))
+}
+
+/// The page's [`ChartCompiler`]: the engine's own compile and parse steps (Vega-Lite to Vega, then
+/// Vega's parser with expressions as ASTs), run before a `vega-lite` widget is shown.
+pub struct EngineCompiler;
+
+impl ChartCompiler for EngineCompiler {
+    fn compile<'a>(&'a self, spec: &'a Value) -> LocalBoxFuture<'a, Result<ChartVerdict, String>> {
+        Box::pin(compile(spec))
+    }
+}
+
+/// What Vega-Lite and Vega say about `spec` without drawing it.
+pub async fn compile(spec: &Value) -> Result<ChartVerdict, String> {
+    load_engine().await?;
+    let mut spec = spec.clone();
+    if let Some(map) = spec.as_object_mut() {
+        map.remove("usermeta");
+    }
+    let spec = JSON::parse(&spec.to_string()).map_err(|_| "the spec is not JSON".to_owned())?;
+    let kept = Rc::new(RefCell::new(Vec::new()));
+    let (logger, _closures) = logger(kept.clone())?;
+    let options = Object::new();
+    set(&options, "logger", &logger);
+    set(&options, "config", &theme());
+    let (lite, vega) = (global("vegaLite")?, global("vega")?);
+    let method = |module: &JsValue, name: &str| {
+        Reflect::get(module, &name.into()).and_then(|f| f.dyn_into::<Function>()).map_err(error_text)
+    };
+    let mut verdict = ChartVerdict::default();
+    match method(&lite, "compile")?.call2(&lite, &spec, &options) {
+        Err(error) => verdict.errors.push(error_text(error)),
+        Ok(compiled) => {
+            let vega_spec = Reflect::get(&compiled, &"spec".into()).map_err(error_text)?;
+            let parse_options = JSON::parse(r#"{"ast": true}"#).map_err(error_text)?;
+            // The config is already in the compiled spec (vega-embed passes `{}` too).
+            if let Err(error) = method(&vega, "parse")?.call3(&vega, &vega_spec, &Object::new(), &parse_options) {
+                verdict.errors.push(error_text(error));
+            }
+        }
+    }
+    verdict.warnings = kept.borrow().clone();
+    Ok(verdict)
+}
+
+/// Single views without a size of their own fill the widget (`autosize: fit`); compositions
+/// (concat, facet, repeat) keep their own layout.
+fn sized(mut spec: Value, (width, height): (f64, f64)) -> Value {
+    let Some(map) = spec.as_object_mut() else { return spec };
+    map.remove("usermeta");
+    let single = map.contains_key("mark") || map.contains_key("layer");
+    if single {
+        for (key, value) in [("width", width), ("height", height)] {
+            let own = map.get(key).is_some_and(|v| v.is_number());
+            if !own {
+                map.insert(key.to_owned(), value.into());
+            }
+        }
+        map.entry("autosize").or_insert_with(|| serde_json::json!({"type": "fit", "contains": "padding"}));
+    }
+    spec
+}
+
+/// Axis, legend and title colours from the design tokens as CSS variables, so a theme switch
+/// recolours a drawn chart without redrawing it (and the SVG export resolves them).
+fn theme() -> JsValue {
+    let category: Vec<String> = (1..=8).map(|n| format!("var(--au-series-{n})")).collect();
+    let config = serde_json::json!({
+        "background": null,
+        "font": "system-ui, -apple-system, Segoe UI, Roboto, sans-serif",
+        "view": {"stroke": "var(--au-border-2)"},
+        "axis": {"labelColor": "var(--au-text-2)", "titleColor": "var(--au-text)", "gridColor": "var(--au-border)",
+                 "domainColor": "var(--au-border-2)", "tickColor": "var(--au-border-2)"},
+        "legend": {"labelColor": "var(--au-text-2)", "titleColor": "var(--au-text)"},
+        "title": {"color": "var(--au-text)", "subtitleColor": "var(--au-text-2)"},
+        "header": {"labelColor": "var(--au-text-2)", "titleColor": "var(--au-text)"},
+        "text": {"color": "var(--au-text)"},
+        "mark": {"color": "var(--au-series-1)"},
+        "range": {"category": category},
+    });
+    JSON::parse(&config.to_string()).unwrap_or(JsValue::NULL)
+}
+
+/// vega's own logger with its warnings and errors kept for the widget (not the console).
+fn logger(kept: Rc<RefCell<Vec<String>>>) -> Result<(JsValue, [Closure<dyn Fn(JsValue)>; 2]), String> {
+    let vega = global("vega")?;
+    let make: Function = Reflect::get(&vega, &"logger".into()).and_then(|f| f.dyn_into()).map_err(error_text)?;
+    let warn_level = Reflect::get(&vega, &"Warn".into()).unwrap_or(JsValue::from(2));
+    let logger = make.call1(&vega, &warn_level).map_err(error_text)?;
+    let keep = |kept: Rc<RefCell<Vec<String>>>| {
+        Closure::<dyn Fn(JsValue)>::new(move |message: JsValue| {
+            let text = message.as_string().unwrap_or_else(|| error_text(message));
+            let mut kept = kept.borrow_mut();
+            if kept.len() < 20 && !kept.contains(&text) {
+                kept.push(text);
+            }
+        })
+    };
+    let closures = [keep(kept.clone()), keep(kept)];
+    set(&logger, "warn", closures[0].as_ref());
+    set(&logger, "error", closures[1].as_ref());
+    Ok((logger, closures))
+}
+
+/// Vega calls this with the hovered item's tooltip value; it is shown as text in `tip`.
+fn tooltip_handler(host: Element, tip: HtmlElement) -> Closure<dyn Fn(JsValue, MouseEvent, JsValue, JsValue)> {
+    Closure::new(move |_handler: JsValue, event: MouseEvent, _item: JsValue, value: JsValue| {
+        let text = tooltip_text(&value);
+        if text.is_empty() {
+            let _ = tip.set_attribute("hidden", "");
+            return;
+        }
+        tip.set_text_content(Some(&text));
+        let _ = tip.remove_attribute("hidden");
+        let rect = host.get_bounding_client_rect();
+        let (x, y) = (f64::from(event.client_x()) - rect.left(), f64::from(event.client_y()) - rect.top());
+        let style = tip.style();
+        let _ = style.set_property("left", &format!("{}px", x + 12.0));
+        let _ = style.set_property("top", &format!("{}px", y + 12.0));
+    })
+}
+
+/// A tooltip value as plain lines: `field: value` for an object, the value itself otherwise.
+fn tooltip_text(value: &JsValue) -> String {
+    if value.is_null() || value.is_undefined() {
+        return String::new();
+    }
+    let parsed: Value = JSON::stringify(value)
+        .ok()
+        .and_then(|text| text.as_string())
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
+    let scalar = |value: &Value| match value {
+        Value::String(text) => text.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    match parsed {
+        Value::Object(fields) => {
+            fields.iter().map(|(key, value)| format!("{key}: {}", scalar(value))).collect::<Vec<_>>().join("\n")
+        }
+        other => scalar(&other),
+    }
+}
+
+/// A loader whose every method refuses: no data, image or link URL is ever fetched or opened.
+fn refusing_loader() -> JsValue {
+    let loader = Object::new();
+    for method in ["load", "sanitize", "http", "file"] {
+        let refuse = Closure::<dyn Fn(JsValue) -> Promise>::new(move |uri: JsValue| {
+            let shown = uri.as_string().unwrap_or_default();
+            let error = js_sys::Error::new(&format!(
+                "the chart loads nothing from the network: refused {shown:?}; put the rows in data.values"
+            ));
+            Promise::reject(&error)
+        });
+        set(&loader, method, &refuse.into_js_value());
+    }
+    loader.into()
+}
+
+fn global(name: &str) -> Result<JsValue, String> {
+    Reflect::get(&js_sys::global(), &name.into())
+        .ok()
+        .filter(|value| !value.is_undefined())
+        .ok_or_else(|| format!("the chart engine is not loaded ({name} is missing)"))
+}
+
+fn set(target: &JsValue, key: &str, value: &JsValue) {
+    let _ = Reflect::set(target, &key.into(), value);
+}
+
+/// An exception's message.
+fn error_text(error: JsValue) -> String {
+    Reflect::get(&error, &"message".into())
+        .ok()
+        .and_then(|message| message.as_string())
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| Array::of1(&error).join("").into())
+}

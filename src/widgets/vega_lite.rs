@@ -1,0 +1,113 @@
+//! `vega-lite` widget: any chart written as a Vega-Lite v6 spec, drawn as SVG by vega-embed
+//! (`adapters::vega`, its engine fetched when the first such widget renders). The spec is checked
+//! by the core first (inline data within its cap, no URL), so a refused spec loads nothing; the
+//! engine's errors and warnings are shown in the widget with a pointer to the recipe.
+
+use std::sync::Arc;
+
+use autoui_core::view::vega_lite;
+use leptos::html::Div;
+use leptos::prelude::*;
+use serde_json::Value;
+use wasm_bindgen::JsCast;
+
+use crate::adapters::vega::{self, Chart};
+use crate::widgets::WidgetProps;
+use crate::widgets::chart_rich::size::use_element_size;
+use crate::widgets::common::WidgetError;
+
+/// Where the widget is: drawing (the engine may still be loading), drawn with Vega-Lite's
+/// warnings, or stopped by an error.
+#[derive(Clone, Debug, PartialEq)]
+enum Status {
+    Drawing,
+    Drawn(Vec<String>),
+    Failed(String),
+}
+
+#[component]
+pub fn VegaLite(props: WidgetProps) -> impl IntoView {
+    let data = props.data;
+    let host = NodeRef::<Div>::new();
+    let tip = NodeRef::<Div>::new();
+    let size = use_element_size(host, (480.0, 300.0));
+    let status = RwSignal::new(Status::Drawing);
+    let chart = StoredValue::new_local(None::<Chart>);
+    // Each draw's number: a draw that finishes after a newer one started is dropped.
+    let draws = StoredValue::new(0_u64);
+
+    Effect::new(move |_| {
+        let spec: Arc<Value> = data.get();
+        let (Some(host), Some(tip)) = (host.get(), tip.get()) else { return };
+        let draw = draws.with_value(|n| n + 1);
+        draws.set_value(draw);
+        if let Some(problem) = vega_lite::check(&spec).into_iter().next() {
+            chart.set_value(None);
+            status.set(Status::Failed(format!("{} (at {})", problem.message, path_or_root(&problem.path))));
+            return;
+        }
+        status.set(Status::Drawing);
+        // The box as laid out now: the observer's first report may still be on its way, and drawing
+        // at the fallback size would mean drawing twice.
+        let (width, height) = (f64::from(host.client_width()), f64::from(host.client_height()));
+        let measured = if width >= 1.0 && height >= 1.0 { (width, height) } else { size.get_untracked() };
+        leptos::task::spawn_local(async move {
+            let tip: web_sys::HtmlElement = tip.unchecked_into();
+            let drawn = vega::draw(&host, &tip, &spec, measured).await;
+            if draws.try_get_value() != Some(draw) {
+                return;
+            }
+            match drawn {
+                Ok((drawn, warnings)) => {
+                    chart.set_value(Some(drawn));
+                    // The widget may have been resized while the engine loaded.
+                    let (width, height) = size.get_untracked();
+                    if (width, height) != measured {
+                        chart.with_value(|chart| chart.as_ref().map(|chart| chart.resize(width, height)));
+                    }
+                    status.set(Status::Drawn(warnings));
+                }
+                Err(error) => {
+                    chart.set_value(None);
+                    status.set(Status::Failed(error));
+                }
+            }
+        });
+    });
+    Effect::new(move |_| {
+        let (width, height) = size.get();
+        chart.with_value(|chart| chart.as_ref().map(|chart| chart.resize(width, height)));
+    });
+
+    let failed = move || match status.get() {
+        Status::Failed(error) => Some(view! {
+            <WidgetError message=format!("Vega-Lite: {error}. The vega-lite recipe shows the spec it takes.") />
+        }),
+        _ => None,
+    };
+    let warnings = move || match status.get() {
+        Status::Drawn(warnings) if !warnings.is_empty() => {
+            let items = warnings.into_iter().map(|warning| view! { <li>{warning}</li> }).collect_view();
+            Some(view! { <ul class="au-vega-lite__warnings" data-testid="vega-lite-warnings">{items}</ul> })
+        }
+        _ => None,
+    };
+    view! {
+        <figure class="au-vega-lite" data-status=move || match status.get() {
+            Status::Drawing => "drawing",
+            Status::Drawn(_) => "drawn",
+            Status::Failed(_) => "failed",
+        }>
+            {failed}
+            <div class="au-vega-lite__plot" class:au-vega-lite__plot--failed=move || matches!(status.get(), Status::Failed(_))>
+                <div class="au-vega-lite__chart" node_ref=host data-testid="vega-lite-chart"></div>
+                <div class="au-vega-lite__tooltip" node_ref=tip role="tooltip" hidden></div>
+            </div>
+            {warnings}
+        </figure>
+    }
+}
+
+fn path_or_root(path: &str) -> &str {
+    if path.is_empty() { "the spec" } else { path }
+}
