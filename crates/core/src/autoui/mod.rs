@@ -4,6 +4,7 @@
 //! persistence and provenance happen in one place. Every failure is a JSON error result the model
 //! can act on (see [`error::AutoUiError::to_json`]), never a panic.
 
+pub mod bind;
 mod canvas_tool;
 mod discovery;
 mod display;
@@ -43,6 +44,8 @@ pub struct AutoUi {
     registry: &'static Registry,
     /// When set, the in-app agent's web images must come from the conversation's data.
     urls: Option<Rc<UrlLedger>>,
+    /// When set, widgets may be bound to a source (`binding/`).
+    sources: Option<bind::Sources>,
 }
 
 /// A block after a successful [`AutoUi::update_block`], and what was fixed on the way.
@@ -83,12 +86,18 @@ impl AutoUi {
             validator,
             registry: registry(),
             urls: None,
+            sources: None,
         }
     }
 
     /// Holds the in-app agent's widget images to the URLs `urls` has seen (the session fills it).
     pub fn with_url_ledger(self, urls: Rc<UrlLedger>) -> AutoUi {
         AutoUi { urls: Some(urls), ..self }
+    }
+
+    /// Lets widgets be bound to tools and resources, fetched through `sources`.
+    pub fn with_sources(self, sources: bind::Sources) -> AutoUi {
+        AutoUi { sources: Some(sources), ..self }
     }
 
     /// The image rule for a call from `origin`: the person and outside agents bring their own URLs.
