@@ -10,4 +10,5 @@ pub mod quota;
 pub mod storage;
 pub mod tabs;
 pub mod validator;
+pub mod visibility;
 pub mod webmcp;
