@@ -25,6 +25,11 @@ use crate::state::servers::ServersCtx;
 
 /// How often the scheduler looks for due refreshes.
 const TICK_MS: u32 = 1_000;
+/// How long after the page opens a source whose server is not listed yet waits for it (the MCP
+/// servers are restored from storage a moment after the canvas).
+const SERVERS_GRACE_MS: f64 = 15_000.0;
+/// After a failed `on_open` refresh, the first wait before trying again (doubling, as intervals do).
+const ON_OPEN_RETRY_S: u32 = 30;
 /// Failures in a row after which the interval stops doubling (2^6 times the interval, at most a day).
 const MAX_BACKOFF_STEPS: u32 = 6;
 const MAX_BACKOFF_MS: f64 = 86_400_000.0;
@@ -125,15 +130,16 @@ impl RefreshCtx {
                 let schedule = schedule.borrow();
                 let tried = schedule.tried.get(id).copied();
                 let waiting_for_server = self.server_connecting(target);
+                let failures = schedule.failures.get(id).copied().unwrap_or(0).min(MAX_BACKOFF_STEPS);
+                let backoff = |seconds: u32| (f64::from(seconds) * 1_000.0 * f64::from(1u32 << failures)).min(MAX_BACKOFF_MS);
+                let opened_stale = tried.is_none() && *fetched < self.opened_ms;
                 let due = match refresh {
                     Refresh::Manual => false,
-                    Refresh::OnOpen => tried.is_none() && *fetched < self.opened_ms,
-                    Refresh::Every { seconds } => {
-                        let failures = schedule.failures.get(id).copied().unwrap_or(0).min(MAX_BACKOFF_STEPS);
-                        let wait = (f64::from(*seconds) * 1_000.0 * f64::from(1u32 << failures)).min(MAX_BACKOFF_MS);
-                        let opened_stale = tried.is_none() && *fetched < self.opened_ms;
-                        opened_stale || now >= tried.unwrap_or(0.0).max(*fetched) + wait
+                    // Tried again later after a failure; otherwise once per opening.
+                    Refresh::OnOpen => {
+                        opened_stale || (failures > 0 && now >= tried.unwrap_or(0.0) + backoff(ON_OPEN_RETRY_S))
                     }
+                    Refresh::Every { seconds } => opened_stale || now >= tried.unwrap_or(0.0).max(*fetched) + backoff(*seconds),
                 };
                 due && !waiting_for_server
             })
@@ -144,7 +150,8 @@ impl RefreshCtx {
         }
     }
 
-    /// A source whose server is still connecting waits for it rather than failing.
+    /// A source whose server is still connecting (or, just after the page opened, not restored
+    /// yet) waits for it rather than failing.
     fn server_connecting(&self, target: &Target) -> bool {
         let Target::Call { call, .. } = target else {
             return false;
@@ -152,11 +159,11 @@ impl RefreshCtx {
         let Ok(name) = ToolName::parse(call) else {
             return false;
         };
-        self.servers
-            .remote()
-            .servers()
-            .iter()
-            .any(|server| server.id == name.server && server.status == RemoteStatus::Connecting)
+        let servers = self.servers.remote().servers();
+        match servers.iter().find(|server| server.id == name.server) {
+            Some(server) => server.status == RemoteStatus::Connecting,
+            None => BrowserClock.unix_ms() < self.opened_ms + SERVERS_GRACE_MS,
+        }
     }
 }
 
