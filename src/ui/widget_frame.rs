@@ -122,7 +122,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
     };
     let binding = {
         let frame = frame.clone();
-        Signal::derive(move || frame.with(|f| f.binding.clone()))
+        Memo::new(move |_| frame.with(|f| f.binding.clone()))
     };
 
     let begin = {
@@ -277,7 +277,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
                 <span class="au-frame__title" title=title_tip>{move || title().unwrap_or_else(|| kind.as_str().to_owned())}</span>
                 <span class="au-frame__kind">{kind.as_str()}</span>
                 <span class="au-frame__badge" data-testid="provenance" title=provenance_tip>{provenance}</span>
-                <Freshness id=id.clone() binding=binding read_only=read_only />
+                <Freshness id=id.clone() binding=binding.into() read_only=read_only />
                 <Show when=move || !read_only.get()>
                     <div class="au-frame__tools" on:pointerdown=|e: PointerEvent| e.stop_propagation()>
                         <button class="au-icon-button" title="Duplicate" aria-label="Duplicate widget" data-testid="widget-duplicate"

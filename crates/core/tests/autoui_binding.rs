@@ -215,3 +215,32 @@ fn a_binding_travels_in_exports_and_share_links() {
     let opened = share::open(&param, &Counter::new(9), 1.0).unwrap();
     assert_eq!(opened.canvas.blocks()[0].binding.as_ref().unwrap().source, original.source);
 }
+
+#[test]
+fn a_refresh_is_not_a_step_to_undo_nor_a_change_to_report() {
+    use std::sync::Arc;
+
+    use autoui_core::binding::source::{Binding, Source};
+    use autoui_core::canvas::history::HistoryLimits;
+    use autoui_core::canvas::model::Canvas;
+    use autoui_core::canvas::op::{Op, RefreshOutcome};
+    use autoui_core::canvas::store::CanvasStore;
+    use autoui_core::tool::Origin;
+    use autoui_core::widget_kind::WidgetKind;
+
+    let mut store = CanvasStore::new(Canvas::new(), HistoryLimits::default());
+    let id = BlockId::new("w_a");
+    let add = Op::Add { id: id.clone(), kind: WidgetKind::StatCard, data: Arc::new(json!({"label": "t", "value": "1"})), layout: None, style: Default::default() };
+    store.apply(add, &Origin::User, 1.0).unwrap();
+    let source = Source::parse(&json!({"call": "s_mcp_t"})).unwrap();
+    store.apply(Op::Bind { id: id.clone(), binding: Some(Arc::new(Binding::fresh(source, 1.0))) }, &Origin::User, 2.0).unwrap();
+    store.mark();
+    let steps = store.history().undo_len();
+
+    let data = Arc::new(json!({"label": "t", "value": "2"}));
+    let outcome = RefreshOutcome::Fetched { data: data.clone(), fetched_ms: 3.0 };
+    assert!(!store.apply(Op::Refreshed { id: id.clone(), outcome }, &Origin::User, 3.0).unwrap().is_empty());
+    assert_eq!(store.canvas().get(&id).unwrap().data, data);
+    assert_eq!(store.history().undo_len(), steps, "not a step to undo");
+    assert_eq!(store.changes_since_mark(), None, "nothing to tell the agent");
+}
