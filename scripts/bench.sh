@@ -3,7 +3,7 @@
 # figure) and SIZE.md (the download per visit and where each wasm module's bytes go).
 #   1. sets up what is missing, as scripts/test.sh does (plus the gzip and brotli tools, and twiggy)
 #   2. builds the release site (trunk build --release)
-#   3. runs the native benches (divan: widget_display, table; the context and models benches), output kept in target/bench/
+#   3. runs the native benches (divan: widget_display, table, binding; the context and models benches), output kept in target/bench/
 #   4. runs the browser bench driver (tests/e2e, bin `bench`): the release build served on 127.0.0.1,
 #      headless Chromium with a fresh profile per page load, 5 runs; it writes BENCHMARKS.md and
 #      SIZE.md only when every measurement succeeded
@@ -51,7 +51,7 @@ native="$ROOT/target/bench"
 mkdir -p "$native"
 if ! $skip_native; then
   say "native benches"
-  for bench in widget_display table context models; do
+  for bench in widget_display table context models binding; do
     echo "cargo bench -p autoui-core --bench $bench"
     cargo bench --locked -p autoui-core --bench "$bench" >"$native/$bench.txt"
   done

@@ -8,6 +8,11 @@ use wasm_bindgen_futures::JsFuture;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BrowserClock;
 
+/// `unix_ms` as the person's local time of day, e.g. "14:05:09".
+pub fn local_time(unix_ms: f64) -> String {
+    String::from(js_sys::Date::new(&unix_ms.into()).to_locale_time_string("en-GB"))
+}
+
 impl Clock for BrowserClock {
     fn now_ms(&self) -> f64 {
         web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or_else(js_sys::Date::now)

@@ -11,4 +11,5 @@ pub mod storage;
 pub mod tabs;
 pub mod validator;
 pub mod vega;
+pub mod visibility;
 pub mod webmcp;

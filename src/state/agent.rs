@@ -14,6 +14,7 @@ use autoui_core::agent::event::{AgentEvent, EventSink};
 use autoui_core::agent::session::{AgentConfig, AgentDeps, AgentSession, SessionSnapshot, UserTurn};
 use autoui_core::agent::stop::StopReason;
 use autoui_core::approval::Approver;
+use autoui_core::binding::remote::SourceCall;
 use autoui_core::cancel::CancelToken;
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
 use autoui_core::ids::CallId;
@@ -70,6 +71,8 @@ pub enum ConsoleRow {
     Stopped { reason: StopReason, iterations: u32, usage: Usage, cost_usd: Option<f64> },
     /// A log entry an MCP server sent (`notifications/message`).
     ServerLog { server: String, level: String, logger: Option<String>, message: String },
+    /// A call a widget's source made to refresh it (origin "refresh"): its result text or error.
+    Refresh { label: String, outcome: Result<String, String> },
 }
 
 /// A widget the model is still writing: shown as a placeholder on the canvas until its call ends.
@@ -365,6 +368,12 @@ impl AgentCtx {
     /// Shows an MCP server's log entry in the console.
     pub fn server_log(&self, server: String, level: String, logger: Option<String>, message: String) {
         self.push_console(ConsoleRow::ServerLog { server, level, logger, message });
+    }
+
+    /// Shows a call a widget's source made in the console.
+    pub fn refresh_log(&self, call: SourceCall) {
+        let outcome = call.outcome.map(|result| result.text_content());
+        self.push_console(ConsoleRow::Refresh { label: call.label, outcome });
     }
 
     fn push_console(&self, row: ConsoleRow) {

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use autoui_core::agent::buffer::ResultBuffer;
 use autoui_core::autoui::AutoUi;
+use autoui_core::autoui::bind::Sources;
 use autoui_core::provenance::{ImageSources, UrlLedger};
 use autoui_core::recipes::validate::SchemaValidator;
 use autoui_core::recipes::validate::compact::CompactValidator;
@@ -64,20 +65,27 @@ impl AutoUiCtx {
 
 /// The page's autoui server, validating with the compact validator; the full validator module is
 /// fetched only for a schema outside the compact one's subset (no recipe's, no built-in tool's).
-pub fn provide_autoui(canvas: CanvasCtx) -> AutoUiCtx {
+/// Widgets may be bound to data through `sources` (the MCP client, see `state::refresh`).
+pub fn provide_autoui(canvas: CanvasCtx, sources: Sources) -> AutoUiCtx {
     let validator = CompactValidator::new(BrowserPatterns, LazyValidator::new(VALIDATOR_MODULE));
-    provide_autoui_with(canvas, Rc::new(validator))
+    provide_autoui_over(canvas, Rc::new(validator), Some(sources))
 }
 
 /// The autoui server with a given validator (browser tests validate in-process).
 pub fn provide_autoui_with(canvas: CanvasCtx, validator: Rc<dyn SchemaValidator>) -> AutoUiCtx {
+    provide_autoui_over(canvas, validator, None)
+}
+
+fn provide_autoui_over(canvas: CanvasCtx, validator: Rc<dyn SchemaValidator>, sources: Option<Sources>) -> AutoUiCtx {
     let results = Rc::new(ResultBuffer::new());
     let urls = Rc::new(UrlLedger::default());
-    let server = Rc::new(
-        AutoUi::with_validator(Rc::new(canvas), results.clone(), Rc::new(BrowserRandom), validator.clone())
-            .with_url_ledger(urls.clone())
-            .with_chart_compiler(Rc::new(EngineCompiler)),
-    );
+    let server = AutoUi::with_validator(Rc::new(canvas), results.clone(), Rc::new(BrowserRandom), validator.clone())
+        .with_url_ledger(urls.clone())
+        .with_chart_compiler(Rc::new(EngineCompiler));
+    let server = Rc::new(match sources {
+        Some(sources) => server.with_sources(sources),
+        None => server,
+    });
     let ctx = AutoUiCtx {
         server: StoredValue::new_local(server),
         results: StoredValue::new_local(results),

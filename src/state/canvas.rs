@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use autoui_core::binding::source::Binding;
 use autoui_core::canvas::history::HistoryLimits;
 use autoui_core::canvas::model::{Block, Canvas, Layout};
 use autoui_core::canvas::op::{Applied, CanvasError, CanvasPort, Op};
@@ -23,6 +24,8 @@ pub struct FrameState {
     pub style: Style,
     pub provenance: Origin,
     pub updated_ms: f64,
+    /// The widget's data source, with when it was fetched and the last refresh's error.
+    pub binding: Option<Arc<Binding>>,
 }
 
 /// The signals of one block. `data` only fires when the data itself changed (a new `Arc`), so
@@ -62,6 +65,7 @@ fn frame_of(block: &Block) -> FrameState {
         style: block.style.clone(),
         provenance: block.provenance.clone(),
         updated_ms: block.updated_ms,
+        binding: block.binding.clone(),
     }
 }
 
@@ -226,7 +230,7 @@ impl CanvasCtx {
         self.store.try_update_value(change)
     }
 
-    fn is_read_only_untracked(&self) -> bool {
+    pub fn is_read_only_untracked(&self) -> bool {
         self.read_only.get_untracked() || self.following.get_untracked()
     }
 

@@ -11,17 +11,22 @@
 use std::rc::Rc;
 
 use autoui_core::agent::session::UserTurn;
+use autoui_core::autoui::bind::Sources;
+use autoui_core::binding::remote::{RemoteFetcher, SourceCall};
+use autoui_core::ids::ServerId;
 use autoui_core::cancel::CancelToken;
 use autoui_core::settings::Settings;
 use autoui_core::tool::LocalServer;
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 
+use crate::adapters::clock::BrowserClock;
 use crate::deferred::{Drawer, LoadError, Part, Slot, Status, after_first_paint};
 use crate::state::agent::{AgentCtx, use_agent};
 use crate::state::approval::{PageApprover, provide_approval};
 use crate::state::autoui::provide_autoui;
 use crate::state::canvas::CanvasCtx;
+use crate::state::refresh::provide_refresh;
 use crate::state::samples::LazySamples;
 use crate::state::servers::provide_servers;
 use crate::state::webmcp::provide_webmcp;
@@ -65,13 +70,20 @@ pub struct DataServersCtx(pub StoredValue<Vec<Rc<dyn LocalServer>>, LocalStorage
 
 /// The servers, their contexts and the agent's session, made from the chunk.
 pub fn start(canvas: CanvasCtx) {
-    let autoui = provide_autoui(canvas);
-    provide_webmcp(canvas, autoui);
     let servers = provide_servers();
+    let agent = use_agent();
+    let fetcher = RemoteFetcher::new(
+        servers.remote(),
+        Rc::new(move |id: &ServerId| servers.approvals(id)),
+        Rc::new(move |call: SourceCall| agent.refresh_log(call)),
+    );
+    let autoui = provide_autoui(canvas, Sources { fetcher: Rc::new(fetcher), clock: Rc::new(BrowserClock) });
+    provide_webmcp(canvas, autoui);
+    provide_refresh(canvas, autoui, servers);
     let approver = PageApprover { ctx: provide_approval(autoui.validator()), servers };
     let data_servers: Vec<Rc<dyn LocalServer>> = vec![Rc::new(LazySamples::new(autoui.validator()))];
     provide_context(DataServersCtx(StoredValue::new_local(data_servers.clone())));
-    use_agent().attach(autoui, data_servers, servers.remote(), Rc::new(approver));
+    agent.attach(autoui, data_servers, servers.remote(), Rc::new(approver));
 }
 
 /// Context handle: the app's owner, under which the engine's contexts are provided, and whether it

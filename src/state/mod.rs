@@ -9,6 +9,7 @@ pub mod elicitation;
 pub mod engine;
 pub mod notices;
 pub mod persist;
+pub mod refresh;
 pub mod samples;
 pub mod servers;
 pub mod settings;

@@ -13,6 +13,8 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::adapters::clock::BrowserRandom;
 use crate::adapters::download::{download_text, timestamped_name};
+use crate::state::engine::use_engine;
+use crate::state::refresh::use_refresh;
 use crate::state::agent::use_agent;
 use crate::state::canvas::{CanvasCtx, Foreign, use_canvas};
 use crate::state::notices::{NoticesCtx, use_notices};
@@ -177,12 +179,17 @@ pub fn CanvasToolbar() -> impl IntoView {
         with_files(notices, move |files| share_link.set(Some((files.share_link)(canvas, notices))));
     };
 
+    let engine = use_engine();
     view! {
         <div class="au-canvas-toolbar" role="toolbar" aria-label="Canvas">
             <button class="au-button au-button--ghost" data-testid="undo" title="Undo (Ctrl+Z)"
                 disabled=move || !canvas.undo_state().can_undo on:click=move |_| canvas.undo()>"\u{21b6} Undo"</button>
             <button class="au-button au-button--ghost" data-testid="redo" title="Redo (Ctrl+Shift+Z)"
                 disabled=move || !canvas.undo_state().can_redo on:click=move |_| canvas.redo()>"\u{21b7} Redo"</button>
+            {move || engine.is_ready().then(use_refresh).flatten().filter(|refresher| refresher.any_bound() && !canvas.is_read_only()).map(|refresher| view! {
+                <button class="au-button au-button--ghost" data-testid="refresh-all" title="Fetch every bound widget's data again"
+                    on:click=move |_| refresher.refresh_all()>"\u{21bb} Refresh all"</button>
+            })}
             <button class="au-button au-button--ghost" data-testid="clear-canvas" title="Remove every widget (undoable)"
                 disabled=move || canvas.is_empty()
                 on:click=move |_| {

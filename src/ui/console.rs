@@ -36,6 +36,7 @@ fn row_text(row: &ConsoleRow) -> String {
         ConsoleRow::Retry { reason, .. } => format!("retry {reason}"),
         ConsoleRow::Stopped { reason, .. } => reason.describe(),
         ConsoleRow::ServerLog { server, level, message, .. } => format!("{server} {level} {message}"),
+        ConsoleRow::Refresh { label, outcome } => format!("refresh {label} {}", outcome.clone().unwrap_or_else(|error| error)),
     }
 }
 
@@ -174,6 +175,15 @@ pub fn ConsolePanel(open: RwSignal<bool>) -> impl IntoView {
                                 {format!("{} ({iterations} iterations, {}, {})", reason.describe(), tokens(&usage), cost(cost_usd))}
                             </p>
                         }.into_any(),
+                        ConsoleRow::Refresh { label, outcome } => { let ok = outcome.is_ok().to_string(); view! {
+                            <p class="au-console__refresh" data-testid="console-refresh" data-origin="refresh"
+                                data-ok=ok>
+                                {format!("refresh {label}: {}", match outcome {
+                                    Ok(text) => text.chars().take(300).collect::<String>(),
+                                    Err(error) => format!("failed: {error}"),
+                                })}
+                            </p>
+                        }.into_any() },
                         ConsoleRow::ServerLog { server, level, logger, message } => view! {
                             <p class="au-console__log" data-testid="console-server-log" data-level=level.clone()>
                                 {format!("{server} [{level}{}] {message}", logger.map(|logger| format!(" {logger}")).unwrap_or_default())}

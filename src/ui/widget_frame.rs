@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use autoui_core::binding::source::Binding;
 use autoui_core::canvas::event::WidgetAction;
 use autoui_core::canvas::model::Layout;
 use autoui_core::canvas::op::Op;
@@ -13,8 +14,10 @@ use leptos::prelude::*;
 use serde_json::Value;
 use web_sys::{KeyboardEvent, PointerEvent};
 
-use crate::adapters::clock::BrowserRandom;
+use crate::adapters::clock::{BrowserRandom, local_time};
 use crate::state::canvas::{BlockCell, CanvasCtx, use_canvas};
+use crate::state::engine::use_engine;
+use crate::state::refresh::use_refresh;
 use crate::ui::export::ExportMenu;
 use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::events::use_widget_events;
@@ -116,6 +119,10 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
     let provenance = {
         let frame = frame.clone();
         move || frame.with(|f| provenance_label(&f.provenance))
+    };
+    let binding = {
+        let frame = frame.clone();
+        Memo::new(move |_| frame.with(|f| f.binding.clone()))
     };
 
     let begin = {
@@ -270,6 +277,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
                 <span class="au-frame__title" title=title_tip>{move || title().unwrap_or_else(|| kind.as_str().to_owned())}</span>
                 <span class="au-frame__kind">{kind.as_str()}</span>
                 <span class="au-frame__badge" data-testid="provenance" title=provenance_tip>{provenance}</span>
+                <Freshness id=id.clone() binding=binding.into() read_only=read_only />
                 <Show when=move || !read_only.get()>
                     <div class="au-frame__tools" on:pointerdown=|e: PointerEvent| e.stop_propagation()>
                         <button class="au-icon-button" title="Duplicate" aria-label="Duplicate widget" data-testid="widget-duplicate"
@@ -289,5 +297,46 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
                     on:pointermove=track on:pointerup=finish.clone() on:pointercancel=cancel></div>
             </Show>
         </article>
+    }
+}
+
+/// A bound widget's source line: when its data was fetched (or the error that left it stale) and
+/// its refresh button.
+#[component]
+fn Freshness(id: BlockId, binding: Signal<Option<Arc<Binding>>>, read_only: Signal<bool>) -> impl IntoView {
+    // The refresher comes with the engine, which may start after this widget first renders.
+    let engine = use_engine();
+    let refresher = move || engine.is_ready().then(use_refresh).flatten();
+    let busy = {
+        let id = id.clone();
+        move || refresher().is_some_and(|refresher| refresher.is_busy(&id))
+    };
+    let refresh = move |_| {
+        if let Some(refresher) = refresher() {
+            refresher.refresh(id.clone());
+        }
+    };
+    move || {
+        binding.get().map(|binding| {
+            let fetched = binding.fetched_ms.map(local_time).unwrap_or_else(|| "not yet".to_owned());
+            let stale = binding.error.clone();
+            let tip = match &stale {
+                Some(error) => format!("Stale: the last refresh failed ({error}); showing data fetched {fetched}"),
+                None => format!("Data from {} ({}), fetched {fetched}", binding.source.label(), binding.source.refresh),
+            };
+            let refresh = refresh.clone();
+            let busy = busy.clone();
+            view! {
+                <span class="au-frame__fresh" class:au-frame__fresh--stale=stale.is_some() data-testid="widget-freshness"
+                    data-stale=stale.is_some().to_string() title=tip
+                    on:pointerdown=|e: PointerEvent| e.stop_propagation()>
+                    <span data-testid="widget-fetched">{if stale.is_some() { format!("stale, {fetched}") } else { fetched }}</span>
+                    <Show when=move || !read_only.get() && refresher().is_some()>
+                        <button class="au-icon-button" title="Refresh" aria-label="Refresh widget data" data-testid="widget-refresh"
+                            disabled=busy.clone() on:click=refresh.clone()>"\u{21bb}"</button>
+                    </Show>
+                </span>
+            }
+        })
     }
 }

@@ -9,6 +9,7 @@
 pub mod agent;
 pub mod approval;
 pub mod autoui;
+pub mod binding;
 pub mod cancel;
 pub mod canvas;
 pub mod dispatch;

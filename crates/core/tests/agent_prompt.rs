@@ -61,6 +61,7 @@ fn the_prompt_carries_the_seeds_workflow_and_error_rules() {
         "recall('<id>')",
         "autoui_webmcp_recall({id})",
         "Never invent data, ids or image URLs",
+        "Data that changes (status, prices, metrics): add a source to autoui_webmcp_widget_display",
     ] {
         assert!(prompt.contains(rule), "missing {rule:?} in:\n{prompt}");
     }

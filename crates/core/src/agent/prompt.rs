@@ -53,6 +53,8 @@ pub fn build_system_prompt(catalog: &Catalog, prefix: &str) -> String {
          4. Display: read the widget's recipe ({widget_recipe}) for its params, then call {display}({{name, params}}) \
          once per widget, only with data returned by tools in this conversation. Change a widget with {canvas} \
          (update, move, resize, style, remove; list shows the canvas).\n\
+         Data that changes (status, prices, metrics): add a source to {display} (see its schema) so the app \
+         refreshes it.\n\
          5. Reply in one or two sentences. Do not narrate the steps.\n\n\
          Errors:\n\
          - A failed call returns the error and often the expected_schema: fix the arguments and retry once.\n\

@@ -3,10 +3,11 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::autoui::AutoUi;
+use crate::autoui::{AutoUi, Updated};
+use crate::autoui::bind;
 use crate::autoui::error::AutoUiError;
 use crate::autoui::view;
-use crate::canvas::model::{Block, GRID_COLUMNS, Layout};
+use crate::canvas::model::{Block, GRID_COLUMNS, Layout, merge_data};
 use crate::canvas::op::{Applied, Op};
 use crate::ids::BlockId;
 use crate::recipes::repair::{self, Fix, Repair};
@@ -136,6 +137,7 @@ async fn update(
     origin: Origin,
 ) -> Result<Value, AutoUiError> {
     let mut notes = Vec::new();
+    let source = params.remove("source");
     let patch = match params.remove("data") {
         Some(Value::Object(data)) => Some(data),
         Some(Value::String(text)) => match serde_json::from_str::<Value>(&text) {
@@ -167,14 +169,38 @@ async fn update(
             params
         }
     };
-    if patch.is_empty() {
+    let source = match source {
+        None => None,
+        Some(Value::Null) => {
+            ui.canvas.apply(Op::Bind { id: block.id.clone(), binding: None }, origin.clone())?;
+            if patch.is_empty() {
+                let unbound = ui.block(&block.id)?;
+                return Ok(json!({ "action": "update", "unbound": true, "widget": view::block_json(&unbound, false) }));
+            }
+            None
+        }
+        Some(source) => Some(AutoUi::parse_source(&source)?),
+    };
+    if patch.is_empty() && source.is_none() {
         return Err(AutoUiError::BadArguments(
-            "nothing to update: give the fields to change as params.data, e.g. {\"data\": {\"value\": \"42\"}}".to_owned(),
+            "nothing to update: give the fields to change as params.data, e.g. {\"data\": {\"value\": \"42\"}}, \
+             or a source to bind, or \"source\": null to unbind"
+                .to_owned(),
         ));
     }
-    let updated = ui
-        .update_block_when_ready(&block.id, Value::Object(patch), origin)
-        .await?;
+    let updated = match &source {
+        None => ui.update_block_when_ready(&block.id, Value::Object(patch), origin).await?,
+        Some(source) => {
+            let current = merge_data(&block.data, &Value::Object(patch));
+            let (fetched, at_ms) = ui.run_source(source, &current).await?;
+            let updated = ui
+                .update_block_when_ready(&block.id, fetched.params.clone(), origin.clone())
+                .await
+                .map_err(|error| bind::invalid_from_map(error, &fetched.mapped))?;
+            ui.bind(&block.id, source.clone(), at_ms, origin)?;
+            Updated { block: ui.block(&block.id)?, ..updated }
+        }
+    };
     let mut body = json!({ "action": "update", "widget": view::block_json(&updated.block, true) });
     let repairs = [notes, updated.repairs].concat();
     if !repairs.is_empty() {
@@ -182,6 +208,9 @@ async fn update(
     }
     if !updated.dropped.is_empty() {
         body["dropped"] = json!(updated.dropped);
+    }
+    if let Some(source) = &source {
+        body["source"] = bind::source_json(source);
     }
     Ok(body)
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use crate::autoui::AutoUi;
+use crate::autoui::bind;
 use crate::autoui::discovery;
 use crate::autoui::error::AutoUiError;
 use crate::autoui::view;
@@ -27,6 +28,7 @@ const USAGE: &str = "widget_display takes {\"name\": \"<widget>\", \"params\": {
 struct Call {
     name: String,
     params: Value,
+    source: Option<Value>,
     repairs: Vec<Repair>,
 }
 
@@ -37,10 +39,19 @@ pub async fn widget_display(
 ) -> Result<Value, AutoUiError> {
     let call = envelope(args)?;
     let recipe = discovery::find(ui.registry, &call.name)?;
+    let source = call.source.as_ref().map(AutoUi::parse_source).transpose()?;
     // The first call of a page may come before the validator has loaded.
     ui.validator.ready_for(&recipe.schema).await?;
+    // With a source, what is shown is its map's output over the params given.
+    let (params, fetched) = match &source {
+        Some(source) => {
+            let (fetched, at_ms) = ui.run_source(source, &call.params).await?;
+            (fetched.params.clone(), Some((fetched, at_ms)))
+        }
+        None => (call.params, None),
+    };
     let checked = recipe
-        .check_with(call.params, ui.validator.as_ref(), ui.image_sources(&origin))
+        .check_with(params, ui.validator.as_ref(), ui.image_sources(&origin))
         .map_err(|error| match error {
             CheckError::Rejected(rejected) => AutoUiError::Invalid {
                 widget: recipe.kind,
@@ -52,6 +63,10 @@ pub async fn widget_display(
                 schema: recipe.schema.clone(),
             },
             CheckError::Validator(error) => error.into(),
+        })
+        .map_err(|error| match &fetched {
+            Some((fetched, _)) => bind::invalid_from_map(error, &fetched.mapped),
+            None => error,
         })?;
     let warnings = match (recipe.kind, &ui.charts) {
         (WidgetKind::VegaLite, Some(charts)) => match charts.compile(&checked.data).await {
@@ -79,7 +94,10 @@ pub async fn widget_display(
     };
     let repairs = [call.repairs, checked.repairs].concat();
     let data = Arc::new(checked.data);
-    let id = add(ui, recipe.kind, &data, origin)?;
+    let id = add(ui, recipe.kind, &data, origin.clone())?;
+    if let (Some(source), Some((_, at_ms))) = (&source, &fetched) {
+        ui.bind(&id, source.clone(), *at_ms, origin)?;
+    }
     let block = ui
         .canvas
         .get(&id)
@@ -100,6 +118,9 @@ pub async fn widget_display(
     }
     if !checked.dropped.is_empty() {
         body["dropped"] = json!(checked.dropped);
+    }
+    if let Some(source) = &source {
+        body["source"] = bind::source_json(source);
     }
     if !warnings.is_empty() {
         body["warnings"] = json!(warnings);
@@ -148,6 +169,7 @@ fn envelope(args: Value) -> Result<Call, AutoUiError> {
             )));
         }
     };
+    let source = args.remove("source").filter(|source| !source.is_null());
     let mut repairs = Vec::new();
     let mut params = match args.remove("params") {
         None | Some(Value::Null) => Map::new(),
@@ -185,6 +207,7 @@ fn envelope(args: Value) -> Result<Call, AutoUiError> {
     Ok(Call {
         name,
         params: Value::Object(params),
+        source,
         repairs,
     })
 }

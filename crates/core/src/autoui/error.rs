@@ -39,6 +39,12 @@ pub enum AutoUiError {
     },
     #[error("{0}")]
     BadArguments(String),
+    /// A `source` that does not read, could not be fetched or whose map failed.
+    #[error("source: {0}")]
+    Source(String),
+    /// The params a source's map produced do not match the widget's schema.
+    #[error("{invalid}")]
+    MappedInvalid { invalid: Box<AutoUiError>, mapped: Value },
     #[error("no stored result for id \"{id}\"")]
     UnknownResult { id: String, known: Vec<String> },
     #[error(
@@ -90,6 +96,15 @@ impl AutoUiError {
                 }
                 body
             }
+            AutoUiError::MappedInvalid { invalid, mapped } => {
+                let mut body = invalid.to_json();
+                body["map_output"] = mapped.clone();
+                body["hint"] = json!(
+                    "the params checked were source.map's output merged over params: change the map (or params) so they match expected_schema"
+                );
+                body
+            }
+            AutoUiError::Source(_) => json!({ "error": error, "usage": crate::binding::source::SOURCE_USAGE }),
             AutoUiError::UnknownBlock { existing, .. }
             | AutoUiError::MissingId { existing, .. } => {
                 json!({ "error": error, "existing_ids": existing, "hint": existing_hint(existing) })

@@ -4,6 +4,7 @@
 //! persistence and provenance happen in one place. Every failure is a JSON error result the model
 //! can act on (see [`error::AutoUiError::to_json`]), never a panic.
 
+pub mod bind;
 mod canvas_tool;
 mod discovery;
 mod display;
@@ -45,6 +46,8 @@ pub struct AutoUi {
     urls: Option<Rc<UrlLedger>>,
     /// When set, `vega-lite` specs are compiled before they are shown.
     charts: Option<Rc<dyn ChartCompiler>>,
+    /// When set, widgets may be bound to a source (`binding/`).
+    sources: Option<bind::Sources>,
 }
 
 /// A block after a successful [`AutoUi::update_block`], and what was fixed on the way.
@@ -86,6 +89,7 @@ impl AutoUi {
             registry: registry(),
             urls: None,
             charts: None,
+            sources: None,
         }
     }
 
@@ -97,6 +101,11 @@ impl AutoUi {
     /// Compiles `vega-lite` specs with `charts` before showing them (the page's chart engine).
     pub fn with_chart_compiler(self, charts: Rc<dyn ChartCompiler>) -> AutoUi {
         AutoUi { charts: Some(charts), ..self }
+    }
+
+    /// Lets widgets be bound to tools and resources, fetched through `sources`.
+    pub fn with_sources(self, sources: bind::Sources) -> AutoUi {
+        AutoUi { sources: Some(sources), ..self }
     }
 
     /// The image rule for a call from `origin`: the person and outside agents bring their own URLs.

@@ -62,7 +62,7 @@ impl Tool {
             Tool::WidgetDisplay => (widget_display_description(), widget_display_schema(), false),
             Tool::Canvas => (
                 "Change widgets already shown (ids come from widget_display or list). Actions: list; \
-                 update {data:{fields to change}}; move {x,y}; resize {width,height} (grid units, 12 columns); \
+                 update {data:{fields to change}} (or {source} to bind, {source:null} to unbind); move {x,y}; resize {width,height} (grid units, 12 columns); \
                  style {styles:{css}}; remove; clear. Prefer update to showing a new widget."
                     .to_owned(),
                 canvas_schema(),
@@ -111,6 +111,12 @@ fn widget_display_schema() -> Value {
         "properties": {
             "name": { "type": "string", "description": "widget name, e.g. stat-card" },
             "params": { "type": "object", "description": "the widget's params, per its recipe" },
+            "source": {
+                "type": "object",
+                "description": "bind to data that changes: {call: tool name, arguments, map: jq from the result \
+                    (structuredContent, else text as JSON) to params or some of them, refresh: manual|on_open|every 5m} \
+                    or {resource: uri, map, refresh}; runs at once, then the app refreshes it",
+            },
         },
         "required": ["name"],
     })

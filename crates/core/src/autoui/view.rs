@@ -30,6 +30,9 @@ pub fn block_json(block: &Block, with_data: bool) -> Value {
     if !block.style.is_empty() {
         body["style"] = json!(block.style);
     }
+    if let Some(binding) = &block.binding {
+        body["binding"] = binding.to_json();
+    }
     if with_data {
         let (data, elided) = echo(&block.data);
         body["data"] = data;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::binding::source::Binding;
 use crate::canvas::layout;
 use crate::canvas::model::{Block, Canvas, Layout};
 use crate::canvas::style::{Style, StyleError};
@@ -138,6 +139,8 @@ fn decode_block(
             .get("updated_ms")
             .and_then(Value::as_f64)
             .unwrap_or(created_ms),
+        // A binding that does not read is dropped: the widget keeps its data, unbound.
+        binding: field::<Binding>(fields, "binding").map(Arc::new),
     };
     Ok(DecodedBlock {
         block,

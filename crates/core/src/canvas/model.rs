@@ -5,6 +5,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::binding::source::Binding;
 use crate::canvas::style::Style;
 use crate::ids::BlockId;
 use crate::tool::Origin;
@@ -47,6 +48,9 @@ pub struct Block {
     pub provenance: Origin,
     pub created_ms: f64,
     pub updated_ms: f64,
+    /// Where the data comes from when it refreshes by itself (see `binding/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binding: Option<Arc<Binding>>,
 }
 
 impl Block {
@@ -61,6 +65,7 @@ impl Block {
             && self.provenance == other.provenance
             && self.created_ms == other.created_ms
             && self.updated_ms == other.updated_ms
+            && self.binding == other.binding
     }
 }
 

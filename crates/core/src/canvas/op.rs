@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::binding::source::Binding;
 use crate::canvas::layout;
 use crate::canvas::model::{Block, Canvas, Layout};
 use crate::canvas::style::Style;
@@ -51,6 +52,17 @@ pub enum Op {
         id: BlockId,
         style: Style,
     },
+    /// Binds a block to a source, or unbinds it (`None`); the data stays as it is.
+    Bind {
+        id: BlockId,
+        binding: Option<Arc<Binding>>,
+    },
+    /// A bound block's refresh: new data (already validated) and when it was fetched, or the
+    /// error that left the old data stale. Never changes the block's kind or layout.
+    Refreshed {
+        id: BlockId,
+        outcome: RefreshOutcome,
+    },
     Remove {
         id: BlockId,
     },
@@ -73,11 +85,21 @@ impl Op {
             | Op::Move { id, .. }
             | Op::Resize { id, .. }
             | Op::Style { id, .. }
+            | Op::Bind { id, .. }
+            | Op::Refreshed { id, .. }
             | Op::Remove { id }
             | Op::BringToFront { id } => Some(id),
             Op::Clear | Op::Replace { .. } => None,
         }
     }
+}
+
+/// What a refresh brought.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum RefreshOutcome {
+    Fetched { data: Arc<Value>, fetched_ms: f64 },
+    Failed { error: String },
 }
 
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -154,6 +176,7 @@ impl Canvas {
                     provenance: origin.clone(),
                     created_ms: now_ms,
                     updated_ms: now_ms,
+                    binding: None,
                 };
                 let before = self.layouts();
                 self.blocks.push(block);
@@ -183,6 +206,25 @@ impl Canvas {
                 );
             }),
             Op::Style { id, style } => self.edit(&id, now_ms, |block, _| block.style = style),
+            Op::Bind { id, binding } => self.edit(&id, now_ms, |block, _| block.binding = binding),
+            Op::Refreshed { id, outcome } => {
+                let index = self.index_of(&id)?;
+                let Some(binding) = self.blocks[index].binding.clone() else {
+                    return Ok(Applied::default());
+                };
+                self.edit(&id, now_ms, |block, _| {
+                    let mut binding = Binding::clone(&binding);
+                    match outcome {
+                        RefreshOutcome::Fetched { data, fetched_ms } => {
+                            block.data = data;
+                            binding.fetched_ms = Some(fetched_ms);
+                            binding.error = None;
+                        }
+                        RefreshOutcome::Failed { error } => binding.error = Some(error),
+                    }
+                    block.binding = Some(Arc::new(binding));
+                })
+            }
             Op::BringToFront { id } => {
                 let index = self.index_of(&id)?;
                 let top = self.top_z();

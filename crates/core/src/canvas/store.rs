@@ -45,9 +45,11 @@ impl CanvasStore {
                 target: other.target().cloned(),
             },
         };
+        // A refresh is the data's own news, nobody's edit: not a step to undo, nothing to tell the agent.
+        let refresh = matches!(op, Op::Refreshed { .. });
         let before = self.canvas.clone();
         let applied = self.canvas.apply(op, origin, now_ms)?;
-        if !applied.is_empty() {
+        if !applied.is_empty() && !refresh {
             self.after_change(before, &applied, origin, &cause);
         }
         Ok(applied)

@@ -1,0 +1,110 @@
+//! Sources on widgets: run one when `widget_display` or `canvas update` binds it (its errors go
+//! back in the same turn), and refresh a bound widget later, keeping its data when that fails.
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::autoui::AutoUi;
+use crate::autoui::error::AutoUiError;
+use crate::autoui::view;
+use crate::binding::fetch::{self, Fetched, SourceFetcher};
+use crate::binding::source::{Binding, Source};
+use crate::cancel::CancelToken;
+use crate::canvas::op::{Op, RefreshOutcome};
+use crate::ids::BlockId;
+use crate::ports::Clock;
+use crate::provenance::ImageSources;
+use crate::recipes::check::CheckError;
+use crate::tool::Origin;
+
+/// What runs sources: the fetcher and the clock that dates what it fetched.
+#[derive(Clone)]
+pub struct Sources {
+    pub fetcher: Rc<dyn SourceFetcher>,
+    pub clock: Rc<dyn Clock>,
+}
+
+impl AutoUi {
+    /// Reads a `source` argument.
+    pub(crate) fn parse_source(value: &Value) -> Result<Source, AutoUiError> {
+        Source::parse(value).map_err(AutoUiError::Source)
+    }
+
+    /// Runs `source` once over `current` params.
+    pub(crate) async fn run_source(&self, source: &Source, current: &Value) -> Result<(Fetched, f64), AutoUiError> {
+        let sources = self.sources.as_ref().ok_or_else(|| {
+            AutoUiError::Source("this page cannot fetch data for widgets (no MCP client); pass params instead".to_owned())
+        })?;
+        let fetched = fetch::fetch(sources.fetcher.as_ref(), source, current, CancelToken::default())
+            .await
+            .map_err(|error| AutoUiError::Source(error.to_string()))?;
+        Ok((fetched, sources.clock.unix_ms()))
+    }
+
+    /// Refreshes bound widget `id`: fetch, map, validate, show. On failure the widget keeps its
+    /// data and is marked stale with the error, which is also returned.
+    pub async fn refresh_block(&self, id: &BlockId, cancel: CancelToken) -> Result<(), String> {
+        let block = self.block(id).map_err(|error| error.to_string())?;
+        let Some(binding) = block.binding.clone() else {
+            return Err(format!("widget {id} has no source"));
+        };
+        let outcome = match self.sources.as_ref() {
+            None => Err("this page cannot fetch data for widgets".to_owned()),
+            Some(sources) => {
+                match fetch::fetch(sources.fetcher.as_ref(), &binding.source, &block.data, cancel).await {
+                    Err(error) => Err(error.to_string()),
+                    Ok(fetched) => self.checked(id, fetched.params).map(|data| (data, sources.clock.unix_ms())),
+                }
+            }
+        };
+        let (op_outcome, result) = match outcome {
+            Ok((data, fetched_ms)) => (RefreshOutcome::Fetched { data: Arc::new(data), fetched_ms }, Ok(())),
+            Err(error) => (RefreshOutcome::Failed { error: error.clone() }, Err(error)),
+        };
+        self.canvas
+            .apply(Op::Refreshed { id: id.clone(), outcome: op_outcome }, Origin::User)
+            .map_err(|error| error.to_string())?;
+        result
+    }
+
+    /// A refresh's params checked against the widget's schema, its errors in one line.
+    fn checked(&self, id: &BlockId, params: Value) -> Result<Value, String> {
+        let block = self.block(id).map_err(|error| error.to_string())?;
+        // The data is the tool's own, so its image URLs need no ledger.
+        let recipe = self.registry.get(block.kind).ok_or_else(|| format!("no recipe for {}", block.kind.as_str()))?;
+        match recipe.check_with(params, self.validator.as_ref(), ImageSources::Any) {
+            Ok(checked) => Ok(checked.data),
+            Err(CheckError::Rejected(rejected)) => {
+                let details: Vec<String> =
+                    rejected.details.iter().map(|detail| format!("{}: {}", detail.path, detail.message)).collect();
+                Err(format!("the new data does not fit the widget: {}", details.join("; ")))
+            }
+            Err(CheckError::Validator(error)) => Err(error.to_string()),
+        }
+    }
+
+    /// Binds block `id` to `source`, fetched at `fetched_ms`.
+    pub(crate) fn bind(&self, id: &BlockId, source: Source, fetched_ms: f64, origin: Origin) -> Result<(), AutoUiError> {
+        let binding = Arc::new(Binding::fresh(source, fetched_ms));
+        self.canvas.apply(Op::Bind { id: id.clone(), binding: Some(binding) }, origin)?;
+        Ok(())
+    }
+}
+
+/// A validation failure of params that came from a map: the failure, plus the map's output.
+pub(crate) fn invalid_from_map(error: AutoUiError, mapped: &Value) -> AutoUiError {
+    match error {
+        invalid @ AutoUiError::Invalid { .. } => AutoUiError::MappedInvalid {
+            invalid: Box::new(invalid),
+            mapped: view::echo(mapped).0,
+        },
+        other => other,
+    }
+}
+
+/// `source` as a tool result shows it once bound.
+pub(crate) fn source_json(source: &Source) -> Value {
+    json!({ "bound": source, "fetched": "now", "refresh": source.refresh.to_string() })
+}

@@ -1,0 +1,246 @@
+//! Widgets bound to a source: `widget_display` and `canvas update` run the source at once and show
+//! the map's output (its errors come back in the same call), `canvas list` shows the binding and
+//! its freshness, and a refresh shows new data or keeps the old data marked stale.
+
+mod common;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use autoui_core::autoui::AutoUi;
+use autoui_core::autoui::bind::Sources;
+use autoui_core::binding::fetch::SourceFetcher;
+use autoui_core::binding::source::{Refresh, Target};
+use autoui_core::cancel::CancelToken;
+use autoui_core::ids::BlockId;
+use autoui_core::tool::ToolResult;
+use common::Counter;
+use common::autoui_server::Harness;
+use common::clock::FakeClock;
+use futures::executor::block_on;
+use futures::future::LocalBoxFuture;
+use serde_json::{Value, json};
+
+/// A server whose `get-time` answers the next scripted result, recording every target asked for.
+#[derive(Default)]
+struct Scripted {
+    answers: RefCell<Vec<Result<ToolResult, String>>>,
+    asked: RefCell<Vec<Target>>,
+}
+
+impl Scripted {
+    fn answer(&self, answer: Result<ToolResult, String>) {
+        self.answers.borrow_mut().push(answer);
+    }
+
+    fn time(&self, time: &str) {
+        self.answer(Ok(ToolResult { structured: Some(json!({"time": time})), ..ToolResult::text(time) }));
+    }
+}
+
+impl SourceFetcher for Scripted {
+    fn fetch<'a>(&'a self, target: &'a Target, _: CancelToken) -> LocalBoxFuture<'a, Result<ToolResult, String>> {
+        self.asked.borrow_mut().push(target.clone());
+        let answer = self.answers.borrow_mut().remove(0);
+        Box::pin(async move { answer })
+    }
+}
+
+fn harness() -> (Harness, Rc<Scripted>, FakeClock) {
+    let server = Rc::new(Scripted::default());
+    let clock = FakeClock::new();
+    let mut h = Harness::with_random(Counter::new(1));
+    let ui = AutoUi::new(h.canvas.clone(), h.results.clone(), Rc::new(Counter::new(1)));
+    h.ui = ui.with_sources(Sources { fetcher: server.clone(), clock: Rc::new(clock.clone()) });
+    (h, server, clock)
+}
+
+fn bound_stat_card(refresh: &str) -> Value {
+    json!({
+        "name": "stat-card",
+        "params": {"label": "Server time"},
+        "source": {"call": "basic_mcp_get-time", "map": "{value: .time}", "refresh": refresh},
+    })
+}
+
+#[test]
+fn widget_display_with_a_source_shows_the_maps_output_at_once() {
+    let (h, server, _) = harness();
+    server.time("05:40:01");
+    let shown = h.ok("widget_display", bound_stat_card("every 30s"));
+
+    assert_eq!(shown["data"], json!({"label": "Server time", "value": "05:40:01"}));
+    assert_eq!(shown["source"]["refresh"], "every 30s");
+    assert_eq!(*server.asked.borrow(), vec![Target::Call { call: "basic_mcp_get-time".into(), arguments: json!({}) }]);
+    let block = h.block(shown["id"].as_str().unwrap());
+    let binding = block.binding.as_ref().expect("the widget is bound");
+    assert_eq!(binding.source.refresh, Refresh::Every { seconds: 30 });
+    assert_eq!(binding.fetched_ms, Some(1_767_225_600_000.0));
+    assert_eq!(binding.error, None);
+}
+
+#[test]
+fn a_map_error_comes_back_in_the_same_call_and_nothing_is_shown() {
+    let (h, server, _) = harness();
+    server.time("05:40:01");
+    let mut call = bound_stat_card("manual");
+    call["source"]["map"] = json!("{value: .time.hours.x}");
+    let error = h.err("widget_display", call);
+    let message = error["error"].as_str().unwrap();
+    assert!(message.starts_with("source: the map failed:"), "{message}");
+    assert!(h.canvas.log().is_empty(), "no widget may be added");
+
+    let mut syntax = bound_stat_card("manual");
+    syntax["source"]["map"] = json!("{value: .time");
+    let error = h.err("widget_display", syntax);
+    assert!(error["error"].as_str().unwrap().contains("not a valid jq program"), "{error}");
+    assert_eq!(server.asked.borrow().len(), 1, "a map that does not compile calls nothing");
+}
+
+#[test]
+fn a_schema_error_names_the_paths_and_shows_the_maps_output() {
+    let (h, server, _) = harness();
+    server.time("05:40:01");
+    let mut call = bound_stat_card("manual");
+    call["source"]["map"] = json!("{value: .time, variant: 7}");
+    let error = h.err("widget_display", call);
+    assert_eq!(error["error"], "Validation failed");
+    let paths: Vec<&str> = error["details"].as_array().unwrap().iter().map(|d| d["path"].as_str().unwrap()).collect();
+    assert!(paths.contains(&"/variant"), "{error}");
+    assert_eq!(error["map_output"], json!({"value": "05:40:01", "variant": 7}));
+    assert!(error["hint"].as_str().unwrap().contains("source.map"));
+    assert!(h.canvas.log().is_empty());
+}
+
+#[test]
+fn a_bad_source_is_refused_before_anything_runs() {
+    let (h, server, _) = harness();
+    let error = h.err("widget_display", json!({"name": "stat-card", "params": {}, "source": {"call": "x", "refresh": "often"}}));
+    assert!(error["error"].as_str().unwrap().starts_with("source: source.refresh:"), "{error}");
+    assert!(error["usage"].as_str().unwrap().contains("every 5m"));
+    assert!(server.asked.borrow().is_empty());
+}
+
+#[test]
+fn a_server_that_cannot_be_reached_fails_the_call() {
+    let (h, server, _) = harness();
+    server.answer(Err("MCP server \"basic\" is not connected".into()));
+    let error = h.err("widget_display", bound_stat_card("manual"));
+    assert_eq!(error["error"], "source: the source could not be fetched: MCP server \"basic\" is not connected");
+}
+
+#[test]
+fn canvas_list_shows_each_source_and_its_freshness() {
+    let (h, server, _) = harness();
+    server.time("05:40:01");
+    let id = h.ok("widget_display", bound_stat_card("on_open"))["id"].as_str().unwrap().to_owned();
+    h.show("stat-card", json!({"label": "Static", "value": "1"}));
+    let list = h.ok("canvas", json!({"action": "list"}));
+    let widgets = list["widgets"].as_array().unwrap();
+    let bound = widgets.iter().find(|w| w["id"] == id.as_str()).unwrap();
+    assert_eq!(bound["binding"]["source"]["call"], "basic_mcp_get-time");
+    assert_eq!(bound["binding"]["source"]["refresh"], "on_open");
+    assert_eq!(bound["binding"]["fetched_ms"], json!(1_767_225_600_000.0));
+    assert!(widgets.iter().any(|w| w["id"] != id.as_str() && w.get("binding").is_none()));
+}
+
+#[test]
+fn a_refresh_shows_new_data_and_a_failed_one_keeps_the_old_data_stale() {
+    let (h, server, clock) = harness();
+    server.time("05:40:01");
+    let id = BlockId::new(h.ok("widget_display", bound_stat_card("every 30s"))["id"].as_str().unwrap());
+    let layout = h.block(id.as_str()).layout;
+
+    clock.advance(30_000.0);
+    server.time("05:40:31");
+    block_on(h.ui.refresh_block(&id, CancelToken::default())).unwrap();
+    let block = h.block(id.as_str());
+    assert_eq!(*block.data, json!({"label": "Server time", "value": "05:40:31"}));
+    assert_eq!(block.binding.as_ref().unwrap().fetched_ms, Some(1_767_225_630_000.0));
+
+    clock.advance(30_000.0);
+    server.answer(Err("connection refused".into()));
+    let error = block_on(h.ui.refresh_block(&id, CancelToken::default())).unwrap_err();
+    assert!(error.contains("connection refused"), "{error}");
+    let stale = h.block(id.as_str());
+    assert_eq!(*stale.data, json!({"label": "Server time", "value": "05:40:31"}), "the last good data stays");
+    assert_eq!(stale.binding.as_ref().unwrap().fetched_ms, Some(1_767_225_630_000.0));
+    assert!(stale.binding.as_ref().unwrap().error.as_deref().unwrap().contains("connection refused"));
+    assert_eq!((stale.kind, stale.layout), (block.kind, layout), "a refresh never changes kind or layout");
+
+    // Data that no longer fits the widget is refused the same way.
+    server.answer(Ok(ToolResult { structured: Some(json!({"time": {"h": 5}})), ..ToolResult::text("") }));
+    let error = block_on(h.ui.refresh_block(&id, CancelToken::default())).unwrap_err();
+    assert!(error.contains("/value"), "{error}");
+    assert_eq!(h.block(id.as_str()).data, stale.data);
+
+    server.time("05:41:31");
+    block_on(h.ui.refresh_block(&id, CancelToken::default())).unwrap();
+    assert_eq!(h.block(id.as_str()).binding.as_ref().unwrap().error, None, "a good refresh clears the stale mark");
+}
+
+#[test]
+fn canvas_update_binds_and_unbinds() {
+    let (h, server, _) = harness();
+    let id = h.show("stat-card", json!({"label": "Server time", "value": "?"}));
+    server.time("05:50:00");
+    let updated = h.ok("canvas", json!({"action": "update", "id": id, "params": {"source": {"call": "basic_mcp_get-time", "map": "{value: .time}"}}}));
+    assert_eq!(updated["widget"]["data"]["value"], "05:50:00");
+    assert_eq!(updated["widget"]["binding"]["source"]["map"], "{value: .time}");
+    assert!(h.block(&id).binding.is_some());
+
+    let unbound = h.ok("canvas", json!({"action": "update", "id": id, "params": {"source": null}}));
+    assert_eq!(unbound["unbound"], true);
+    assert!(h.block(&id).binding.is_none());
+    assert_eq!(h.block(&id).data["value"], "05:50:00", "unbinding keeps the data");
+}
+
+#[test]
+fn a_binding_travels_in_exports_and_share_links() {
+    use autoui_core::canvas::model::Canvas;
+    use autoui_core::canvas::op::CanvasPort;
+    use autoui_core::canvas::{exchange, share};
+
+    let (h, server, _) = harness();
+    server.time("05:40:01");
+    let id = h.ok("widget_display", bound_stat_card("on_open"))["id"].as_str().unwrap().to_owned();
+    let mut canvas = Canvas::new();
+    let blocks = h.canvas.blocks();
+    canvas.apply(autoui_core::canvas::op::Op::Replace { blocks }, &autoui_core::tool::Origin::User, 0.0).unwrap();
+    let original = h.block(&id).binding.unwrap();
+
+    let imported = exchange::import(&exchange::export_file(&canvas, None), &Counter::new(9), 1.0).unwrap();
+    assert_eq!(imported.canvas.blocks()[0].binding.as_deref(), Some(original.as_ref()));
+    let param = share::encode_param(&canvas, Some("Clock"));
+    let opened = share::open(&param, &Counter::new(9), 1.0).unwrap();
+    assert_eq!(opened.canvas.blocks()[0].binding.as_ref().unwrap().source, original.source);
+}
+
+#[test]
+fn a_refresh_is_not_a_step_to_undo_nor_a_change_to_report() {
+    use std::sync::Arc;
+
+    use autoui_core::binding::source::{Binding, Source};
+    use autoui_core::canvas::history::HistoryLimits;
+    use autoui_core::canvas::model::Canvas;
+    use autoui_core::canvas::op::{Op, RefreshOutcome};
+    use autoui_core::canvas::store::CanvasStore;
+    use autoui_core::tool::Origin;
+    use autoui_core::widget_kind::WidgetKind;
+
+    let mut store = CanvasStore::new(Canvas::new(), HistoryLimits::default());
+    let id = BlockId::new("w_a");
+    let add = Op::Add { id: id.clone(), kind: WidgetKind::StatCard, data: Arc::new(json!({"label": "t", "value": "1"})), layout: None, style: Default::default() };
+    store.apply(add, &Origin::User, 1.0).unwrap();
+    let source = Source::parse(&json!({"call": "s_mcp_t"})).unwrap();
+    store.apply(Op::Bind { id: id.clone(), binding: Some(Arc::new(Binding::fresh(source, 1.0))) }, &Origin::User, 2.0).unwrap();
+    store.mark();
+    let steps = store.history().undo_len();
+
+    let data = Arc::new(json!({"label": "t", "value": "2"}));
+    let outcome = RefreshOutcome::Fetched { data: data.clone(), fetched_ms: 3.0 };
+    assert!(!store.apply(Op::Refreshed { id: id.clone(), outcome }, &Origin::User, 3.0).unwrap().is_empty());
+    assert_eq!(store.canvas().get(&id).unwrap().data, data);
+    assert_eq!(store.history().undo_len(), steps, "not a step to undo");
+    assert_eq!(store.changes_since_mark(), None, "nothing to tell the agent");
+}

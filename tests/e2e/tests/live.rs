@@ -1,0 +1,146 @@
+//! Live dashboards, end to end: the scripted model binds a stat card to `get-time` of npm's
+//! `server-basic-vanillajs` (its `structuredContent.time` changes on every call). The card shows the
+//! map's output at once, a new time after its refresh button and after a reload (`on_open`); with
+//! the server killed, a refresh marks it stale and keeps its time. A share link of it, opened
+//! read-only with the server connected, refreshes nothing and offers no refresh until the person
+//! makes it their own. A map
+//! error and a schema error come back to the model in the same turn.
+
+use autoui_e2e::browser::BrowserOptions;
+use autoui_e2e::llm::{Reply, ScriptedLlm, tool_results};
+use autoui_e2e::mcp_server::McpServer;
+use autoui_e2e::page::Page;
+use autoui_e2e::with_app;
+use serde_json::{Value, json};
+
+const PACKAGE: &str = "@modelcontextprotocol/server-basic-vanillajs";
+const DISPLAY: &str = "autoui_webmcp_widget_display";
+const GET_TIME: &str = "basic_mcp_get-time";
+const CARD: &str = "[data-widget-type=stat-card]";
+
+fn bound_card(map: &str) -> Value {
+    json!({"name": "stat-card", "params": {"label": "Server time"},
+        "source": {"call": GET_TIME, "map": map, "refresh": "on_open"}})
+}
+
+fn script(_request: &Value, index: usize) -> Reply {
+    match index {
+        0 => Reply::tool(DISPLAY, bound_card("{value: .time}")),
+        _ => Reply::text("The card shows the server's time and keeps it fresh."),
+    }
+}
+
+/// The ISO time the card shows (the server's `new Date().toISOString()`).
+async fn shown_time(page: &Page) -> String {
+    let text = page.wait_for_text(CARD, "Z").await;
+    text.split_whitespace().find(|word| word.contains('T') && word.ends_with('Z')).unwrap_or_default().to_owned()
+}
+
+async fn wait_for_new_time(page: &Page, old: &str, what: &str) -> String {
+    page.wait_until(what, &format!(
+        "const card = document.querySelector('{CARD}'); return !!card && card.textContent.includes('Z') && !card.textContent.includes('{old}');"
+    )).await;
+    shown_time(page).await
+}
+
+#[tokio::test]
+async fn a_bound_stat_card_refreshes_on_click_and_on_open_goes_stale_without_its_server_and_a_share_link_calls_nothing() {
+    let mut server = McpServer::node_package(PACKAGE).await;
+    let llm = ScriptedLlm::start(script).await;
+    let base = llm.base_url();
+    let url = server.url();
+    let server_ref = &mut server;
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "basic").await;
+        page.say("Show the server's time, kept up to date").await;
+        page.wait_for_runs(1).await;
+
+        let first = shown_time(&page).await;
+        assert!(first.len() >= 20, "the map's output is shown at once: {first:?}");
+        assert_eq!(page.eval("return document.querySelector('[data-testid=widget-freshness]').dataset.stale;", vec![]).await, json!("false"));
+
+        // The refresh button fetches again, without the model.
+        page.click("[data-testid=widget-refresh]").await;
+        let refreshed = wait_for_new_time(&page, &first, "the refresh shows a new time").await;
+        page.click("[data-testid=refresh-all]").await;
+        let again = wait_for_new_time(&page, &refreshed, "Refresh all shows a new time").await;
+
+        // on_open: a reload fetches again once the server is back.
+        page.reload().await;
+        let reopened = wait_for_new_time(&page, &again, "the reload refreshes the on_open binding").await;
+
+        // Share it now, while it is fresh.
+        page.click("[data-testid=share]").await;
+        let link = page.find("[data-testid=share-link]").await.prop("value").await.ok().flatten().unwrap_or_default();
+        let fragment = link.split_once('#').map(|(_, fragment)| fragment.to_owned()).expect("a share link");
+
+        // Opened read-only with the server connected: nothing refreshes, no button to.
+        page.open(&format!("/#{fragment}")).await;
+        page.find("[data-testid=read-only-banner]").await;
+        page.wait_for_text(CARD, &reopened).await;
+        page.click("[data-testid=open-servers]").await;
+        page.wait_for_server("basic", "connected with").await;
+        page.close_servers().await;
+        page.eval_async("const done = arguments[0]; setTimeout(done, 3000);", vec![]).await;
+        assert!(page.text(CARD).await.contains(&reopened), "a shared link does not run its bindings");
+        assert_eq!(page.count("[data-testid=widget-refresh]").await, 0);
+        assert_eq!(page.count("[data-testid=refresh-all]").await, 0);
+        // Made one's own, it can be refreshed.
+        page.click("[data-testid=make-copy]").await;
+        page.click("[data-testid=widget-refresh]").await;
+        let owned = wait_for_new_time(&page, &reopened, "the copy refreshes").await;
+
+        // The server goes down: the refresh fails, the card keeps its time and is marked stale.
+        server_ref.kill();
+        page.click("[data-testid=widget-refresh]").await;
+        page.wait_until("the card is marked stale",
+            "const f = document.querySelector('[data-testid=widget-freshness]'); return !!f && f.dataset.stale === 'true';").await;
+        assert!(page.text(CARD).await.contains(&owned), "a failed refresh keeps the last good data");
+        let tip = page.eval("return document.querySelector('[data-testid=widget-freshness]').title;", vec![]).await;
+        assert!(tip.as_str().unwrap_or_default().starts_with("Stale: the last refresh failed"), "{tip}");
+
+        let errors = page.console_errors().await;
+        assert!(errors.iter().all(|error| error.contains("127.0.0.1")), "console errors: {errors:#?}");
+    })
+    .await;
+    llm.stop().await;
+    drop(server);
+}
+
+fn wrong_maps(_request: &Value, index: usize) -> Reply {
+    match index {
+        0 => Reply::tool(DISPLAY, bound_card("{value: .time.hours.x}")),
+        1 => Reply::tool(DISPLAY, bound_card("{value: .time, variant: 7}")),
+        _ => Reply::text("I could not bind the card."),
+    }
+}
+
+#[tokio::test]
+async fn a_map_error_and_a_schema_error_come_back_to_the_model_in_the_same_turn() {
+    let server = McpServer::node_package(PACKAGE).await;
+    let llm = ScriptedLlm::start(wrong_maps).await;
+    let base = llm.base_url();
+    let url = server.url();
+    let llm_ref = &llm;
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "basic").await;
+        page.say("Show the server's time").await;
+        page.wait_for_runs(1).await;
+
+        let requests = llm_ref.requests();
+        assert_eq!(requests.len(), 3, "one turn: two failed displays, then the answer");
+        let map_error = tool_results(&requests[1]).join("\n");
+        assert!(map_error.contains("source: the map failed"), "{map_error}");
+        let schema_error = tool_results(&requests[2]).join("\n");
+        assert!(schema_error.contains("Validation failed") && schema_error.contains("/variant"), "{schema_error}");
+        assert!(schema_error.contains("map_output"), "{schema_error}");
+        assert_eq!(page.count("[data-testid=widget]").await, 0, "nothing was shown");
+    })
+    .await;
+    llm.stop().await;
+    drop(server);
+}
