@@ -167,6 +167,7 @@ fn echo_tool(name: &str, read_only: bool) -> PageTool {
             input_schema: json!({ "type": "object", "properties": { "x": { "type": "string" } } }),
             read_only,
             hints: Default::default(),
+            ui: None,
         },
         execute: Rc::new(|input: Value| -> LocalBoxFuture<'static, ToolResult> {
             let result = if input.get("fail").is_some() {

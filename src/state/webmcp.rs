@@ -164,6 +164,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
                 input_schema: no_arguments(),
                 read_only: true,
                 hints: Default::default(),
+                ui: None,
             },
             execute: answer(move |_| read_block(canvas, &id)),
         }
@@ -183,6 +184,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
                 input_schema: patch_schema(kind),
                 read_only: false,
                 hints: Default::default(),
+                ui: None,
             },
             execute: Rc::new(move |patch| -> LocalBoxFuture<'static, ToolResult> {
                 let server = server.clone();
@@ -200,6 +202,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
             input_schema: no_arguments(),
             read_only: false,
             hints: Default::default(),
+            ui: None,
         },
         execute: answer(move |_| remove_block(canvas, &id)),
     };

@@ -178,7 +178,10 @@ impl Catalog {
                 resources: view.resources.clone(),
                 resource_templates: view.resource_templates.clone(),
             };
-            catalog.add(&mut names, source, &view.tools);
+            // App-only tools (MCP Apps `visibility: ["app"]`) exist for the server's views: the
+            // model neither sees nor calls them.
+            let for_model: Vec<ToolSpec> = view.tools.iter().filter(|tool| tool.for_model()).cloned().collect();
+            catalog.add(&mut names, source, &for_model);
         }
         catalog
     }
