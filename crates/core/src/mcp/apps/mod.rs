@@ -2,6 +2,7 @@
 //! with an interactive HTML view. `tool_ui.rs` reads a tool's `_meta.ui`, `view.rs` a fetched
 //! view and its sandbox policy, `bridge.rs` the host side of the view's `postMessage` protocol.
 
+pub mod bridge;
 pub mod tool_ui;
 pub mod view;
 

@@ -100,6 +100,43 @@ impl ViewCsp {
     }
 }
 
+impl ViewResource {
+    /// The document the sandbox renders: the view's HTML with its policy as the first element of
+    /// its `<head>` (before any script of the view can run).
+    pub fn sandboxed_document(&self) -> String {
+        with_policy(&self.html, &self.meta.csp.policy())
+    }
+}
+
+/// `html` with a `<meta http-equiv="Content-Security-Policy">` for `policy` first in its `<head>`
+/// (one is made when there is none).
+pub fn with_policy(html: &str, policy: &str) -> String {
+    let content = policy.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
+    let meta = format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{content}\">");
+    match open_tag_end(html, "head") {
+        Some(end) => format!("{}{meta}{}", &html[..end], &html[end..]),
+        None => match open_tag_end(html, "html") {
+            Some(end) => format!("{}<head>{meta}</head>{}", &html[..end], &html[end..]),
+            None => format!("<head>{meta}</head>{html}"),
+        },
+    }
+}
+
+/// Where the first `<name ...>` opening tag ends (just past its `>`), matched without regard to case.
+fn open_tag_end(html: &str, name: &str) -> Option<usize> {
+    let lower = html.to_ascii_lowercase();
+    let opener = format!("<{name}");
+    let mut from = 0;
+    while let Some(found) = lower[from..].find(&opener) {
+        let after = from + found + opener.len();
+        match lower.as_bytes().get(after) {
+            Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/') => return lower[after..].find('>').map(|end| after + end + 1),
+            _ => from = after,
+        }
+    }
+    None
+}
+
 fn safe_sources(entries: &[String]) -> Vec<&str> {
     entries
         .iter()
@@ -194,6 +231,17 @@ mod tests {
             assert!(!policy.contains(bad), "{bad} leaked into {policy}");
         }
         assert_eq!(policy.matches("script-src").count(), 1);
+    }
+
+    #[test]
+    fn the_policy_is_the_first_element_of_the_head() {
+        let html = "<!DOCTYPE html><HTML lang=en><Head data-x=\"1\"><script>evil()</script></head><body><header>x</header></body></html>";
+        let out = with_policy(html, "default-src 'none'");
+        assert!(out.starts_with("<!DOCTYPE html><HTML lang=en><Head data-x=\"1\"><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'\"><script>"), "{out}");
+        let headless = with_policy("<html><body><header>h</header></body></html>", "x");
+        assert!(headless.starts_with("<html><head><meta http-equiv=\"Content-Security-Policy\" content=\"x\"></head><body><header>"), "{headless}");
+        assert!(with_policy("<p>bare</p>", "x").starts_with("<head><meta"));
+        assert!(with_policy("<head>", "a\"b").contains("content=\"a&quot;b\""));
     }
 
     #[test]
