@@ -1,4 +1,4 @@
-//! The closed set of 25 widget kinds: wire names, legacy `render_*` aliases and default grid sizes.
+//! The closed set of 26 widget kinds: wire names, legacy `render_*` aliases and default grid sizes.
 
 use std::fmt;
 
@@ -59,6 +59,8 @@ widget_kinds! {
     JsSandbox => "js-sandbox", 6 x 5;
     // Two rows: one grid row (56 px) cannot hold the frame header, the question and the field.
     ChatInput => "chat-input", 6 x 2;
+    // A server's own interactive view (MCP Apps), placed when the model calls a tool that has one.
+    McpApp => "mcp-app", 6 x 6;
 }
 
 impl WidgetKind {
@@ -91,11 +93,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn there_are_twenty_five_distinct_kinds() {
+    fn there_are_twenty_six_distinct_kinds() {
         let mut names: Vec<&str> = WidgetKind::ALL.iter().map(|k| k.as_str()).collect();
         names.sort();
         names.dedup();
-        assert_eq!(names.len(), 25);
+        assert_eq!(names.len(), 26);
     }
 
     #[test]

@@ -5,6 +5,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::tool::{ResultPart, ToolResult};
+
 /// The protocol revision this host speaks.
 pub const PROTOCOL_VERSION: &str = "2026-01-26";
 
@@ -195,6 +197,23 @@ pub fn answer(id: Value, result: Result<Value, (i64, String)>) -> Value {
         Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
         Err((code, message)) => json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}),
     }
+}
+
+/// A result as the view's `ui/notifications/tool-result` carries it (an MCP `CallToolResult`).
+pub fn call_tool_result(result: &ToolResult) -> Value {
+    let content: Vec<Value> = result
+        .content
+        .iter()
+        .map(|part| match part {
+            ResultPart::Text { text } => json!({"type": "text", "text": text}),
+            ResultPart::Image { media_type, data } => json!({"type": "image", "mimeType": media_type, "data": data}),
+        })
+        .collect();
+    let mut value = json!({"content": content, "isError": result.is_error});
+    if let Some(structured) = &result.structured {
+        value["structuredContent"] = structured.clone();
+    }
+    value
 }
 
 /// The page's design tokens under the specification's standard CSS variable names: (standard
