@@ -69,6 +69,12 @@ impl WidgetKind {
         matches!(self, WidgetKind::Chart | WidgetKind::ChartRich | WidgetKind::Sankey | WidgetKind::Hemicycle)
     }
 
+    /// Whether it shows something only a connected MCP server has (an MCP Apps view): its recipe
+    /// example cannot render alone, so the gallery leaves it out.
+    pub fn needs_server(self) -> bool {
+        self == WidgetKind::McpApp
+    }
+
     /// Resolves a name as the agent may write it: `stat-card`, or the legacy `render_stat_card`,
     /// `stat_card` and any letter case.
     pub fn from_name(name: &str) -> Option<WidgetKind> {

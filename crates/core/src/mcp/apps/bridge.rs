@@ -254,7 +254,8 @@ pub struct HostFacts {
     pub dark: bool,
     /// Standard variable name to its value (from [`STYLE_VARIABLES`]; empty values left out).
     pub variables: Vec<(String, String)>,
-    pub width: u32,
+    /// The widget's width when it is known (not before the frame is laid out).
+    pub width: Option<u32>,
     pub max_height: u32,
     pub locale: String,
     pub time_zone: String,
@@ -277,7 +278,10 @@ pub fn host_context(facts: &HostFacts) -> Value {
         "styles": {"variables": variables},
         "displayMode": "inline",
         "availableDisplayModes": ["inline"],
-        "containerDimensions": {"width": facts.width, "maxHeight": facts.max_height},
+        "containerDimensions": match facts.width {
+            Some(width) => json!({"width": width, "maxHeight": facts.max_height}),
+            None => json!({"maxHeight": facts.max_height}),
+        },
         "locale": facts.locale,
         "timeZone": facts.time_zone,
         "platform": "web",
@@ -315,7 +319,7 @@ mod tests {
         HostFacts {
             dark: true,
             variables: vec![("--color-text-primary".into(), " #eee ".into()), ("--font-sans".into(), "".into())],
-            width: 480,
+            width: Some(480),
             max_height: 600,
             locale: "en-GB".into(),
             time_zone: "Europe/Paris".into(),
