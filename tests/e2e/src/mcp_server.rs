@@ -35,6 +35,9 @@ impl Transport {
 #[derive(Clone, Debug)]
 enum Program {
     Everything,
+    /// An MCP Apps example server from npm (`tests/servers/node_modules/@modelcontextprotocol/<name>`),
+    /// Streamable HTTP at `/mcp`, bound to 127.0.0.1 by `loopback.mjs`.
+    App(&'static str),
     /// A script in `tests/servers/` taking `--transport streamable|sse --port PORT`.
     Python(&'static str),
     /// A script in `tests/servers/` taking `--port PORT` only: an HTTP server of another kind.
@@ -55,6 +58,11 @@ impl McpServer {
     /// `@modelcontextprotocol/server-everything` from `tests/servers/node_modules`.
     pub async fn everything(transport: Transport) -> McpServer {
         McpServer::start(Program::Everything, transport, Vec::new()).await
+    }
+
+    /// An MCP Apps example server, e.g. `server-basic-vanillajs`.
+    pub async fn app(package: &'static str) -> McpServer {
+        McpServer::start(Program::App(package), Transport::Streamable, Vec::new()).await
     }
 
     /// A Python server from `tests/servers/`, e.g. `table_server.py`.
@@ -137,6 +145,14 @@ impl McpServer {
                         Transport::Streamable => "streamableHttp",
                         Transport::Sse => "sse",
                     });
+                command.env("PORT", self.port.to_string());
+                command
+            }
+            Program::App(package) => {
+                let entry = servers.join(format!("node_modules/@modelcontextprotocol/{package}/dist/index.js"));
+                assert!(entry.is_file(), "missing {}: run scripts/setup.sh --test", entry.display());
+                let mut command = Command::new("node");
+                command.arg("--import").arg(servers.join("loopback.mjs")).arg(entry);
                 command.env("PORT", self.port.to_string());
                 command
             }
