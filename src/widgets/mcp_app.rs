@@ -19,6 +19,7 @@ use wasm_bindgen::JsValue;
 use web_sys::MessageEvent;
 
 use crate::state::agent::AgentCtx;
+use crate::state::canvas::CanvasCtx;
 use crate::state::engine::use_engine;
 use crate::state::servers::ServersCtx;
 use crate::state::settings::use_settings;
@@ -53,9 +54,25 @@ pub fn McpApp(props: WidgetProps) -> impl IntoView {
     let data = props.data;
     let app = Memo::new(move |_| data.with(|value| parse::<McpAppData>(value)));
     let engine = use_engine();
-    engine.request();
+    // A canvas from a share link or a file names a server and a tool; the view runs only once the
+    // person asks, and only from their own connection to that server (never HTML from the link).
+    let foreign = use_context::<CanvasCtx>().is_some_and(|canvas| canvas.foreign_untracked().is_some());
+    let connect = RwSignal::new(!foreign);
+    Effect::new(move |_| {
+        if connect.get() {
+            engine.request();
+        }
+    });
     move || match app.get() {
         Err(message) => view! { <WidgetError message /> }.into_any(),
+        Ok(app) if !connect.get() => view! {
+            <div class="au-mcp-app au-mcp-app--card" data-testid="mcp-app-card">
+                <WidgetTitle title=app.title.clone() />
+                <p class="au-mcp-app__status">{format!("An interactive view of \"{}\" from the MCP server \"{}\".", app.tool, app.server)}</p>
+                <button class="au-button" data-testid="mcp-app-connect" on:click=move |_| connect.set(true)>"Connect to view"</button>
+            </div>
+        }
+        .into_any(),
         // The hub lives in the engine: a view restored before it started waits for it.
         Ok(_) if !engine.is_ready() => view! {
             <div class="au-mcp-app"><p class="au-mcp-app__status">"Connecting to the view's server…"</p></div>

@@ -65,7 +65,7 @@ pub fn read_tool_ui(tool: &str, meta: Option<&Value>) -> ReadUi {
         Some(list) => (list.contains(&"model"), list.contains(&"app")),
         None => (true, true),
     };
-    let ui = (resource_uri.is_some() || !model || !app).then(|| ToolUi { resource_uri, model, app });
+    let ui = (resource_uri.is_some() || !model || !app).then_some(ToolUi { resource_uri, model, app });
     ReadUi { ui, note }
 }
 
