@@ -20,7 +20,7 @@ use web_sys::MessageEvent;
 
 use crate::state::agent::AgentCtx;
 use crate::state::canvas::CanvasCtx;
-use crate::state::engine::use_engine;
+use crate::state::engine::EngineCtx;
 use crate::state::servers::ServersCtx;
 use crate::state::settings::use_settings;
 use crate::widgets::WidgetProps;
@@ -53,13 +53,14 @@ pub struct McpAppData {
 pub fn McpApp(props: WidgetProps) -> impl IntoView {
     let data = props.data;
     let app = Memo::new(move |_| data.with(|value| parse::<McpAppData>(value)));
-    let engine = use_engine();
+    // Absent where a widget is mounted alone (browser tests): then there is no server to ask.
+    let engine = use_context::<EngineCtx>();
     // A canvas from a share link or a file names a server and a tool; the view runs only once the
     // person asks, and only from their own connection to that server (never HTML from the link).
     let foreign = use_context::<CanvasCtx>().is_some_and(|canvas| canvas.foreign_untracked().is_some());
     let connect = RwSignal::new(!foreign);
     Effect::new(move |_| {
-        if connect.get() {
+        if let (true, Some(engine)) = (connect.get(), engine) {
             engine.request();
         }
     });
@@ -74,7 +75,7 @@ pub fn McpApp(props: WidgetProps) -> impl IntoView {
         }
         .into_any(),
         // The hub lives in the engine: a view restored before it started waits for it.
-        Ok(_) if !engine.is_ready() => view! {
+        Ok(_) if !engine.is_some_and(|engine| engine.is_ready()) => view! {
             <div class="au-mcp-app"><p class="au-mcp-app__status">"Connecting to the view's server…"</p></div>
         }
         .into_any(),
