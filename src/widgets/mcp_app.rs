@@ -106,12 +106,17 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
         locale: window().navigator().language().unwrap_or_else(|| "en".to_owned()),
         time_zone: time_zone(),
         tool_call_id: app.call_id.clone().unwrap_or_default(),
-        tool: servers
-            .tools_of(&server)
-            .iter()
-            .find(|tool| tool.name == app.tool)
-            .and_then(|tool| serde_json::to_value(tool).ok())
-            .unwrap_or_else(|| json!({"name": app.tool})),
+        // The tool as MCP lists it (the view's SDK checks its shape).
+        tool: servers.tools_of(&server).iter().find(|tool| tool.name == app.tool).map_or_else(
+            || json!({"name": app.tool, "inputSchema": {"type": "object"}}),
+            |tool| {
+                let mut listed = json!({"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema});
+                if let Some(title) = &tool.title {
+                    listed["title"] = json!(title);
+                }
+                listed
+            },
+        ),
     };
     let bridge = StoredValue::new_local(ViewBridge::new(host_context(&facts)));
     bridge.update_value(|bridge| {
