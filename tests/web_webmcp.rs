@@ -180,6 +180,7 @@ fn echo_tool(name: &str, read_only: bool) -> PageTool {
             input_schema: json!({ "type": "object", "properties": { "x": { "type": "string" } } }),
             read_only,
             hints: Default::default(),
+            ui: None,
         },
         untrusted_content: false,
         execute: Rc::new(|input: Value, _cancel| -> LocalBoxFuture<'static, ToolResult> {

@@ -195,6 +195,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
                 input_schema: no_arguments(),
                 read_only: true,
                 hints: Default::default(),
+                ui: None,
             },
             // The widget's data came from tool results: third-party content.
             untrusted_content: true,
@@ -216,6 +217,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
                 input_schema: patch_schema(kind),
                 read_only: false,
                 hints: Default::default(),
+                ui: None,
             },
             untrusted_content: false,
             execute: Rc::new(move |patch, _cancel| -> LocalBoxFuture<'static, ToolResult> {
@@ -234,6 +236,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
             input_schema: no_arguments(),
             read_only: false,
             hints: Default::default(),
+            ui: None,
         },
         untrusted_content: false,
         execute: answer(move |_| remove_block(canvas, &id)),

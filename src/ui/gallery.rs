@@ -23,6 +23,7 @@ pub fn Gallery() -> impl IntoView {
     let items = registry()
         .all()
         .iter()
+        .filter(|recipe| !recipe.kind.needs_server())
         .map(|recipe| {
             let kind = recipe.kind;
             let example = recipe.examples.first().cloned().unwrap_or(Value::Null);

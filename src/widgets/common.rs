@@ -64,3 +64,24 @@ pub fn load_held_image(event: MouseEvent) {
     let _ = image.set_attribute("src", &src);
     let _ = placeholder.replace_with_with_node_1(&image);
 }
+
+/// Where the sandbox proxy page is, when a test gives its own (the browser tests' runner serves no
+/// static files of the app, so they pass a `blob:` URL of `public/sandbox.html`).
+#[derive(Clone, Debug)]
+pub struct SandboxProxy(pub String);
+
+/// The sandbox proxy page untrusted documents run in (js-sandbox widgets, MCP Apps views): a test's
+/// [`SandboxProxy`], else the deployment's `<meta name="autoui-sandbox-url" content="…">` (e.g. on a
+/// second origin), else `sandbox.html` beside the app's page (relative, so a sub-path works too).
+pub fn sandbox_proxy_url() -> String {
+    if let Some(SandboxProxy(url)) = use_context::<SandboxProxy>() {
+        return url;
+    }
+    document()
+        .query_selector("meta[name=autoui-sandbox-url]")
+        .ok()
+        .flatten()
+        .and_then(|meta| meta.get_attribute("content"))
+        .filter(|url| !url.trim().is_empty())
+        .unwrap_or_else(|| "sandbox.html".to_owned())
+}

@@ -15,27 +15,16 @@ use wasm_bindgen::JsValue;
 use web_sys::MessageEvent;
 
 use crate::widgets::WidgetProps;
-use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
+use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse, sandbox_proxy_url};
 
 /// Frame height when the data gives none, and the accepted range in pixels.
 const DEFAULT_HEIGHT: u32 = 300;
 const HEIGHT_RANGE: (u32, u32) = (60, 2_000);
 /// Longest error text shown under the frame.
 const ERROR_CHARS: usize = 300;
-/// The proxy page, relative to the app's page so a deployment under a sub-path finds it too.
-const PROXY_PAGE: &str = "sandbox.html";
 /// The proxy's handshake (the MCP Apps host protocol): it says it is ready, then gets the document.
 const PROXY_READY: &str = "ui/notifications/sandbox-proxy-ready";
 const RESOURCE_READY: &str = "ui/notifications/sandbox-resource-ready";
-
-/// Where the sandbox proxy page is, when not at [`PROXY_PAGE`] beside the app (browser tests, whose
-/// runner serves no static files, provide one).
-#[derive(Clone, Debug)]
-pub struct SandboxProxy(pub String);
-
-fn proxy_page() -> String {
-    use_context::<SandboxProxy>().map_or_else(|| PROXY_PAGE.to_owned(), |proxy| proxy.0)
-}
 
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 pub struct JsSandboxData {
@@ -143,7 +132,7 @@ fn SandboxFrame(sandbox: JsSandboxData) -> impl IntoView {
     view! {
         <div class="au-js-sandbox">
             <WidgetTitle title=sandbox.title.clone() />
-            <iframe class="au-js-sandbox__frame" node_ref=frame sandbox="allow-scripts" src=proxy_page()
+            <iframe class="au-js-sandbox__frame" node_ref=frame sandbox="allow-scripts" src=sandbox_proxy_url()
                 referrerpolicy="no-referrer" title=sandbox.title.clone().unwrap_or_else(|| "Sandboxed script".to_owned())
                 style:height=format!("{height}px") data-testid="sandbox-frame"></iframe>
             <p class="au-js-sandbox__status">

@@ -25,6 +25,7 @@ pub mod json_viewer;
 pub mod kv;
 pub mod list;
 pub mod log;
+pub mod mcp_app;
 pub mod profile;
 pub mod sankey;
 pub mod stat;
@@ -80,6 +81,7 @@ pub fn render(kind: WidgetKind, props: WidgetProps) -> AnyView {
         WidgetKind::Gallery => view! { <gallery::Gallery props /> }.into_any(),
         WidgetKind::Carousel => view! { <carousel::Carousel props /> }.into_any(),
         WidgetKind::JsSandbox => view! { <js_sandbox::JsSandbox props /> }.into_any(),
+        WidgetKind::McpApp => view! { <mcp_app::McpApp props /> }.into_any(),
         WidgetKind::ChatInput => view! { <chat_input::ChatInput props /> }.into_any(),
         WidgetKind::VegaLite => view! { <vega_lite::VegaLite props /> }.into_any(),
     }

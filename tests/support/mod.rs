@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use autoui::widgets::js_sandbox::SandboxProxy;
+use autoui::widgets::common::SandboxProxy;
 use autoui::widgets::{WidgetProps, render};
 use autoui_core::canvas::event::WidgetAction;
 use autoui_core::ids::BlockId;

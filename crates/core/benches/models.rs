@@ -96,6 +96,7 @@ fn orders_spec(name: &str, description: &str) -> ToolSpec {
             "page": { "type": "integer" }, "offset": { "type": "integer" }, "limit": { "type": "integer" } } }),
         read_only: true,
         hints: Default::default(),
+        ui: None,
     }
 }
 
@@ -251,6 +252,7 @@ fn hub_server() -> FakeMcp {
                 "region": { "type": "string", "enum": ["North", "South", "East", "West"] } } }),
             read_only: true,
             hints: Default::default(),
+            ui: None,
         })
         .collect();
     let runs = json!({ "runs_by_region": [

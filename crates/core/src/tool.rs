@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::cancel::CancelToken;
 use crate::ids::{CallId, ServerId};
+use crate::mcp::apps::tool_ui::ToolUi;
 
 /// A tool as a server describes it (real name, not yet prefixed).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -22,6 +23,26 @@ pub struct ToolSpec {
     /// The server's other annotations (hints, not promises).
     #[serde(default, skip_serializing_if = "ToolHints::is_empty")]
     pub hints: ToolHints,
+    /// MCP Apps: the view it comes with and who may call it; `None` is no view, callable by both.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ui: Option<ToolUi>,
+}
+
+impl ToolSpec {
+    /// Whether the model may see and call it (an app-only tool exists for its server's views).
+    pub fn for_model(&self) -> bool {
+        self.ui.as_ref().is_none_or(|ui| ui.model)
+    }
+
+    /// Whether a view of its server may call it.
+    pub fn for_views(&self) -> bool {
+        self.ui.as_ref().is_none_or(|ui| ui.app)
+    }
+
+    /// The `ui://` view shown with its result, when it has one.
+    pub fn view_uri(&self) -> Option<&str> {
+        self.ui.as_ref().and_then(|ui| ui.resource_uri.as_deref())
+    }
 }
 
 /// What a server says about a tool besides `readOnlyHint` (MCP tool annotations): hints only.

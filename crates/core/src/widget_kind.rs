@@ -60,6 +60,8 @@ widget_kinds! {
     // Two rows: one grid row (56 px) cannot hold the frame header, the question and the field.
     ChatInput => "chat-input", 6 x 2;
     VegaLite => "vega-lite", 6 x 5;
+    // A server's own interactive view (MCP Apps), placed when the model calls a tool that has one.
+    McpApp => "mcp-app", 6 x 6;
 }
 
 impl WidgetKind {
@@ -69,6 +71,12 @@ impl WidgetKind {
             self,
             WidgetKind::Chart | WidgetKind::ChartRich | WidgetKind::Sankey | WidgetKind::Hemicycle | WidgetKind::VegaLite
         )
+    }
+
+    /// Whether it shows something only a connected MCP server has (an MCP Apps view): its recipe
+    /// example cannot render alone, so the gallery leaves it out.
+    pub fn needs_server(self) -> bool {
+        self == WidgetKind::McpApp
     }
 
     /// Resolves a name as the agent may write it: `stat-card`, or the legacy `render_stat_card`,

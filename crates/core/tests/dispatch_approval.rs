@@ -91,7 +91,7 @@ fn annotations_are_read_from_tools_list_and_kept_with_the_tool() {
         "annotations": { "destructiveHint": true, "idempotentHint": false }
     }))
     .unwrap();
-    let spec = tool.into_spec();
+    let (spec, _) = tool.into_spec();
     assert!(!spec.read_only);
     assert_eq!(spec.hints, ToolHints { destructive: Some(true), idempotent: Some(false), open_world: None });
     let stored: ToolSpec = serde_json::from_value(serde_json::to_value(&spec).unwrap()).unwrap();

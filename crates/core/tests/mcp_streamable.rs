@@ -150,8 +150,8 @@ fn the_handshake_declares_honest_capabilities_then_sends_initialized_and_lists_t
     assert_eq!(params["protocolVersion"], "2025-11-25");
     assert_eq!(
         params["capabilities"],
-        json!({}),
-        "no roots, sampling or elicitation: we implement none"
+        json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}}),
+        "no roots, sampling or elicitation: we implement none; MCP Apps views we do show"
     );
     assert_eq!(params["clientInfo"]["name"], "autoui");
     let facts = setup.session.facts();

@@ -96,6 +96,7 @@ fn weather_tools(tool: &str) -> ServerTools {
             input_schema: json!({ "type": "object", "properties": { "city": { "type": "string" } } }),
             read_only: true,
             hints: Default::default(),
+            ui: None,
         }],
     }
 }

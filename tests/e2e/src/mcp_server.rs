@@ -35,9 +35,9 @@ impl Transport {
 #[derive(Clone, Debug)]
 enum Program {
     Everything,
-    /// An npm package in `tests/servers/node_modules` whose `dist/index.js` serves Streamable HTTP
-    /// at `/mcp` on `PORT` (the MCP Apps examples, e.g. `@modelcontextprotocol/server-basic-vanillajs`).
-    NodePackage(&'static str),
+    /// An MCP Apps example server from npm (`tests/servers/node_modules/@modelcontextprotocol/<name>`),
+    /// Streamable HTTP at `/mcp`, bound to 127.0.0.1 by `loopback.mjs`.
+    App(&'static str),
     /// A script in `tests/servers/` taking `--transport streamable|sse --port PORT`.
     Python(&'static str),
     /// A script in `tests/servers/` taking `--port PORT` only: an HTTP server of another kind.
@@ -60,9 +60,9 @@ impl McpServer {
         McpServer::start(Program::Everything, transport, Vec::new()).await
     }
 
-    /// An npm example server from `tests/servers/node_modules` (see [`Program::NodePackage`]).
-    pub async fn node_package(package: &'static str) -> McpServer {
-        McpServer::start(Program::NodePackage(package), Transport::Streamable, Vec::new()).await
+    /// An MCP Apps example server, e.g. `server-basic-vanillajs`.
+    pub async fn app(package: &'static str) -> McpServer {
+        McpServer::start(Program::App(package), Transport::Streamable, Vec::new()).await
     }
 
     /// A Python server from `tests/servers/`, e.g. `table_server.py`.
@@ -148,8 +148,8 @@ impl McpServer {
                 command.env("PORT", self.port.to_string());
                 command
             }
-            Program::NodePackage(package) => {
-                let entry = servers.join("node_modules").join(package).join("dist/index.js");
+            Program::App(package) => {
+                let entry = servers.join(format!("node_modules/@modelcontextprotocol/{package}/dist/index.js"));
                 assert!(entry.is_file(), "missing {}: run scripts/setup.sh --test", entry.display());
                 let mut command = Command::new("node");
                 command.arg("--import").arg(servers.join("loopback.mjs")).arg(entry);

@@ -13,7 +13,7 @@ use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
 use serde_json::{Value, json};
 
-const PACKAGE: &str = "@modelcontextprotocol/server-basic-vanillajs";
+const PACKAGE: &str = "server-basic-vanillajs";
 const DISPLAY: &str = "autoui_webmcp_widget_display";
 const GET_TIME: &str = "basic_mcp_get-time";
 const CARD: &str = "[data-widget-type=stat-card]";
@@ -45,7 +45,7 @@ async fn wait_for_new_time(page: &Page, old: &str, what: &str) -> String {
 
 #[tokio::test]
 async fn a_bound_stat_card_refreshes_on_click_and_on_open_goes_stale_without_its_server_and_a_share_link_calls_nothing() {
-    let mut server = McpServer::node_package(PACKAGE).await;
+    let mut server = McpServer::app(PACKAGE).await;
     let llm = ScriptedLlm::start(script).await;
     let base = llm.base_url();
     let url = server.url();
@@ -119,7 +119,7 @@ fn wrong_maps(_request: &Value, index: usize) -> Reply {
 
 #[tokio::test]
 async fn a_map_error_and_a_schema_error_come_back_to_the_model_in_the_same_turn() {
-    let server = McpServer::node_package(PACKAGE).await;
+    let server = McpServer::app(PACKAGE).await;
     let llm = ScriptedLlm::start(wrong_maps).await;
     let base = llm.base_url();
     let url = server.url();

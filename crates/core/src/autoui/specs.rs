@@ -90,6 +90,7 @@ impl Tool {
             input_schema,
             read_only,
             hints: Default::default(),
+            ui: None,
         }
     }
 }

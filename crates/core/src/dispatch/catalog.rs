@@ -46,6 +46,8 @@ pub struct CatalogTool {
     pub role: ToolRole,
     /// What its server says about it (for approval).
     pub facts: ToolFacts,
+    /// The MCP Apps view (`ui://`) its results are shown with on the canvas.
+    pub view: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -178,7 +180,10 @@ impl Catalog {
                 resources: view.resources.clone(),
                 resource_templates: view.resource_templates.clone(),
             };
-            catalog.add(&mut names, source, &view.tools);
+            // App-only tools (MCP Apps `visibility: ["app"]`) exist for the server's views: the
+            // model neither sees nor calls them.
+            let for_model: Vec<ToolSpec> = view.tools.iter().filter(|tool| tool.for_model()).cloned().collect();
+            catalog.add(&mut names, source, &for_model);
         }
         catalog
     }
@@ -213,6 +218,7 @@ impl Catalog {
                 schema: Arc::new(object_schema(&spec.input_schema)),
                 role,
                 facts: ToolFacts { read_only: spec.read_only, hints: spec.hints },
+                view: spec.view_uri().map(str::to_owned),
             });
         }
         let mut pseudo_name = |kind: PseudoTool| {

@@ -33,17 +33,21 @@ use crate::dispatch::pseudo::{PseudoTool, uri_of};
 use crate::dispatch::record::{CallOutcome, CallRecord, CallTarget};
 use crate::ids::{CallId, ServerId};
 use crate::llm::model::ToolDef;
+use crate::mcp::apps::bridge::call_tool_result;
 use crate::ports::Clock;
 use crate::agent::session::ServerTools;
 use crate::remote::{RemoteCallError, RemoteServerView, RemoteServers, RemoteStatus};
 use crate::tool::{CallContext, DataSource, LocalServer, Origin, ResultPart, ToolResult};
 use crate::tool_name::{Protocol, ToolName, ToolNameError};
+use crate::widget_kind::WidgetKind;
 
 /// Default per-call timeout: the seed's servers may be slow, but never silent forever. Remote
 /// servers that time their calls out themselves ([`RemoteServers::call_timeout_ms`]) get theirs
 /// instead, plus [`BACKSTOP_MS`], so their own timeout fires first and tells the server.
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;
 pub const BACKSTOP_MS: u32 = 5_000;
+/// The local tool that places a widget; a tool's MCP Apps view goes through it too.
+const DISPLAY_TOOL: &str = "widget_display";
 
 /// Why a call produced no result from its tool. Shown to the model as `Error: <message>`.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -425,18 +429,65 @@ impl Dispatcher {
                 self.bounded(local.call(&tool.real, args, context), self.timeout_ms, cancel).await.map(Ok)
             }
             _ => {
-                let args = match self.approve(server, tool, args, cancel).await {
-                    Approved::Run(args) => args,
-                    Approved::Edited(args) => {
-                        let outcome = self.call_remote(server, tool, args.clone(), cancel).await;
-                        return Some(with_edit_note(settle(outcome), &args));
-                    }
+                let (args, edited) = match self.approve(server, tool, args, cancel).await {
+                    Approved::Run(args) => (args, false),
+                    Approved::Edited(args) => (args, true),
                     Approved::Answered(result) => return Some(result),
                 };
-                self.call_remote(server, tool, args, cancel).await
+                let result = settle(self.call_remote(server, tool, args.clone(), cancel).await);
+                let result = self.show_view(catalog, server, tool, &args, result, call, cancel).await;
+                return Some(if edited { with_edit_note(result, &args) } else { result });
             }
         };
         Some(settle(outcome))
+    }
+
+    /// After a successful call of a tool that has an MCP Apps view, places the view on the canvas
+    /// (the local `widget_display` with `mcp-app`) and tells the model its widget id. A view that
+    /// cannot be placed is said in the result; the data still reaches the model.
+    #[allow(clippy::too_many_arguments)]
+    async fn show_view(
+        &self,
+        catalog: &Catalog,
+        server: &CatalogServer,
+        tool: &CatalogTool,
+        args: &Value,
+        result: ToolResult,
+        call: &PreparedCall,
+        cancel: &CancelToken,
+    ) -> ToolResult {
+        let Some(uri) = tool.view.as_deref().filter(|_| !result.is_error) else {
+            return result;
+        };
+        let display = catalog.servers().iter().find_map(|candidate| {
+            let local = self.local.get(candidate.local?)?;
+            candidate.canvas_tool(DISPLAY_TOOL).map(|_| local.clone())
+        });
+        let Some(display) = display else { return result };
+        let params = json!({
+            "name": WidgetKind::McpApp.as_str(),
+            "params": {
+                "server": server.id.to_string(),
+                "tool": tool.real,
+                "uri": uri,
+                "input": args,
+                "result": call_tool_result(&result),
+                "call_id": call.id.to_string(),
+            },
+        });
+        let context = CallContext {
+            origin: Origin::Agent { call_id: call.id.clone(), source: Some(DataSource { server: server.id.clone(), tool: tool.real.clone() }) },
+            cancel: cancel.clone(),
+        };
+        let shown = display.call(DISPLAY_TOOL, params, context).await;
+        let note = if shown.is_error {
+            format!("[The tool's view could not be shown: {}]", shown.text_content())
+        } else {
+            format!("[The tool's interactive view is shown on the canvas: {}]", shown.text_content())
+        };
+        let mut result = result;
+        result.content.push(ResultPart::Text { text: note });
+        result
     }
 
     async fn call_remote(

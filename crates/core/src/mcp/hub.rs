@@ -19,6 +19,7 @@ use crate::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKin
 use crate::mcp::elicit::SharedElicitor;
 use crate::mcp::endpoint::{EndpointError, server_host};
 use crate::mcp::error::McpError;
+use crate::mcp::apps::view::ViewResource;
 use crate::mcp::inbound::Notice;
 use crate::mcp::model::initialize::Implementation;
 use crate::mcp::model::notify::LogLevel;
@@ -409,6 +410,30 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             .get_prompt(name, arguments, &cancel)
             .await
             .map_err(|error| format!("the prompt \"{name}\" of {server} failed: {error}"))
+    }
+
+    /// The MCP Apps view at `uri` of the server the model calls `server` (cached per server by
+    /// URI), or why it cannot be shown.
+    pub async fn view(&self, server: &ServerId, uri: &str, cancel: CancelToken) -> Result<Rc<ViewResource>, String> {
+        let session = self.inner.connected_session(server).map_err(|error| error.to_string())?;
+        session.view(uri, &cancel).await.map_err(|error| format!("the view <{uri}> of {server} could not be read: {error}"))
+    }
+
+    /// A view's own `tools/call`: only a listed tool of the view's own server whose visibility
+    /// includes views (`"app"`), through the same path (timeouts, call events) as the model's calls.
+    pub async fn call_from_view(
+        &self,
+        server: &ServerId,
+        tool: &str,
+        args: Value,
+        cancel: CancelToken,
+    ) -> Result<ToolResult, String> {
+        let entry = self.inner.entry_for_model(server).ok_or_else(|| format!("no MCP server \"{server}\" is configured"))?;
+        let allowed = entry.snapshot.borrow().tools.iter().any(|spec| spec.name == tool && spec.for_views());
+        if !allowed {
+            return Err(format!("the view may not call \"{tool}\": {server} offers no such tool to its views"));
+        }
+        self.call_tool(server, tool, args, cancel).await.map_err(|error| error.to_string())
     }
 
     /// Asks `server` (the hub's id) for log entries from `level` up (`logging/setLevel`), now if it is

@@ -1,6 +1,6 @@
 //! What the server sends us unasked: requests we must answer and notifications we surface.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -11,6 +11,9 @@ use crate::mcp::elicit::{self, SharedElicitor};
 use crate::mcp::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND, Message, Method, Notification, Request, RequestId};
 use crate::mcp::model::initialize::{ClientCapabilities, ElicitationCapability, Empty};
 use crate::mcp::model::notify::{LoggingMessageParams, ProgressParams};
+
+/// The server's resources changed; its MCP Apps views may have too.
+const RESOURCES_LIST_CHANGED: &str = "notifications/resources/list_changed";
 
 /// Something a session reports to its owner (the hub) as it happens.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,6 +51,8 @@ pub(crate) struct Inbound {
     relist: UnboundedSender<()>,
     /// Who answers `elicitation/create`, and the server's name to show them.
     elicitor: Option<(SharedElicitor, String)>,
+    /// `notifications/resources/list_changed` arrived: cached views are read again on next use.
+    views_stale: Cell<bool>,
 }
 
 impl Inbound {
@@ -57,6 +62,7 @@ impl Inbound {
             calls: RefCell::new(HashMap::new()),
             relist,
             elicitor: None,
+            views_stale: Cell::new(false),
         }
     }
 
@@ -71,11 +77,17 @@ impl Inbound {
                 form: Empty {},
                 url: elicitor.supports_url().then_some(Empty {}),
             }),
+            ..ClientCapabilities::default()
         }
     }
 
     pub(crate) fn notice(&self, notice: Notice) {
         (self.notices)(notice);
+    }
+
+    /// Whether the server changed its resources since the last call (and forgets it did).
+    pub(crate) fn take_views_stale(&self) -> bool {
+        self.views_stale.replace(false)
     }
 
     pub(crate) fn call_started(&self, id: RequestId, tool: &str) {
@@ -147,6 +159,7 @@ impl Inbound {
                 };
                 self.notice(Notice::Log { level: log.level, logger: log.logger, message });
             }
+            Method::Other(name) if name == RESOURCES_LIST_CHANGED => self.views_stale.set(true),
             // Resource updates and the like have no consumer in this app.
             _ => {}
         }

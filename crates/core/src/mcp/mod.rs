@@ -9,7 +9,9 @@
 //! - [`session`]: one server (detection, handshake, paging, calls, listening, recovery).
 //! - [`hub`]: all servers, their states and events; implements [`crate::remote::RemoteServers`].
 //! - [`prompts`]: the servers' prompts as the chat offers them after `/`.
+//! - [`apps`]: MCP Apps, tools with an interactive view (`ui://` resources) and the view's protocol.
 
+pub mod apps;
 pub mod config;
 pub mod elicit;
 pub mod endpoint;

@@ -4,7 +4,7 @@
 //! renews an expired session once per request, and reconnects dropped legacy streams with backoff.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::future::Future;
 use std::pin::pin;
 use std::rc::Rc;
@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::cancel::CancelToken;
+use crate::mcp::apps::view::{ViewResource, read_view};
 use crate::mcp::config::{McpOptions, ServerConfig, TransportKind};
 use crate::mcp::elicit::SharedElicitor;
 use crate::mcp::error::McpError;
@@ -111,6 +112,8 @@ pub struct Session<H: ?Sized> {
     outbox_queue: RefCell<Option<UnboundedReceiver<Message>>>,
     next_id: Cell<i64>,
     facts: RefCell<ServerFacts>,
+    /// MCP Apps views fetched so far, by `ui://` URI (forgotten when the server's resources change).
+    views: RefCell<HashMap<String, Rc<ViewResource>>>,
     stop: CancelToken,
 }
 
@@ -152,6 +155,7 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             outbox_queue: RefCell::new(Some(outbox_queue)),
             next_id: Cell::new(0),
             facts: RefCell::new(ServerFacts::default()),
+            views: RefCell::new(HashMap::new()),
             stop: CancelToken::new(),
             config,
             options,
@@ -191,7 +195,10 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 // Several notifications in a burst need one listing.
                 while relist.try_recv().is_ok() {}
                 match self.list_tools().await {
-                    Ok(()) => self.inbound.notice(Notice::ToolsChanged),
+                    Ok(()) => {
+                        self.inbound.notice(Notice::ToolsChanged);
+                        self.prefetch_views().await;
+                    }
                     Err(error) => self.inbound.notice(Notice::ToolsRefreshFailed {
                         reason: error.to_string(),
                     }),
@@ -204,7 +211,7 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 let _ = self.send_bounded(&message).await;
             }
         };
-        let background = futures::future::join(refresh, deliver);
+        let background = futures::future::join3(self.prefetch_views(), refresh, deliver);
         match select(pin!(self.keep_connected(legacy_stream)), pin!(background)).await {
             Either::Left((reason, _)) => reason,
             Either::Right((_, keep)) => keep.await,
@@ -278,6 +285,48 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             return Err(McpError::ResourceTooLarge { uri: uri.to_owned(), bytes: text_bytes as u64, limit });
         }
         Ok(to_resource_result(uri, read.contents))
+    }
+
+    /// The MCP Apps view at `uri` (`ui://`), from the cache or read once (`resources/read`, within
+    /// [`McpOptions::max_resource_bytes`]). Servers may leave views out of `resources/list`, so the
+    /// read is made whether or not the server declared resources.
+    pub async fn view(&self, uri: &str, cancel: &CancelToken) -> Result<Rc<ViewResource>, McpError> {
+        if self.inbound.take_views_stale() {
+            self.views.borrow_mut().clear();
+        }
+        if let Some(view) = self.views.borrow().get(uri) {
+            return Ok(view.clone());
+        }
+        let params = ReadResourceParams { uri: uri.to_owned() };
+        let request = self.new_request(Method::ResourcesRead, Some(to_params(&params)));
+        let result = self
+            .exchange_renewing(&request, self.call_timeout_ms(), cancel)
+            .await
+            .map_err(McpError::after_connected)?;
+        let read: ReadResourceResult = serde_json::from_value(result).map_err(|error| {
+            McpError::Protocol(format!("the resources/read result for view <{uri}> is malformed: {error}"))
+        })?;
+        let listed_meta = {
+            let facts = self.facts.borrow();
+            facts.offers.resources.iter().find(|resource| resource.uri == uri).and_then(|resource| resource.meta.clone())
+        };
+        let view = read_view(uri, &read.contents, listed_meta.as_ref()).map_err(|error| McpError::Protocol(error.to_string()))?;
+        let limit = self.options.max_resource_bytes;
+        if view.html.len() > limit {
+            return Err(McpError::ResourceTooLarge { uri: uri.to_owned(), bytes: view.html.len() as u64, limit });
+        }
+        let view = Rc::new(view);
+        self.views.borrow_mut().insert(uri.to_owned(), view.clone());
+        Ok(view)
+    }
+
+    /// Reads every view the tools name that is not cached yet, so the first one shows without a
+    /// round trip. A failure is left for [`Session::view`] to report when the view is shown.
+    async fn prefetch_views(&self) {
+        let uris: HashSet<String> = self.facts.borrow().tools.iter().filter_map(|tool| tool.view_uri().map(str::to_owned)).collect();
+        for uri in uris {
+            let _ = self.view(&uri, &self.stop).await;
+        }
     }
 
     /// The messages of prompt `name` filled with `arguments` (`prompts/get`).
@@ -505,7 +554,11 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 continue;
             }
             match serde_json::from_value::<Tool>(raw) {
-                Ok(tool) if names.insert(tool.name.clone()) => tools.push(tool.into_spec()),
+                Ok(tool) if names.insert(tool.name.clone()) => {
+                    let (spec, note) = tool.into_spec();
+                    tools.push(spec);
+                    unreadable.extend(note);
+                }
                 Ok(tool) => unreadable.push(format!(
                     "tool \"{}\" is listed twice; the first one is kept",
                     tool.name

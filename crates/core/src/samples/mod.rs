@@ -182,6 +182,7 @@ impl Tool {
             input_schema: self.schema(),
             read_only: true,
             hints: Default::default(),
+            ui: None,
         }
     }
 

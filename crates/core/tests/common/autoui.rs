@@ -46,6 +46,7 @@ fn tool(name: &str, description: &str, schema: Value) -> ToolSpec {
         input_schema: schema,
         read_only: false,
         hints: Default::default(),
+        ui: None,
     }
 }
 

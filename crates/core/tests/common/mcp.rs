@@ -53,6 +53,7 @@ pub fn spec(name: &str, description: &str) -> ToolSpec {
         input_schema: json!({ "type": "object", "properties": { "query": { "type": "string" } } }),
         read_only: true,
         hints: Default::default(),
+        ui: None,
     }
 }
 

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::mcp::apps::view::VIEW_MIME_TYPE;
+
 /// The version this client asks for first.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
 
@@ -32,11 +34,32 @@ impl Default for InitializeParams {
 }
 
 /// Only what this session really handles: elicitation when it has someone to ask (form mode,
-/// URL mode too when that is handled). No roots or sampling: servers would get `-32601` for those.
+/// URL mode too when that is handled), and MCP Apps views. No roots or sampling: servers would get
+/// `-32601` for those.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ClientCapabilities {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub elicitation: Option<ElicitationCapability>,
+    pub extensions: Extensions,
+}
+
+/// `extensions`: the MCP Apps views this client shows (`io.modelcontextprotocol/ui`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Extensions {
+    #[serde(rename = "io.modelcontextprotocol/ui")]
+    pub ui: UiExtension,
+}
+
+impl Default for Extensions {
+    fn default() -> Extensions {
+        Extensions { ui: UiExtension { mime_types: vec![VIEW_MIME_TYPE.to_owned()] } }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UiExtension {
+    pub mime_types: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -77,13 +100,12 @@ impl InitializeResult {
         SUPPORTED_PROTOCOL_VERSIONS.contains(&self.protocol_version.as_str())
     }
 
-    /// Whether the server announced `notifications/tools/list_changed`, which needs a listening stream.
+    /// Whether the server announced `notifications/tools/list_changed` (or the resources' one, which
+    /// refreshes its MCP Apps views), which needs a listening stream.
     pub fn announces_tool_changes(&self) -> bool {
-        self.capabilities
-            .tools
-            .as_ref()
-            .and_then(|tools| tools.list_changed)
-            .unwrap_or(false)
+        let tools = self.capabilities.tools.as_ref().and_then(|tools| tools.list_changed);
+        let resources = self.capabilities.resources.as_ref().and_then(|resources| resources.list_changed);
+        tools.unwrap_or(false) || resources.unwrap_or(false)
     }
 }
 

@@ -18,6 +18,9 @@ pub struct Resource {
     /// Bytes, as the server declares them (before any encoding).
     #[serde(default)]
     pub size: Option<u64>,
+    /// For an MCP Apps view, its `ui` (policy, permissions) when the read content has none.
+    #[serde(default, rename = "_meta")]
+    pub meta: Option<Value>,
 }
 
 /// A family of resources: the model fills the RFC 6570 `uriTemplate` in and reads the result.

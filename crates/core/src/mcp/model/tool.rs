@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::mcp::apps::tool_ui::{ReadUi, read_tool_ui};
 use crate::mcp::jsonrpc::RequestId;
 use crate::tool::{ToolHints, ToolSpec};
 
@@ -18,6 +19,8 @@ pub struct Tool {
     pub input_schema: Option<Value>,
     #[serde(default)]
     pub annotations: Option<ToolAnnotations>,
+    #[serde(default, rename = "_meta")]
+    pub meta: Option<Value>,
 }
 
 /// Hints only: servers are not trusted to tell the truth about them.
@@ -37,9 +40,11 @@ pub struct ToolAnnotations {
 }
 
 impl Tool {
-    pub fn into_spec(self) -> ToolSpec {
+    /// The tool as the client keeps it, and a note when part of its MCP Apps `_meta` was ignored.
+    pub fn into_spec(self) -> (ToolSpec, Option<String>) {
         let annotations = self.annotations.unwrap_or_default();
-        ToolSpec {
+        let ReadUi { ui, note } = read_tool_ui(&self.name, self.meta.as_ref());
+        let spec = ToolSpec {
             name: self.name,
             title: self.title.or(annotations.title),
             description: self.description.unwrap_or_default(),
@@ -52,7 +57,9 @@ impl Tool {
                 idempotent: annotations.idempotent_hint,
                 open_world: annotations.open_world_hint,
             },
-        }
+            ui,
+        };
+        (spec, note)
     }
 }
 

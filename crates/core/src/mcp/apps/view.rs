@@ -1,0 +1,272 @@
+//! A view's HTML as `resources/read` returns it, the `_meta.ui` that comes with it, and the
+//! Content-Security-Policy the sandbox runs it under.
+
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The MIME type of an MCP Apps view.
+pub const VIEW_MIME_TYPE: &str = "text/html;profile=mcp-app";
+
+/// The policy for a view that declares no domains (the specification's default): inline script
+/// and style only, `data:` images and media, no network.
+pub const DEFAULT_VIEW_CSP: &str = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; font-src 'self' data:; connect-src 'none'; frame-src 'none'; base-uri 'self'; object-src 'none'; form-action 'none'";
+
+/// One fetched view, ready for the sandbox.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ViewResource {
+    pub uri: String,
+    pub html: String,
+    pub meta: ViewMeta,
+}
+
+/// `_meta.ui` of a view: what it may reach and how it would like to be shown.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ViewMeta {
+    #[serde(default)]
+    pub csp: ViewCsp,
+    #[serde(default)]
+    pub permissions: ViewPermissions,
+    #[serde(default)]
+    pub prefers_border: Option<bool>,
+    #[serde(default)]
+    pub domain: Option<String>,
+}
+
+/// The domains a view declares, one list per kind of reach.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ViewCsp {
+    #[serde(default)]
+    pub connect_domains: Vec<String>,
+    #[serde(default)]
+    pub resource_domains: Vec<String>,
+    #[serde(default)]
+    pub frame_domains: Vec<String>,
+    #[serde(default)]
+    pub base_uri_domains: Vec<String>,
+}
+
+/// Device permissions a view asks for; each needs the person's yes before the frame gets it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ViewPermissions {
+    #[serde(default, deserialize_with = "asked")]
+    pub camera: bool,
+    #[serde(default, deserialize_with = "asked")]
+    pub microphone: bool,
+    #[serde(default, deserialize_with = "asked")]
+    pub geolocation: bool,
+    #[serde(default, deserialize_with = "asked")]
+    pub clipboard_write: bool,
+}
+
+/// A permission is asked for by `{}` (the specification's shape) or `true`.
+fn asked<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    let value = Value::deserialize(deserializer)?;
+    Ok(!matches!(value, Value::Null | Value::Bool(false)))
+}
+
+impl ViewCsp {
+    /// The policy for this view: the default, each directive widened only by the domains declared
+    /// for it. An entry that could break out of its directive (`;`, quotes, whitespace, a comma)
+    /// or that would allow everything (`*`) is dropped.
+    pub fn policy(&self) -> String {
+        let resources = safe_sources(&self.resource_domains);
+        let with = |base: &str, extra: &[&str]| {
+            let mut sources = vec![base.to_owned()];
+            sources.extend(extra.iter().map(|s| (*s).to_owned()));
+            sources.join(" ")
+        };
+        let connect = safe_sources(&self.connect_domains);
+        let frames = safe_sources(&self.frame_domains);
+        let base_uris = safe_sources(&self.base_uri_domains);
+        let list_or = |list: &[&str], fallback: &str| if list.is_empty() { fallback.to_owned() } else { list.join(" ") };
+        [
+            "default-src 'none'".to_owned(),
+            format!("script-src {}", with("'self' 'unsafe-inline'", &resources)),
+            format!("style-src {}", with("'self' 'unsafe-inline'", &resources)),
+            format!("img-src {}", with("'self' data:", &resources)),
+            format!("media-src {}", with("'self' data:", &resources)),
+            format!("font-src {}", with("'self' data:", &resources)),
+            format!("connect-src {}", list_or(&connect, "'none'")),
+            format!("frame-src {}", list_or(&frames, "'none'")),
+            format!("base-uri {}", list_or(&base_uris, "'self'")),
+            "object-src 'none'".to_owned(),
+            "form-action 'none'".to_owned(),
+        ]
+        .join("; ")
+    }
+}
+
+impl ViewResource {
+    /// The document the sandbox renders: the view's HTML with its policy as the first element of
+    /// its `<head>` (before any script of the view can run).
+    pub fn sandboxed_document(&self) -> String {
+        with_policy(&self.html, &self.meta.csp.policy())
+    }
+}
+
+/// `html` with a `<meta http-equiv="Content-Security-Policy">` for `policy` first in its `<head>`
+/// (one is made when there is none).
+pub fn with_policy(html: &str, policy: &str) -> String {
+    let content = policy.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
+    let meta = format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{content}\">");
+    match open_tag_end(html, "head") {
+        Some(end) => format!("{}{meta}{}", &html[..end], &html[end..]),
+        None => match open_tag_end(html, "html") {
+            Some(end) => format!("{}<head>{meta}</head>{}", &html[..end], &html[end..]),
+            None => format!("<head>{meta}</head>{html}"),
+        },
+    }
+}
+
+/// Where the first `<name ...>` opening tag ends (just past its `>`), matched without regard to case.
+fn open_tag_end(html: &str, name: &str) -> Option<usize> {
+    let lower = html.to_ascii_lowercase();
+    let opener = format!("<{name}");
+    let mut from = 0;
+    while let Some(found) = lower[from..].find(&opener) {
+        let after = from + found + opener.len();
+        match lower.as_bytes().get(after) {
+            Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/') => return lower[after..].find('>').map(|end| after + end + 1),
+            _ => from = after,
+        }
+    }
+    None
+}
+
+fn safe_sources(entries: &[String]) -> Vec<&str> {
+    entries
+        .iter()
+        .map(String::as_str)
+        .filter(|entry| {
+            !entry.is_empty()
+                && *entry != "*"
+                && !entry.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, ';' | ',' | '\'' | '"'))
+        })
+        .collect()
+}
+
+/// Why a `resources/read` answer is not a view this client can show.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ViewError {
+    #[error("the server returned nothing for <{0}>")]
+    Empty(String),
+    #[error("<{uri}> is {found}, not an MCP Apps view ({VIEW_MIME_TYPE})")]
+    NotHtml { uri: String, found: String },
+    #[error("<{0}> has neither text nor a readable base64 blob")]
+    NoText(String),
+}
+
+/// The view in a `resources/read` answer's `contents` (its first part). `listed_meta` is the
+/// `_meta` of the `resources/list` entry, used when the content item has none.
+pub fn read_view(uri: &str, contents: &[Value], listed_meta: Option<&Value>) -> Result<ViewResource, ViewError> {
+    let part = contents.first().ok_or_else(|| ViewError::Empty(uri.to_owned()))?;
+    let mime = part.get("mimeType").and_then(Value::as_str).unwrap_or_default();
+    if !mime.replace(' ', "").to_ascii_lowercase().starts_with("text/html") {
+        return Err(ViewError::NotHtml { uri: uri.to_owned(), found: if mime.is_empty() { "untyped".to_owned() } else { mime.to_owned() } });
+    }
+    let html = match (part.get("text").and_then(Value::as_str), part.get("blob").and_then(Value::as_str)) {
+        (Some(text), _) => text.to_owned(),
+        (None, Some(blob)) => base64::engine::general_purpose::STANDARD
+            .decode(blob.trim())
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .ok_or_else(|| ViewError::NoText(uri.to_owned()))?,
+        (None, None) => return Err(ViewError::NoText(uri.to_owned())),
+    };
+    let ui_meta = |meta: Option<&Value>| meta.and_then(|meta| meta.get("ui")).cloned();
+    let meta = ui_meta(part.get("_meta"))
+        .or_else(|| ui_meta(listed_meta))
+        .and_then(|ui| serde_json::from_value::<ViewMeta>(ui).ok())
+        .unwrap_or_default();
+    Ok(ViewResource { uri: uri.to_owned(), html, meta })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn no_declared_domains_is_the_default_policy() {
+        assert_eq!(ViewCsp::default().policy(), DEFAULT_VIEW_CSP);
+    }
+
+    #[test]
+    fn declared_domains_widen_only_their_directive() {
+        let csp = ViewCsp {
+            connect_domains: vec!["https://api.example.com".into()],
+            resource_domains: vec!["https://cdn.example.com".into()],
+            ..ViewCsp::default()
+        };
+        let policy = csp.policy();
+        assert!(policy.contains("connect-src https://api.example.com;"));
+        assert!(policy.contains("script-src 'self' 'unsafe-inline' https://cdn.example.com;"));
+        assert!(policy.contains("frame-src 'none'"));
+        assert!(!policy.contains("https://api.example.com https"), "connect domains stay out of other directives");
+        assert!(policy.contains("object-src 'none'"));
+    }
+
+    #[test]
+    fn entries_that_could_inject_a_directive_are_dropped() {
+        let csp = ViewCsp {
+            connect_domains: vec![
+                "https://ok.example".into(),
+                "https://a.example; script-src *".into(),
+                "'unsafe-eval'".into(),
+                "https://b.example\nx".into(),
+                "\"x\"".into(),
+                "*".into(),
+                "https://c.example,https://d.example".into(),
+            ],
+            ..ViewCsp::default()
+        };
+        let policy = csp.policy();
+        assert!(policy.contains("connect-src https://ok.example;"), "{policy}");
+        for bad in ["a.example", "unsafe-eval", "b.example", "\"x\"", "c.example"] {
+            assert!(!policy.contains(bad), "{bad} leaked into {policy}");
+        }
+        assert_eq!(policy.matches("script-src").count(), 1);
+    }
+
+    #[test]
+    fn the_policy_is_the_first_element_of_the_head() {
+        let html = "<!DOCTYPE html><HTML lang=en><Head data-x=\"1\"><script>evil()</script></head><body><header>x</header></body></html>";
+        let out = with_policy(html, "default-src 'none'");
+        assert!(out.starts_with("<!DOCTYPE html><HTML lang=en><Head data-x=\"1\"><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'\"><script>"), "{out}");
+        let headless = with_policy("<html><body><header>h</header></body></html>", "x");
+        assert!(headless.starts_with("<html><head><meta http-equiv=\"Content-Security-Policy\" content=\"x\"></head><body><header>"), "{headless}");
+        assert!(with_policy("<p>bare</p>", "x").starts_with("<head><meta"));
+        assert!(with_policy("<head>", "a\"b").contains("content=\"a&quot;b\""));
+    }
+
+    #[test]
+    fn reads_text_blob_and_meta() {
+        let contents = vec![json!({"uri": "ui://a", "mimeType": VIEW_MIME_TYPE, "text": "<p>hi</p>",
+            "_meta": {"ui": {"csp": {"connectDomains": ["https://x.example"]}, "permissions": {"camera": {}}, "prefersBorder": true}}})];
+        let view = read_view("ui://a", &contents, None).unwrap();
+        assert_eq!(view.html, "<p>hi</p>");
+        assert_eq!(view.meta.csp.connect_domains, vec!["https://x.example"]);
+        assert!(view.meta.permissions.camera && !view.meta.permissions.microphone);
+        assert_eq!(view.meta.prefers_border, Some(true));
+
+        let blob = vec![json!({"uri": "ui://b", "mimeType": VIEW_MIME_TYPE, "blob": "PGI+YjwvYj4="})];
+        let listed = json!({"ui": {"domain": "https://b.example"}});
+        let view = read_view("ui://b", &blob, Some(&listed)).unwrap();
+        assert_eq!(view.html, "<b>b</b>");
+        assert_eq!(view.meta.domain.as_deref(), Some("https://b.example"));
+    }
+
+    #[test]
+    fn non_views_are_refused_with_the_reason() {
+        let json_part = vec![json!({"uri": "ui://a", "mimeType": "application/json", "text": "{}"})];
+        assert!(read_view("ui://a", &json_part, None).unwrap_err().to_string().contains("application/json, not an MCP Apps view"));
+        assert_eq!(read_view("ui://a", &[], None), Err(ViewError::Empty("ui://a".into())));
+        let no_text = vec![json!({"uri": "ui://a", "mimeType": VIEW_MIME_TYPE})];
+        assert_eq!(read_view("ui://a", &no_text, None), Err(ViewError::NoText("ui://a".into())));
+    }
+}

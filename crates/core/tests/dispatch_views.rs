@@ -1,0 +1,99 @@
+//! MCP Apps in dispatch: a tool that comes with a view is called as usual, its result goes to the
+//! model with the new `mcp-app` widget's id, and the view (server, tool, `ui://` URI, input and
+//! result) is placed on the canvas; app-only tools are neither offered nor callable by the model.
+
+mod common;
+
+use std::rc::Rc;
+
+use autoui_core::cancel::CancelToken;
+use autoui_core::dispatch::{Dispatcher, Executed};
+use autoui_core::ids::CallId;
+use autoui_core::mcp::apps::tool_ui::ToolUi;
+use autoui_core::tool::{LocalServer, ToolResult, ToolSpec};
+use autoui_core::widget_kind::WidgetKind;
+use common::autoui::FakeAutoui;
+use common::clock::FakeClock;
+use common::mcp::{Behaviour, FakeMcp, spec};
+use futures::executor::block_on;
+use serde_json::{Value, json};
+
+const VIEW: &str = "ui://get-time/mcp-app.html";
+
+fn with_ui(mut tool: ToolSpec, resource_uri: Option<&str>, model: bool) -> ToolSpec {
+    tool.ui = Some(ToolUi { resource_uri: resource_uri.map(str::to_owned), model, app: true });
+    tool
+}
+
+struct Setup {
+    dispatcher: Dispatcher,
+    mcp: Rc<FakeMcp>,
+    autoui: Rc<FakeAutoui>,
+}
+
+fn setup(time: Behaviour) -> Setup {
+    let mcp = FakeMcp::new()
+        .server(
+            "Clock",
+            vec![
+                with_ui(spec("get-time", "The current time"), Some(VIEW), true),
+                with_ui(spec("poll-stats", "For the view only"), None, false),
+            ],
+        )
+        .on("clock", "get-time", time);
+    let clock = FakeClock::new();
+    let mcp = Rc::new(mcp.with_clock(Rc::new(clock.clone())));
+    let autoui = Rc::new(FakeAutoui::new(Rc::new(autoui_core::agent::buffer::ResultBuffer::new())));
+    let local: Vec<Rc<dyn LocalServer>> = vec![autoui.clone()];
+    Setup { dispatcher: Dispatcher::new(local, mcp.clone(), Rc::new(clock), 60_000), mcp, autoui }
+}
+
+impl Setup {
+    fn call(&mut self, name: &str, args: Value) -> Executed {
+        let catalog = self.dispatcher.catalog();
+        let prepared = self.dispatcher.prepare(&catalog, CallId::new("c1"), name, args);
+        block_on(self.dispatcher.execute(&catalog, prepared, &CancelToken::new()))
+    }
+}
+
+#[test]
+fn calling_a_tool_with_a_view_places_the_view_and_tells_the_model_its_id() {
+    let time = ToolResult { structured: Some(json!({"time": "05:20"})), ..ToolResult::text("2026-12-02T05:20:00Z") };
+    let mut setup = setup(Behaviour::Reply(time));
+    let executed = setup.call("clock_mcp_get-time", json!({"zone": "UTC"}));
+    assert!(!executed.result.is_error, "{}", executed.text);
+    assert!(executed.text.contains("2026-12-02T05:20:00Z"), "the data reaches the model: {}", executed.text);
+    assert!(executed.text.contains("interactive view is shown on the canvas") && executed.text.contains("\"id\":\"w_1\""), "{}", executed.text);
+    let widgets = setup.autoui.canvas.widgets();
+    assert_eq!(widgets.len(), 1);
+    let (kind, data) = &widgets[0];
+    assert_eq!(*kind, WidgetKind::McpApp);
+    assert_eq!(data["server"], "clock");
+    assert_eq!(data["tool"], "get-time");
+    assert_eq!(data["uri"], VIEW);
+    assert_eq!(data["input"], json!({"zone": "UTC"}));
+    assert_eq!(data["call_id"], "c1");
+    assert_eq!(data["result"]["content"][0], json!({"type": "text", "text": "2026-12-02T05:20:00Z"}));
+    assert_eq!(data["result"]["structuredContent"], json!({"time": "05:20"}));
+    assert_eq!(setup.mcp.calls().len(), 1);
+}
+
+#[test]
+fn a_failed_call_shows_no_view() {
+    let mut setup = setup(Behaviour::Reply(ToolResult::error("clock broken")));
+    let executed = setup.call("clock_mcp_get-time", json!({}));
+    assert!(executed.result.is_error);
+    assert!(setup.autoui.canvas.widgets().is_empty());
+}
+
+#[test]
+fn app_only_tools_are_neither_offered_nor_callable_by_the_model() {
+    let mut setup = setup(Behaviour::Reply(ToolResult::text("now")));
+    let catalog = setup.dispatcher.catalog();
+    let names: Vec<String> = catalog.servers().iter().flat_map(|s| s.tools.iter().map(|t| t.exposed.clone())).collect();
+    assert!(names.iter().any(|name| name == "clock_mcp_get-time"), "{names:?}");
+    assert!(!names.iter().any(|name| name.contains("poll")), "{names:?}");
+    let executed = setup.call("clock_mcp_poll-stats", json!({}));
+    assert!(executed.result.is_error, "{}", executed.text);
+    assert!(setup.mcp.calls().is_empty(), "the call never reaches the server");
+}

@@ -1,0 +1,305 @@
+//! `mcp-app` widget: an MCP server's own view (MCP Apps). The view's HTML (fetched and cached by
+//! the hub, its policy put first in its `<head>`) runs two frames deep: our proxy page
+//! (`public/sandbox.html`, or the deployment's `<meta name="autoui-sandbox-url">`) in an
+//! `<iframe sandbox="allow-scripts">` (an opaque origin: no access to this page, its storage or its
+//! keys) renders it in an inner sandboxed frame. Messages count only from our own frame; the
+//! channel's protocol is `autoui_core::mcp::apps::bridge`, and the view's requests go to its own
+//! server only (`McpHub::call_from_view`), each shown in the console as coming from the view.
+
+use autoui_core::cancel::CancelToken;
+use autoui_core::ids::ServerId;
+use autoui_core::mcp::apps::bridge::{
+    HostFacts, REFUSED, STYLE_VARIABLES, ViewAction, ViewBridge, answer, call_tool_result, host_context, theme_name,
+};
+use leptos::html::Iframe;
+use leptos::prelude::*;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use wasm_bindgen::JsValue;
+use web_sys::MessageEvent;
+
+use crate::state::agent::AgentCtx;
+use crate::state::canvas::CanvasCtx;
+use crate::state::engine::EngineCtx;
+use crate::state::servers::ServersCtx;
+use crate::state::settings::use_settings;
+use crate::widgets::WidgetProps;
+use crate::widgets::common::{WidgetError, WidgetTitle, parse, sandbox_proxy_url};
+
+/// Frame height before the view says its size, and the range a view may ask for, in pixels.
+const DEFAULT_HEIGHT: f64 = 320.0;
+const HEIGHT_RANGE: (f64, f64) = (60.0, 2_000.0);
+const PROXY_READY: &str = "ui/notifications/sandbox-proxy-ready";
+const RESOURCE_READY: &str = "ui/notifications/sandbox-resource-ready";
+
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+pub struct McpAppData {
+    pub server: String,
+    pub tool: String,
+    pub uri: String,
+    #[serde(default)]
+    pub input: Value,
+    #[serde(default)]
+    pub result: Value,
+    #[serde(default)]
+    pub call_id: Option<String>,
+    #[serde(default)]
+    pub title: Option<String>,
+}
+
+#[component]
+pub fn McpApp(props: WidgetProps) -> impl IntoView {
+    let data = props.data;
+    let app = Memo::new(move |_| data.with(|value| parse::<McpAppData>(value)));
+    // Absent where a widget is mounted alone (browser tests): then there is no server to ask.
+    let engine = use_context::<EngineCtx>();
+    // A canvas from a share link or a file names a server and a tool; the view runs only once the
+    // person asks, and only from their own connection to that server (never HTML from the link).
+    let foreign = use_context::<CanvasCtx>().is_some_and(|canvas| canvas.foreign_untracked().is_some());
+    let connect = RwSignal::new(!foreign);
+    Effect::new(move |_| {
+        if let (true, Some(engine)) = (connect.get(), engine) {
+            engine.request();
+        }
+    });
+    move || match app.get() {
+        Err(message) => view! { <WidgetError message /> }.into_any(),
+        Ok(app) if !connect.get() => view! {
+            <div class="au-mcp-app au-mcp-app--card" data-testid="mcp-app-card">
+                <WidgetTitle title=app.title.clone() />
+                <p class="au-mcp-app__status">{format!("An interactive view of \"{}\" from the MCP server \"{}\".", app.tool, app.server)}</p>
+                <button class="au-button" data-testid="mcp-app-connect" on:click=move |_| connect.set(true)>"Connect to view"</button>
+            </div>
+        }
+        .into_any(),
+        // The hub lives in the engine: a view restored before it started waits for it.
+        Ok(_) if !engine.is_some_and(|engine| engine.is_ready()) => view! {
+            <div class="au-mcp-app"><p class="au-mcp-app__status">"Connecting to the view's server…"</p></div>
+        }
+        .into_any(),
+        Ok(app) => match use_context::<ServersCtx>() {
+            Some(servers) => view! { <ViewFrame app servers /> }.into_any(),
+            None => view! { <WidgetError message="No MCP servers here to show this view" /> }.into_any(),
+        },
+    }
+}
+
+/// The frames for one view, its channel and what it asks of the page.
+#[component]
+fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
+    let frame = NodeRef::<Iframe>::new();
+    let document_html = RwSignal::new(None::<String>);
+    let proxy_ready = RwSignal::new(false);
+    let failure = RwSignal::new(None::<String>);
+    let height = RwSignal::new(DEFAULT_HEIGHT);
+    let server = ServerId::sanitize(&app.server);
+    let agent = use_context::<AgentCtx>();
+    let settings = use_settings();
+
+    let facts = HostFacts {
+        dark: is_dark(),
+        variables: style_variables(),
+        width: None,
+        max_height: HEIGHT_RANGE.1 as u32,
+        locale: window().navigator().language().unwrap_or_else(|| "en".to_owned()),
+        time_zone: time_zone(),
+        tool_call_id: app.call_id.clone().unwrap_or_default(),
+        // The tool as MCP lists it (the view's SDK checks its shape).
+        tool: servers.tools_of(&server).iter().find(|tool| tool.name == app.tool).map_or_else(
+            || json!({"name": app.tool, "inputSchema": {"type": "object"}}),
+            |tool| {
+                let mut listed = json!({"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema});
+                if let Some(title) = &tool.title {
+                    listed["title"] = json!(title);
+                }
+                listed
+            },
+        ),
+    };
+    let bridge = StoredValue::new_local(ViewBridge::new(host_context(&facts)));
+    bridge.update_value(|bridge| {
+        bridge.tool_input(app.input.clone());
+        bridge.tool_result(app.result.clone());
+    });
+
+    let hub = servers.hub();
+    {
+        let (hub, server, uri) = (hub.clone(), server.clone(), app.uri.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            match hub.view(&server, &uri, CancelToken::new()).await {
+                Ok(view) => {
+                    document_html.try_set(Some(view.sandboxed_document()));
+                }
+                Err(error) => {
+                    failure.try_set(Some(error));
+                }
+            }
+        });
+    }
+
+    let post = move |message: &Value| {
+        let Some(target) = frame.get_untracked().and_then(|f| f.content_window()) else { return };
+        if let Ok(value) = js_sys::JSON::parse(&message.to_string()) {
+            // The proxy has an opaque origin, which no target origin but "*" names.
+            let _ = target.post_message(&value, "*");
+        }
+    };
+    // The view's HTML goes to the proxy once both are there, once.
+    Effect::new(move |sent: Option<bool>| {
+        if sent == Some(true) {
+            return true;
+        }
+        let ready = proxy_ready.get();
+        match document_html.get() {
+            Some(html) if ready => {
+                post(&json!({"jsonrpc": "2.0", "method": RESOURCE_READY,
+                    "params": {"html": html, "sandbox": "allow-scripts allow-forms"}}));
+                true
+            }
+            _ => false,
+        }
+    });
+    // A theme switch reaches the view as a host context change.
+    Effect::new(move |first: Option<()>| {
+        settings.0.with(|settings| settings.theme);
+        if first.is_none() {
+            return;
+        }
+        // After the theme attribute changed: read the tokens on the next task.
+        set_timeout(
+            move || {
+                let changed = json!({"theme": theme_name(is_dark()), "styles": {"variables": variables_json()}});
+                let outgoing = bridge.try_update_value(|bridge| bridge.host_context_changed(changed)).unwrap_or_default();
+                outgoing.iter().for_each(post);
+            },
+            std::time::Duration::ZERO,
+        );
+    });
+
+    let view_name = StoredValue::new(format!("{server} (view)"));
+    let log = move |level: &str, message: String| {
+        if let Some(agent) = agent {
+            agent.server_log(view_name.get_value(), level.to_owned(), Some("view".to_owned()), message);
+        }
+    };
+    let server_for_messages = ServerId::sanitize(&app.server);
+    let listener = window_event_listener(leptos::ev::message, move |event: MessageEvent| {
+        let Some(own) = frame.get_untracked().and_then(|f| f.content_window()) else { return };
+        let own: &JsValue = own.as_ref();
+        if event.source().is_none_or(|source| AsRef::<JsValue>::as_ref(&source) != own) {
+            return;
+        }
+        let Some(message) = js_sys::JSON::stringify(&event.data())
+            .ok()
+            .and_then(|text| text.as_string())
+            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        else {
+            return;
+        };
+        if message.get("method").and_then(Value::as_str) == Some(PROXY_READY) {
+            proxy_ready.set(true);
+            return;
+        }
+        let now = window().performance().map_or(0.0, |performance| performance.now());
+        let actions = bridge.try_update_value(|bridge| bridge.receive(&message, now)).unwrap_or_default();
+        for action in actions {
+            match action {
+                ViewAction::Send(reply) => post(&reply),
+                ViewAction::CallTool { id, name, arguments } => {
+                    let (hub, server) = (hub.clone(), server_for_messages.clone());
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let outcome = hub.call_from_view(&server, &name, arguments, CancelToken::new()).await;
+                        let (level, line) = match &outcome {
+                            Ok(result) if result.is_error => ("warning", format!("tools/call {name}: the tool failed")),
+                            Ok(_) => ("info", format!("tools/call {name}")),
+                            Err(error) => ("warning", format!("tools/call {name} refused: {error}")),
+                        };
+                        log(level, line);
+                        post(&answer(id, outcome.map(|result| call_tool_result(&result)).map_err(|error| (REFUSED, error))));
+                    });
+                }
+                ViewAction::ReadResource { id, uri } => {
+                    let (hub, server) = (hub.clone(), server_for_messages.clone());
+                    wasm_bindgen_futures::spawn_local(async move {
+                        use autoui_core::remote::RemoteServers;
+                        let outcome = hub.read_resource(&server, &uri, CancelToken::new()).await;
+                        let result = outcome
+                            .map(|read| json!({"contents": [{"uri": uri, "text": read.text_content()}]}))
+                            .map_err(|error| (REFUSED, error.to_string()));
+                        post(&answer(id, result));
+                    });
+                }
+                ViewAction::Log { level, message } => log(&level, message),
+                ViewAction::Resize { height: Some(asked), .. } => {
+                    height.set(asked.clamp(HEIGHT_RANGE.0, HEIGHT_RANGE.1));
+                }
+                ViewAction::Resize { .. } => {}
+                ViewAction::RequestTeardown => log("info", "the view asked to be closed; remove it from the canvas to close it".to_owned()),
+                ViewAction::RateLimited => log(
+                    "warning",
+                    format!(
+                        "the view sent more than {} messages in a second; the rest of that second were dropped",
+                        autoui_core::mcp::apps::bridge::MESSAGES_PER_SECOND
+                    ),
+                ),
+            }
+        }
+    });
+    on_cleanup(move || listener.remove());
+
+    let title = app.title.clone().unwrap_or_else(|| format!("{} · {}", app.server, app.tool));
+    view! {
+        <div class="au-mcp-app" data-testid="mcp-app">
+            <WidgetTitle title=app.title.clone() />
+            {move || failure.get().map(|message| view! {
+                <p class="au-mcp-app__error" role="alert" data-testid="mcp-app-error">{message}</p>
+            })}
+            <iframe class="au-mcp-app__frame" node_ref=frame sandbox="allow-scripts" src=sandbox_proxy_url()
+                referrerpolicy="no-referrer" title=title data-testid="mcp-app-frame"
+                style:height=move || format!("{}px", height.get().round())></iframe>
+        </div>
+    }
+}
+
+/// Whether the page shows its dark theme (the person's choice, else the system's).
+fn is_dark() -> bool {
+    let chosen = document().document_element().and_then(|root| root.get_attribute("data-theme"));
+    match chosen.as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => window()
+            .match_media("(prefers-color-scheme: dark)")
+            .ok()
+            .flatten()
+            .is_some_and(|query| query.matches()),
+    }
+}
+
+/// Our design tokens' current values under the specification's names.
+fn style_variables() -> Vec<(String, String)> {
+    let style = document()
+        .document_element()
+        .and_then(|root| window().get_computed_style(&root).ok().flatten());
+    let Some(style) = style else { return Vec::new() };
+    STYLE_VARIABLES
+        .iter()
+        .map(|(name, token)| ((*name).to_owned(), style.get_property_value(token).unwrap_or_default()))
+        .collect()
+}
+
+fn variables_json() -> Value {
+    let variables: serde_json::Map<String, Value> = style_variables()
+        .into_iter()
+        .filter(|(_, value)| !value.trim().is_empty())
+        .map(|(name, value)| (name, Value::String(value.trim().to_owned())))
+        .collect();
+    Value::Object(variables)
+}
+
+fn time_zone() -> String {
+    let options = js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &js_sys::Object::new()).resolved_options();
+    js_sys::Reflect::get(&options, &"timeZone".into())
+        .ok()
+        .and_then(|zone| zone.as_string())
+        .unwrap_or_else(|| "UTC".to_owned())
+}
