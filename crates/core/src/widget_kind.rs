@@ -1,4 +1,4 @@
-//! The closed set of 26 widget kinds: wire names, legacy `render_*` aliases and default grid sizes.
+//! The closed set of 27 widget kinds: wire names, legacy `render_*` aliases and default grid sizes.
 
 use std::fmt;
 
@@ -103,11 +103,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn there_are_twenty_six_distinct_kinds() {
+    fn there_are_twenty_seven_distinct_kinds() {
         let mut names: Vec<&str> = WidgetKind::ALL.iter().map(|k| k.as_str()).collect();
         names.sort();
         names.dedup();
-        assert_eq!(names.len(), 26);
+        assert_eq!(names.len(), 27);
     }
 
     #[test]

@@ -151,11 +151,11 @@ fn a_search_that_finds_nothing_points_to_list_recipes() {
 }
 
 #[test]
-fn list_recipes_lists_all_twenty_six_widgets_with_their_group() {
+fn list_recipes_lists_all_twenty_seven_widgets_with_their_group() {
     let h = Harness::new();
     let listed = h.ok("list_recipes", json!({}));
     let all = names(&listed);
-    assert_eq!(all.len(), 26);
+    assert_eq!(all.len(), 27);
     assert_eq!(all[0], "stat");
     assert_eq!(
         listed["recipes"][24],

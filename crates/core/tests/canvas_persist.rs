@@ -229,7 +229,7 @@ fn a_damaged_block_is_set_aside_whole_and_the_others_load() {
     assert_eq!(loaded.set_aside[0].what, "canvas, block 2");
     assert_eq!(
         loaded.set_aside[0].reason,
-        "\"map\" is not one of the 26 widget types of this app"
+        "\"map\" is not one of the 27 widget types of this app"
     );
     assert_eq!(
         loaded.set_aside[0].raw["data"]["center"][0], 48.8,

@@ -1,4 +1,4 @@
-//! Recipe self-check: every `recipes/*.md` parses, names one of the 26 widget kinds, has a schema
+//! Recipe self-check: every `recipes/*.md` parses, names one of the 27 widget kinds, has a schema
 //! that compiles (draft 2020-12), says when and how to use the widget, and every example call in
 //! its body validates against its own schema untouched by repair or sanitising.
 //! Also the discovery helpers built on the recipes: search ranking and "did you mean" names.
@@ -210,7 +210,7 @@ fn search_finds_widgets_by_what_they_show() {
 
 #[test]
 fn an_empty_search_lists_everything_and_nonsense_finds_nothing() {
-    assert_eq!(search("").len(), 26);
+    assert_eq!(search("").len(), 27);
     assert!(search("qwxzv").is_empty());
 }
 

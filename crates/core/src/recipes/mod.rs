@@ -128,7 +128,7 @@ pub enum RecipeError {
         "recipe {file}.md declares widget \"{widget}\", but its file name must be the widget name"
     )]
     NameMismatch { file: String, widget: String },
-    #[error("recipe {file}.md is not one of the 26 widget kinds")]
+    #[error("recipe {file}.md is not one of the 27 widget kinds")]
     UnknownWidget { file: String },
     #[error("two recipes describe {0}")]
     Duplicate(WidgetKind),
