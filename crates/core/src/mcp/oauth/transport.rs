@@ -1,0 +1,150 @@
+//! `AuthorizedHttp`: an [`HttpTransport`] for one MCP server that signs in when the server answers
+//! 401, steps up on `403 insufficient_scope`, refreshes tokens before they expire, and retries the
+//! request. Its token goes only to the server's own origin; the MCP session above never sees OAuth.
+
+use std::cell::RefCell;
+
+use futures::future::LocalBoxFuture;
+use futures::lock::Mutex;
+
+use crate::cancel::CancelToken;
+use crate::mcp::oauth::challenge::Challenge;
+use crate::mcp::oauth::client::ClientIdentity;
+use crate::mcp::oauth::discovery::origin_and_path;
+use crate::mcp::oauth::error::OAuthError;
+use crate::mcp::oauth::flow::{Grant, OAuthPorts, refresh, sign_in};
+use crate::ports::{HttpError, HttpRequest, HttpResponse, HttpTransport};
+
+/// Sign-ins (first one and step-ups) one request may cause before its refusal is passed on: a
+/// server that keeps asking for scopes it never grants must not loop.
+pub const MAX_SIGN_INS_PER_REQUEST: usize = 3;
+/// Refresh this long before the access token expires.
+pub const REFRESH_MARGIN_MS: f64 = 60_000.0;
+
+pub struct AuthorizedHttp {
+    ports: OAuthPorts,
+    identity: ClientIdentity,
+    server_url: String,
+    origin: Option<String>,
+    grant: RefCell<Option<Grant>>,
+    last_error: RefCell<Option<OAuthError>>,
+    /// One sign-in or refresh at a time; requests that hit 401 meanwhile reuse its result.
+    exclusive: Mutex<()>,
+}
+
+impl AuthorizedHttp {
+    /// `ports.http` carries both the MCP requests and the OAuth ones.
+    pub fn new(ports: OAuthPorts, identity: ClientIdentity, server_url: &str, grant: Option<Grant>) -> AuthorizedHttp {
+        AuthorizedHttp {
+            ports,
+            identity,
+            server_url: server_url.to_owned(),
+            origin: origin_and_path(server_url).map(|(origin, _)| origin),
+            grant: RefCell::new(grant),
+            last_error: RefCell::new(None),
+            exclusive: Mutex::new(()),
+        }
+    }
+
+    pub fn grant(&self) -> Option<Grant> {
+        self.grant.borrow().clone()
+    }
+
+    /// Why the last sign-in, step-up or refresh failed (the request then got the server's refusal).
+    pub fn last_error(&self) -> Option<OAuthError> {
+        self.last_error.borrow().clone()
+    }
+
+    fn access_token(&self) -> Option<String> {
+        self.grant.borrow().as_ref().map(|grant| grant.tokens.access_token.clone())
+    }
+
+    fn is_for_server(&self, url: &str) -> bool {
+        self.origin.is_some() && origin_and_path(url).map(|(origin, _)| origin) == self.origin
+    }
+
+    async fn send_authorized(&self, request: HttpRequest, cancel: CancelToken) -> Result<HttpResponse, HttpError> {
+        self.refresh_if_expiring().await;
+        let mut sign_ins = 0;
+        loop {
+            let token = self.access_token();
+            let mut attempt = request.clone();
+            if let Some(token) = &token {
+                attempt.headers.retain(|(name, _)| !name.eq_ignore_ascii_case("authorization"));
+                attempt.headers.push(("Authorization".to_owned(), format!("Bearer {token}")));
+            }
+            let response = self.ports.http.send(attempt, cancel.clone()).await?;
+            let challenge = response.header("WWW-Authenticate").and_then(Challenge::parse);
+            let wants_sign_in = match response.status {
+                401 => true,
+                403 => challenge.as_ref().is_some_and(|c| c.is_insufficient_scope() && self.asks_for_more(c)),
+                _ => false,
+            };
+            if !wants_sign_in || sign_ins >= MAX_SIGN_INS_PER_REQUEST || cancel.is_cancelled() {
+                return Ok(response);
+            }
+            let unauthorized = response.status == 401;
+            drop(response);
+            sign_ins += 1;
+            if let Err(error) = self.reauthorize(token, unauthorized, challenge.as_ref()).await {
+                *self.last_error.borrow_mut() = Some(error);
+                // Send once more so the caller gets the server's own refusal.
+                sign_ins = MAX_SIGN_INS_PER_REQUEST;
+            }
+        }
+    }
+
+    /// Whether a `403 insufficient_scope` asks for a scope not yet asked for (else stepping up
+    /// cannot help).
+    fn asks_for_more(&self, challenge: &Challenge) -> bool {
+        let asked = self.grant.borrow().as_ref().map(|grant| grant.requested_scopes.clone()).unwrap_or_default();
+        challenge.scopes().iter().any(|scope| !asked.contains(scope))
+    }
+
+    /// A new token, unless another request already got one since `sent_with` was sent.
+    async fn reauthorize(&self, sent_with: Option<String>, unauthorized: bool, challenge: Option<&Challenge>) -> Result<(), OAuthError> {
+        let _exclusive = self.exclusive.lock().await;
+        if self.access_token() != sent_with {
+            return Ok(());
+        }
+        let previous = self.grant();
+        if let (true, Some(grant)) = (unauthorized, previous.as_ref().filter(|g| g.tokens.refresh_token.is_some())) {
+            if let Ok(refreshed) = refresh(&self.ports, grant).await {
+                *self.grant.borrow_mut() = Some(refreshed);
+                return Ok(());
+            }
+        }
+        let grant = sign_in(&self.ports, &self.identity, &self.server_url, challenge, previous.as_ref()).await?;
+        *self.grant.borrow_mut() = Some(grant);
+        *self.last_error.borrow_mut() = None;
+        Ok(())
+    }
+
+    async fn refresh_if_expiring(&self) {
+        let expiring = self.grant.borrow().as_ref().is_some_and(|grant| {
+            grant.tokens.refresh_token.is_some() && grant.expires_within(self.ports.clock.unix_ms(), REFRESH_MARGIN_MS)
+        });
+        if !expiring {
+            return;
+        }
+        let _exclusive = self.exclusive.lock().await;
+        let Some(grant) = self.grant() else { return };
+        if !grant.expires_within(self.ports.clock.unix_ms(), REFRESH_MARGIN_MS) {
+            return;
+        }
+        match refresh(&self.ports, &grant).await {
+            Ok(refreshed) => *self.grant.borrow_mut() = Some(refreshed),
+            // The request goes out with the old token; a 401 then leads to a new sign-in.
+            Err(error) => *self.last_error.borrow_mut() = Some(error),
+        }
+    }
+}
+
+impl HttpTransport for AuthorizedHttp {
+    fn send(&self, request: HttpRequest, cancel: CancelToken) -> LocalBoxFuture<'_, Result<HttpResponse, HttpError>> {
+        if !self.is_for_server(&request.url) {
+            return self.ports.http.send(request, cancel);
+        }
+        Box::pin(self.send_authorized(request, cancel))
+    }
+}
