@@ -46,6 +46,10 @@ impl AuthorizedHttp {
         }
     }
 
+    pub fn server_url(&self) -> &str {
+        &self.server_url
+    }
+
     pub fn grant(&self) -> Option<Grant> {
         self.grant.borrow().clone()
     }
