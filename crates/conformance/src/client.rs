@@ -11,7 +11,7 @@ use autoui_core::mcp::elicit::AcceptDefaults;
 use autoui_core::mcp::hub::{HubEvent, McpHub, ServerStatus};
 use autoui_core::mcp::legacy::HttpEventSource;
 use autoui_core::mcp::oauth::flow::OAuthPorts;
-use autoui_core::mcp::oauth::transport::AuthorizedHttp;
+use autoui_core::mcp::oauth::transport::{AuthorizedHttp, SignInMode};
 use autoui_core::mcp::session::SessionPorts;
 use autoui_core::remote::RemoteServers;
 use futures::StreamExt;
@@ -33,7 +33,7 @@ pub async fn run(url: &str, context: Option<&str>) -> Result<(), String> {
         clock: clock.clone(),
         authorizer: Rc::new(FollowRedirect::new().map_err(no_client)?),
     };
-    let http = Rc::new(AuthorizedHttp::new(oauth, identity(context), url, None));
+    let http = Rc::new(AuthorizedHttp::new(oauth, SignInMode::Automatic, identity(context), url, None));
     connect_and_call(http.clone(), clock).await.map_err(|error| match http.last_error() {
         Some(auth) => format!("{error} ({auth})"),
         None => error,

@@ -12,7 +12,7 @@ use autoui_core::mcp::oauth::client::{ClientIdentity, Credentials};
 use autoui_core::mcp::oauth::error::Step;
 use autoui_core::mcp::oauth::flow::{Authorizer, OAuthPorts};
 use autoui_core::mcp::oauth::pkce::s256;
-use autoui_core::mcp::oauth::transport::AuthorizedHttp;
+use autoui_core::mcp::oauth::transport::{AuthorizedHttp, SignInMode};
 use autoui_core::ports::{HttpError, HttpRequest, HttpResponse, HttpTransport, Method};
 use common::Counter;
 use common::clock::FakeClock;
@@ -40,6 +40,8 @@ struct Servers {
     challenge_scope: &'static str,
     call_scope: &'static str,
     refresh_rotates: bool,
+    /// The authorization server no longer honours refresh tokens.
+    revoked: Cell<bool>,
 }
 
 impl Servers {
@@ -54,6 +56,7 @@ impl Servers {
             challenge_scope: "basic",
             call_scope: "basic write",
             refresh_rotates: true,
+            revoked: Cell::new(false),
         })
     }
 
@@ -97,6 +100,9 @@ impl Servers {
         if url == format!("{AS}/register") {
             return (201, vec![], json!({"client_id": "dynamic-client"}).to_string());
         }
+        if url == format!("{AS}/revoke") {
+            return (200, vec![], String::new());
+        }
         if url == format!("{AS}/token") {
             let scope = match form("grant_type").as_deref() {
                 Some("authorization_code") => {
@@ -108,7 +114,7 @@ impl Servers {
                     }
                     scope
                 }
-                Some("refresh_token") if form("refresh_token").is_some_and(|t| t.starts_with("refresh-")) => {
+                Some("refresh_token") if !self.revoked.get() && form("refresh_token").is_some_and(|t| t.starts_with("refresh-")) => {
                     self.tokens.borrow().last().map(|(_, s)| s.clone()).unwrap_or_default()
                 }
                 _ => return (400, vec![], r#"{"error":"invalid_grant","error_description":"revoked"}"#.into()),
@@ -179,6 +185,10 @@ struct Setup {
 }
 
 fn setup(servers: Rc<Servers>, identity: ClientIdentity, wrong_state: bool) -> Setup {
+    setup_in(SignInMode::Automatic, servers, identity, wrong_state)
+}
+
+fn setup_in(mode: SignInMode, servers: Rc<Servers>, identity: ClientIdentity, wrong_state: bool) -> Setup {
     let person = Rc::new(Person { servers: servers.clone(), visited: RefCell::new(Vec::new()), wrong_state });
     let clock = FakeClock::new();
     let ports = OAuthPorts {
@@ -187,7 +197,7 @@ fn setup(servers: Rc<Servers>, identity: ClientIdentity, wrong_state: bool) -> S
         clock: Rc::new(clock.clone()),
         authorizer: person.clone(),
     };
-    let http = AuthorizedHttp::new(ports, identity, MCP, None);
+    let http = AuthorizedHttp::new(ports, mode, identity, MCP, None);
     Setup { servers, person, clock, http }
 }
 
@@ -420,4 +430,64 @@ fn the_token_is_sent_only_to_the_servers_own_origin() {
     let sent = s.servers.requests.borrow().last().cloned().unwrap();
     assert_eq!(sent.url, "https://other.example.com/mcp");
     assert!(sent.headers.iter().all(|(name, _)| !name.eq_ignore_ascii_case("authorization")));
+}
+
+/// A page's client: refusals wait for the person's "Sign in"; every grant change is reported.
+fn on_request() -> (Setup, Rc<RefCell<Vec<Option<String>>>>) {
+    let servers = Servers::new();
+    servers.metadata.borrow_mut().as_mut().unwrap().1["revocation_endpoint"] = json!(format!("{AS}/revoke"));
+    let s = setup_in(SignInMode::OnRequest, servers, identity(), false);
+    let changes = Rc::new(RefCell::new(Vec::new()));
+    let seen = changes.clone();
+    s.http.on_grant_change(Box::new(move |grant| seen.borrow_mut().push(grant.map(|g| g.tokens.access_token.clone()))));
+    (s, changes)
+}
+
+#[test]
+fn on_request_a_401_waits_for_the_persons_sign_in_which_then_uses_the_challenge() {
+    let (s, changes) = on_request();
+    assert_eq!(call(&s.http, "tools/list"), 401);
+    assert!(s.person.visited.borrow().is_empty(), "no sign-in without the person");
+    assert_eq!(s.http.sign_in_required().unwrap().scope.as_deref(), Some("basic"));
+    let grant = block_on(s.http.sign_in()).unwrap();
+    assert_eq!(grant.requested_scopes, ["basic"]);
+    assert_eq!(s.person.visited.borrow().len(), 1);
+    assert!(s.http.sign_in_required().is_none());
+    assert_eq!(*changes.borrow(), [Some("access-1".to_owned())]);
+    assert_eq!(call(&s.http, "tools/list"), 200);
+    // A step-up also waits for the person.
+    assert_eq!(call(&s.http, "tools/call"), 403);
+    assert_eq!(s.http.sign_in_required().unwrap().scope.as_deref(), Some("basic write"));
+    assert_eq!(s.person.visited.borrow().len(), 1);
+}
+
+#[test]
+fn on_request_a_revoked_refresh_token_forgets_the_grant_and_asks_for_sign_in_again() {
+    let (s, changes) = on_request();
+    let _ = call(&s.http, "tools/list");
+    block_on(s.http.sign_in()).unwrap();
+    s.servers.tokens.borrow_mut().clear();
+    s.servers.revoked.set(true);
+    assert_eq!(call(&s.http, "tools/list"), 401);
+    assert!(s.http.grant().is_none());
+    assert!(s.http.sign_in_required().is_some());
+    assert_eq!(s.http.last_error().unwrap().step, Step::Refresh);
+    assert_eq!(*changes.borrow(), [Some("access-1".to_owned()), None]);
+    let retried = s.servers.requests_to(MCP).pop().unwrap();
+    assert!(retried.headers.iter().all(|(name, _)| !name.eq_ignore_ascii_case("authorization")), "no stale token is sent");
+}
+
+#[test]
+fn sign_out_revokes_the_refresh_token_and_forgets_the_grant() {
+    let (s, changes) = on_request();
+    let _ = call(&s.http, "tools/list");
+    block_on(s.http.sign_in()).unwrap();
+    block_on(s.http.sign_out()).unwrap();
+    let revocation = s.servers.requests_to(&format!("{AS}/revoke")).pop().expect("a revocation request");
+    let form = revocation.body.unwrap();
+    assert_eq!(form_field(&form, "token").as_deref(), Some("refresh-1"));
+    assert_eq!(form_field(&form, "token_type_hint").as_deref(), Some("refresh_token"));
+    assert!(s.http.grant().is_none());
+    assert_eq!(changes.borrow().last(), Some(&None));
+    assert_eq!(call(&s.http, "tools/list"), 401);
 }

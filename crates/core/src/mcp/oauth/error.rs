@@ -11,6 +11,7 @@ pub enum Step {
     Authorization,
     Token,
     Refresh,
+    Revocation,
 }
 
 impl Step {
@@ -21,6 +22,7 @@ impl Step {
             Step::Authorization => "authorization",
             Step::Token => "token request",
             Step::Refresh => "token refresh",
+            Step::Revocation => "token revocation",
         }
     }
 }

@@ -63,6 +63,9 @@ impl std::fmt::Debug for Tokens {
 pub struct Grant {
     pub issuer: String,
     pub token_endpoint: String,
+    /// Where "Sign out" revokes the tokens (RFC 7009), when the server offers it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revocation_endpoint: Option<String>,
     pub resource: String,
     pub credentials: Credentials,
     /// The scopes asked for (the challenge's, or the metadata's).
@@ -191,6 +194,7 @@ pub async fn sign_in(
     Ok(Grant {
         issuer: discovered.server.issuer,
         token_endpoint,
+        revocation_endpoint: discovered.server.revocation_endpoint,
         resource: discovered.resource,
         credentials,
         requested_scopes: scopes,
@@ -215,15 +219,27 @@ pub async fn refresh(ports: &OAuthPorts, grant: &Grant) -> Result<Grant, OAuthEr
     Ok(Grant { tokens, ..grant.clone() })
 }
 
-async fn request_tokens(
-    ports: &OAuthPorts,
-    step: Step,
-    endpoint: &str,
-    credentials: &Credentials,
-    auth: TokenAuth,
-    mut form: Vec<(&'static str, String)>,
-    kept_refresh_token: Option<String>,
-) -> Result<Tokens, OAuthError> {
+/// Revokes the grant's refresh token (which ends its access tokens too at most servers), else its
+/// access token (RFC 7009). The caller forgets the grant whatever the answer.
+pub async fn revoke(ports: &OAuthPorts, grant: &Grant) -> Result<(), OAuthError> {
+    let Some(endpoint) = &grant.revocation_endpoint else { return Ok(()) };
+    let (token, hint) = match &grant.tokens.refresh_token {
+        Some(refresh_token) => (refresh_token.clone(), "refresh_token"),
+        None => (grant.tokens.access_token.clone(), "access_token"),
+    };
+    let form = vec![("token", token), ("token_type_hint", hint.to_owned())];
+    let request = form_request(endpoint, &grant.credentials, grant.token_auth, form);
+    let response = ports.http.send(request, CancelToken::new()).await.map_err(|error| OAuthError::from_http(Step::Revocation, endpoint, error))?;
+    let status = response.status;
+    if (200..300).contains(&status) {
+        return Ok(());
+    }
+    let text = response.text(TOKEN_LIMIT).await.unwrap_or_default();
+    Err(OAuthError::new(Step::Revocation, endpoint, format!("HTTP {status}{}", oauth_error_text(&text))))
+}
+
+/// A form POST authenticated as the client (`auth`), for the token and revocation endpoints.
+fn form_request(endpoint: &str, credentials: &Credentials, auth: TokenAuth, mut form: Vec<(&'static str, String)>) -> HttpRequest {
     let mut request = HttpRequest::new(Method::Post, endpoint)
         .header("Content-Type", "application/x-www-form-urlencoded")
         .header("Accept", "application/json");
@@ -248,6 +264,19 @@ async fn request_tokens(
         body.append_pair(name, value);
     }
     request.body = Some(body.finish());
+    request
+}
+
+async fn request_tokens(
+    ports: &OAuthPorts,
+    step: Step,
+    endpoint: &str,
+    credentials: &Credentials,
+    auth: TokenAuth,
+    form: Vec<(&'static str, String)>,
+    kept_refresh_token: Option<String>,
+) -> Result<Tokens, OAuthError> {
+    let request = form_request(endpoint, credentials, auth, form);
     let response = ports.http.send(request, CancelToken::new()).await.map_err(|error| OAuthError::from_http(step, endpoint, error))?;
     let status = response.status;
     let text = response.text(TOKEN_LIMIT).await.map_err(|error| OAuthError::from_http(step, endpoint, error))?;
