@@ -307,3 +307,65 @@ async fn request_tokens(
         scope: issued.scope.filter(|scope| !split_scopes(scope).is_empty()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::oauth::discovery::{ResourceMetadata, ServerMetadata};
+
+    fn discovered(iss_supported: bool) -> Discovered {
+        Discovered {
+            resource: "https://mcp.example.com/mcp".into(),
+            resource_metadata: Some(ResourceMetadata { scopes_supported: Some(vec!["read".into()]), ..ResourceMetadata::default() }),
+            server: ServerMetadata {
+                issuer: "https://auth.example.com".into(),
+                authorization_endpoint: "https://auth.example.com/authorize".into(),
+                authorization_response_iss_parameter_supported: iss_supported,
+                ..ServerMetadata::default()
+            },
+            default_endpoints: false,
+        }
+    }
+
+    const CALLBACK: &str = "https://app.example.com/oauth/callback.html";
+
+    #[test]
+    fn the_callback_gives_its_code_only_with_the_right_state_and_issuer() {
+        let ok = format!("{CALLBACK}?code=c1&state=s1&iss=https%3A%2F%2Fauth.example.com");
+        assert_eq!(read_callback(&ok, "s1", &discovered(true)).unwrap(), "c1");
+        let other_issuer = format!("{CALLBACK}?code=c1&state=s1&iss=https%3A%2F%2Fevil.example.com");
+        let error = read_callback(&other_issuer, "s1", &discovered(false)).unwrap_err();
+        assert!(error.to_string().contains("issuer https://evil.example.com"), "{error}");
+        let missing_iss = format!("{CALLBACK}?code=c1&state=s1");
+        assert!(read_callback(&missing_iss, "s1", &discovered(true)).unwrap_err().to_string().contains("lacks the iss"));
+        assert_eq!(read_callback(&missing_iss, "s1", &discovered(false)).unwrap(), "c1");
+        let wrong_state = format!("{CALLBACK}?code=c1&state=s2");
+        assert!(read_callback(&wrong_state, "s1", &discovered(false)).unwrap_err().to_string().contains("state does not match"));
+    }
+
+    #[test]
+    fn a_refusal_by_the_person_reads_as_cancelled_and_a_server_error_names_itself() {
+        let denied = format!("{CALLBACK}?error=access_denied&error_description=User+said+no&state=s1");
+        let error = read_callback(&denied, "s1", &discovered(false)).unwrap_err();
+        assert!(error.is_cancelled_by_person(), "{error}");
+        assert!(error.to_string().contains("User said no"));
+        let broken = format!("{CALLBACK}?error=server_error&state=s1");
+        let error = read_callback(&broken, "s1", &discovered(false)).unwrap_err();
+        assert!(!error.is_cancelled_by_person());
+        assert!(error.to_string().contains("refused (server_error)"), "{error}");
+    }
+
+    #[test]
+    fn scopes_come_from_the_challenge_then_scopes_supported_plus_offline_access_when_offered() {
+        let mut found = discovered(false);
+        let challenge = Challenge { scope: Some("write".into()), ..Challenge::default() };
+        assert_eq!(choose_scopes(Some(&challenge), &found, &[]), ["write"]);
+        assert_eq!(choose_scopes(None, &found, &[]), ["read"]);
+        assert_eq!(choose_scopes(Some(&challenge), &found, &["read".into()]), ["read", "write"]);
+        found.server.scopes_supported = Some(vec!["read".into(), "offline_access".into()]);
+        assert_eq!(choose_scopes(None, &found, &[]), ["read", "offline_access"]);
+        found.resource_metadata = None;
+        found.server.scopes_supported = None;
+        assert!(choose_scopes(None, &found, &[]).is_empty());
+    }
+}
