@@ -473,8 +473,10 @@ fn on_request_a_revoked_refresh_token_forgets_the_grant_and_asks_for_sign_in_aga
     assert!(s.http.sign_in_required().is_some());
     assert_eq!(s.http.last_error().unwrap().step, Step::Refresh);
     assert_eq!(*changes.borrow(), [Some("access-1".to_owned()), None]);
-    let retried = s.servers.requests_to(MCP).pop().unwrap();
-    assert!(retried.headers.iter().all(|(name, _)| !name.eq_ignore_ascii_case("authorization")), "no stale token is sent");
+    assert_eq!(call(&s.http, "tools/list"), 401);
+    let next = s.servers.requests_to(MCP).pop().unwrap();
+    assert!(next.headers.iter().all(|(name, _)| !name.eq_ignore_ascii_case("authorization")), "no stale token is sent");
+    assert!(s.servers.requests_to(&format!("{AS}/token")).len() == 2, "no second refresh attempt with the dead token");
 }
 
 #[test]

@@ -161,12 +161,11 @@ impl AuthorizedHttp {
                 *self.pending.borrow_mut() = challenge.or(Some(Challenge::default()));
                 return Ok(response);
             }
-            drop(response);
             sign_ins += 1;
             if let Err(error) = self.reauthorize(token, unauthorized, challenge.as_ref()).await {
                 *self.last_error.borrow_mut() = Some(error);
-                // Send once more so the caller gets the server's own refusal.
-                sign_ins = MAX_SIGN_INS_PER_REQUEST;
+                // The caller gets the server's own refusal.
+                return Ok(response);
             }
         }
     }
