@@ -155,7 +155,8 @@ pub struct ServersCtx {
     /// Bumps when a sign-in or sign-out ends, so the panel reads the servers' sign-in again.
     auth_revision: RwSignal<u64, LocalStorage>,
     rows: RwSignal<Vec<ServerRow>, LocalStorage>,
-    /// Where the configs are saved; bearer tokens are stored with them, in this browser only, like the API key.
+    /// Where the configs are saved; bearer tokens and OAuth grants are stored with them, in this browser
+    /// only, like the API key.
     persist: PersistCtx,
 }
 
