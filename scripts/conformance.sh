@@ -29,7 +29,7 @@ fi
 [[ "${1:-}" == "--install-only" ]] && exit 0
 
 cargo build --locked --quiet -p autoui-conformance
-client="$ROOT/target/debug/autoui-conformance"
+client="${CARGO_TARGET_DIR:-$ROOT/target}/debug/autoui-conformance"
 # The suite splits its --command on spaces and appends the server URL.
 [[ "$client" != *" "* ]] || { echo "the checkout's path has a space, which the suite's --command cannot carry" >&2; exit 1; }
 

@@ -4,7 +4,8 @@
 #                                   `export NAME=URL` lines (the browser tests read them at compile time)
 #   scripts/test-servers.sh stop    stops every server `start` started from this checkout
 # Servers: npm @modelcontextprotocol/server-everything in its streamableHttp and sse modes, and
-# tests/servers/table_server.py and slow_server.py (PyPI mcp) over Streamable HTTP and legacy SSE. One more free port,
+# tests/servers/table_server.py and slow_server.py (PyPI mcp) over Streamable HTTP and legacy SSE, and
+# protected_server.py (an OAuth protected resource, PyPI mcp's auth settings) over Streamable HTTP. One more free port,
 # with nothing listening, stands for an unreachable server; tests/servers/cors_server.py refuses
 # preflights (the other causes the app tells apart need a page that is not cross-origin isolated, as
 # the test runner's is: the e2e scenario `cors` checks them). PIDs and logs live in a temp dir.
@@ -17,7 +18,7 @@ servers="$ROOT/tests/servers"
 everything="$servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 python="$servers/.venv/bin/python"
 # Stable ports keep the compiled tests valid between runs; taken ones are replaced by free ones.
-preferred_ports=(39101 39102 39103 39104 39105 39106 39107 39108)
+preferred_ports=(39101 39102 39103 39104 39105 39106 39107 39108 39109)
 
 say() { printf '\033[1;34m[test-servers]\033[0m %s\n' "$*" >&2; }
 
@@ -88,7 +89,7 @@ start() {
   stop
   mkdir -p "$state"
   read -r p_everything_http p_everything_sse p_table_http p_table_sse p_unreachable p_slow_http p_slow_sse \
-    p_no_preflight \
+    p_no_preflight p_protected \
     < <(free_ports "${preferred_ports[@]}")
 
   launch everything-streamable "$p_everything_http" node --import "$servers/loopback.mjs" "$everything" streamableHttp
@@ -98,6 +99,7 @@ start() {
   launch slow-streamable "$p_slow_http" "$python" "$servers/slow_server.py" --transport streamable --port "$p_slow_http"
   launch slow-sse "$p_slow_sse" "$python" "$servers/slow_server.py" --transport sse --port "$p_slow_sse"
   launch no-preflight "$p_no_preflight" "$python" "$servers/cors_server.py" --mode no-preflight --port "$p_no_preflight"
+  launch protected-streamable "$p_protected" "$python" "$servers/protected_server.py" --transport streamable --port "$p_protected"
 
   wait_for_port everything-streamable "$p_everything_http"
   wait_for_port everything-sse "$p_everything_sse"
@@ -106,7 +108,8 @@ start() {
   wait_for_port slow-streamable "$p_slow_http"
   wait_for_port slow-sse "$p_slow_sse"
   wait_for_port no-preflight "$p_no_preflight"
-  say "listening on 127.0.0.1 ports $p_everything_http $p_everything_sse $p_table_http $p_table_sse $p_slow_http $p_slow_sse $p_no_preflight (logs in $state)"
+  wait_for_port protected-streamable "$p_protected"
+  say "listening on 127.0.0.1 ports $p_everything_http $p_everything_sse $p_table_http $p_table_sse $p_slow_http $p_slow_sse $p_no_preflight $p_protected (logs in $state)"
 
   cat <<ENV
 export AUTOUI_MCP_EVERYTHING_STREAMABLE_URL=http://127.0.0.1:$p_everything_http/mcp
@@ -117,6 +120,7 @@ export AUTOUI_MCP_UNREACHABLE_URL=http://127.0.0.1:$p_unreachable/mcp
 export AUTOUI_MCP_SLOW_STREAMABLE_URL=http://127.0.0.1:$p_slow_http/mcp
 export AUTOUI_MCP_SLOW_SSE_URL=http://127.0.0.1:$p_slow_sse/sse
 export AUTOUI_MCP_NO_PREFLIGHT_URL=http://127.0.0.1:$p_no_preflight/mcp
+export AUTOUI_MCP_PROTECTED_URL=http://127.0.0.1:$p_protected/mcp
 ENV
 }
 

@@ -27,6 +27,8 @@ use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKind};
 use autoui_core::mcp::hub::{HubEvent, McpHub, ServerStatus};
 use autoui_core::mcp::model::notify::LogLevel;
+use autoui_core::mcp::oauth::client::{Credentials, TokenAuth};
+use autoui_core::mcp::oauth::flow::{Grant, Tokens};
 use autoui_core::ports::{Clock, HttpError, HttpRequest, HttpResponse, HttpTransport, Method};
 use autoui_core::remote::{RemoteCallError, RemoteServers};
 use autoui_core::tool::ToolResult;
@@ -70,6 +72,10 @@ fn slow_streamable() -> &'static str {
 
 fn slow_sse() -> &'static str {
     server_url("AUTOUI_MCP_SLOW_SSE_URL", option_env!("AUTOUI_MCP_SLOW_SSE_URL"))
+}
+
+fn protected() -> &'static str {
+    server_url("AUTOUI_MCP_PROTECTED_URL", option_env!("AUTOUI_MCP_PROTECTED_URL"))
 }
 
 fn unreachable() -> &'static str {
@@ -1097,5 +1103,87 @@ async fn a_resource_attached_in_the_panel_goes_with_the_next_message_framed_as_t
     );
     assert!(message.ends_with("\n\nSummarise this document"), "the person's words come last: {message}");
     assert!(attachments.is_empty(), "an attachment goes with one message only");
+    panel.remove_everything().await;
+}
+
+// OAuth: tests/servers/protected_server.py accepts only `autoui-test-token`; the authorization
+// server it names does not answer (the end-to-end tier brings a real one).
+
+#[wasm_bindgen_test]
+async fn a_server_that_answers_401_shows_sign_in_required_and_a_failed_sign_in_names_its_step() {
+    store_configs(&[]).await;
+    let panel = mount_panel().await;
+    panel.type_into("[data-testid=server-url]", protected());
+    panel.type_into("[data-testid=server-client-id]", "preregistered-client");
+    panel.click("[data-testid=server-add]");
+    panel.wait_for("sign in required", |panel| panel.count("[data-auth=sign-in-required]") == 1).await;
+    assert!(panel.text("[data-testid=server-auth]").contains("Sign in required"));
+    assert_eq!(panel.count("[data-testid=server-sign-in]"), 1, "with a Sign in button");
+    let stored = stored_configs_when("the server saved", |stored| stored.len() == 1).await;
+    assert_eq!(
+        stored[0].oauth_client.as_ref().map(|client| client.client_id.as_str()),
+        Some("preregistered-client"),
+        "the pre-registered client_id is kept with the server"
+    );
+
+    panel.click("[data-testid=server-sign-in]");
+    panel.wait_for("the sign-in failing", |panel| panel.count("[data-testid=server-auth-error]") == 1).await;
+    let error = panel.text("[data-testid=server-auth-error]");
+    let issuer = protected().replace("/mcp", "/issuer");
+    assert!(
+        error.starts_with("OAuth discovery failed at ") && error.contains(&issuer),
+        "the error names the step and the URL: {error}"
+    );
+    assert_eq!(panel.count("[data-testid=server-sign-in]"), 1, "and the person can try again");
+    panel.remove_everything().await;
+}
+
+fn stored_grant() -> Grant {
+    let issuer = protected().replace("/mcp", "/issuer");
+    Grant {
+        token_endpoint: format!("{issuer}/token"),
+        issuer,
+        revocation_endpoint: None,
+        resource: protected().to_owned(),
+        credentials: Credentials::public("autoui-test"),
+        requested_scopes: vec!["notes:read".to_owned()],
+        tokens: Tokens {
+            access_token: "autoui-test-token".to_owned(),
+            refresh_token: None,
+            expires_at_unix_ms: None,
+            scope: Some("notes:read".to_owned()),
+        },
+        token_auth: TokenAuth::None,
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_stored_grant_signs_the_servers_requests_and_sign_out_forgets_it() {
+    let config = ServerConfig { oauth_grant: Some(stored_grant()), ..ServerConfig::new(protected()) };
+    store_configs(&[config, ServerConfig::new(table_streamable())]).await;
+    let panel = mount_panel().await;
+    panel.wait_for("signed in", |panel| panel.count("[data-auth=signed-in]") == 1).await;
+    let auth = panel.text("[data-auth=signed-in]");
+    assert!(auth.contains(&format!("Signed in at {}", stored_grant().issuer)) && auth.contains("Scopes: notes:read"), "{auth}");
+    panel
+        .wait_for("both connected", |panel| {
+            panel.container.text_content().unwrap_or_default().matches("connected with").count() == 2
+        })
+        .await;
+
+    let hub = panel.servers.hub();
+    let id = hub.snapshots().into_iter().find(|s| s.config.url == protected()).expect("the protected server").id;
+    let result = call(&hub, &id, "whoami", json!({})).await;
+    assert_eq!(result.text_content(), "signed in as autoui-test", "the server accepted the stored token");
+    panel.click("[data-testid=server-sign-out]");
+    panel.wait_for("signed out", |panel| panel.count("[data-auth=sign-in-required]") == 1).await;
+    stored_configs_when("the grant forgotten in the store", |stored| {
+        stored.iter().any(|c| c.url == protected() && c.oauth_grant.is_none())
+    })
+    .await;
+    assert!(
+        panel.container.text_content().unwrap_or_default().contains("connected with"),
+        "the other server stays connected"
+    );
     panel.remove_everything().await;
 }

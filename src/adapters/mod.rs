@@ -6,6 +6,7 @@ pub mod download;
 pub mod event_source;
 pub mod http;
 pub mod indexed_db;
+pub mod oauth_popup;
 pub mod quota;
 pub mod storage;
 pub mod tabs;

@@ -8,6 +8,7 @@ pub mod canvas;
 pub mod elicitation;
 pub mod engine;
 pub mod notices;
+pub mod oauth;
 pub mod persist;
 pub mod refresh;
 pub mod samples;

@@ -17,17 +17,17 @@ use leptos::prelude::*;
 
 use crate::adapters::clock::BrowserClock;
 use crate::adapters::event_source::BrowserEventSource;
-use crate::adapters::http::FetchTransport;
 use crate::state::agent::AgentCtx;
+use crate::state::oauth::{AuthView, OAuthRouter};
 use crate::state::elicitation::{PageElicitor, provide_elicitation};
 use crate::state::persist::{PersistCtx, use_persist};
 
-pub type BrowserHub = McpHub<FetchTransport>;
+pub type BrowserHub = McpHub<OAuthRouter>;
 
-/// A hub over the browser's fetch, `EventSource` and clock, with the task driving its connections
-/// already spawned. The app makes one; browser tests make one per test.
+/// A hub over the browser's fetch (through the OAuth router), `EventSource` and clock, with the
+/// task driving its connections already spawned. The app makes one; browser tests make one per test.
 pub fn spawn_hub(options: McpOptions) -> BrowserHub {
-    spawn_hub_over(Rc::new(FetchTransport), options)
+    spawn_hub_over(Rc::new(OAuthRouter::default()), options)
 }
 
 /// [`spawn_hub`] over another HTTP transport (browser tests wrap fetch to watch what goes out).
@@ -148,16 +148,30 @@ fn changes_configs(event: &HubEvent) -> bool {
 #[derive(Clone, Copy)]
 pub struct ServersCtx {
     hub: StoredValue<BrowserHub, LocalStorage>,
+    /// Each server's OAuth (the same router the hub sends through).
+    oauth: StoredValue<Rc<OAuthRouter>, LocalStorage>,
+    /// The server whose sign-in is under way, if any.
+    signing_in: RwSignal<Option<ServerId>, LocalStorage>,
+    /// Bumps when a sign-in or sign-out ends, so the panel reads the servers' sign-in again.
+    auth_revision: RwSignal<u64, LocalStorage>,
     rows: RwSignal<Vec<ServerRow>, LocalStorage>,
-    /// Where the configs are saved; bearer tokens are stored with them, in this browser only, like the API key.
+    /// Where the configs are saved; bearer tokens and OAuth grants are stored with them, in this browser
+    /// only, like the API key.
     persist: PersistCtx,
 }
 
 impl ServersCtx {
     /// Folds `hub`'s events into rows from now on, and saves the configs whenever they change.
-    fn new(hub: BrowserHub, persist: PersistCtx) -> ServersCtx {
+    fn new(hub: BrowserHub, oauth: Rc<OAuthRouter>, persist: PersistCtx) -> ServersCtx {
         let rows = RwSignal::new_local(hub.snapshots().into_iter().map(ServerRow::new).collect::<Vec<_>>());
-        let ctx = ServersCtx { hub: StoredValue::new_local(hub.clone()), rows, persist };
+        let ctx = ServersCtx {
+            hub: StoredValue::new_local(hub.clone()),
+            oauth: StoredValue::new_local(oauth),
+            signing_in: RwSignal::new_local(None),
+            auth_revision: RwSignal::new_local(0),
+            rows,
+            persist,
+        };
         // Absent where the panel is mounted alone (browser tests).
         let agent = use_context::<AgentCtx>();
         hub.subscribe(move |event| {
@@ -179,7 +193,57 @@ impl ServersCtx {
 
     /// Adds a server and starts connecting to it.
     pub fn add(&self, config: ServerConfig) -> Result<ServerId, HubError> {
-        self.hub.with_value(|hub| hub.add_server(config))
+        let hub = self.hub.get_value();
+        add_with_oauth(&hub, &self.oauth.get_value(), config)
+    }
+
+    /// What the panel shows of the server's sign-in (tracked).
+    pub fn auth_view(&self, id: &ServerId) -> AuthView {
+        self.auth_revision.track();
+        let signing_in = self.signing_in.with(|signing_in| signing_in.as_ref() == Some(id));
+        let Some(url) = self.with_row(id, |row| row.snapshot.config.url.clone()) else { return AuthView::None };
+        self.oauth.with_value(|oauth| oauth.server(&url)).map_or(AuthView::None, |auth| AuthView::of(&auth, signing_in))
+    }
+
+    /// Starts signing in to the server. Call it inside the click: the sign-in window opens now,
+    /// and a blocked one is the `Err`. Once signed in the server connects again.
+    pub fn sign_in(&self, id: &ServerId) -> Result<(), String> {
+        let url = self.with_row_untracked(id, |row| row.snapshot.config.url.clone()).ok_or("no such server")?;
+        let oauth = self.oauth.get_value();
+        let auth = oauth.server(&url).ok_or("this server does not use OAuth")?;
+        oauth.popup().open()?;
+        self.signing_in.set(Some(id.clone()));
+        let ctx = *self;
+        let id = id.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let signed_in = auth.sign_in().await.is_ok();
+            oauth.popup().close();
+            ctx.signing_in.try_set(None);
+            ctx.auth_revision.try_update(|revision| *revision += 1);
+            if signed_in {
+                ctx.reconnect(&id);
+            }
+        });
+        Ok(())
+    }
+
+    /// Revokes the server's tokens where it offers revocation, forgets them, and connects again
+    /// (which then asks for a sign-in).
+    pub fn sign_out(&self, id: &ServerId) {
+        let Some(url) = self.with_row_untracked(id, |row| row.snapshot.config.url.clone()) else { return };
+        let Some(auth) = self.oauth.with_value(|oauth| oauth.server(&url)) else { return };
+        let ctx = *self;
+        let id = id.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            // A failed revocation still forgets the tokens here; nothing else to do about it.
+            let _ = auth.sign_out().await;
+            ctx.auth_revision.try_update(|revision| *revision += 1);
+            ctx.reconnect(&id);
+        });
+    }
+
+    fn with_row_untracked<T>(&self, id: &ServerId, read: impl FnOnce(&ServerRow) -> T) -> Option<T> {
+        self.rows.with_untracked(|rows| rows.iter().find(|row| &row.snapshot.id == id).map(read))
     }
 
     /// Connects again from scratch, with the stored config.
@@ -193,9 +257,14 @@ impl ServersCtx {
             rows.iter_mut().filter(|row| &row.snapshot.id == id).for_each(|row| row.removing = true);
         });
         let hub = self.hub.get_value();
+        let oauth = self.oauth.get_value();
+        let url = self.with_row_untracked(id, |row| row.snapshot.config.url.clone());
         let id = id.clone();
         wasm_bindgen_futures::spawn_local(async move {
             hub.remove_server(&id).await;
+            if let Some(url) = url {
+                oauth.forget(&url);
+            }
         });
     }
 
@@ -278,16 +347,35 @@ impl ServersCtx {
 /// Spawns the page's hub, reconnects the stored servers, and saves every change back.
 pub fn provide_servers() -> ServersCtx {
     let persist = use_persist();
-    let hub = spawn_hub(McpOptions::default());
+    let oauth = Rc::new(OAuthRouter::default());
+    let hub = spawn_hub_over(oauth.clone(), McpOptions::default());
     // Before any server connects: elicitation is declared only to sessions that can ask the person.
     hub.set_elicitor(Rc::new(PageElicitor(provide_elicitation())));
     // Reconnecting what is stored changes nothing to save, so this happens before subscribing.
     for config in persist.stored_servers() {
-        let _ = hub.add_server(config);
+        let _ = add_with_oauth(&hub, &oauth, config);
     }
-    let ctx = ServersCtx::new(hub, persist);
+    let ctx = ServersCtx::new(hub, oauth, persist);
     provide_context(ctx);
     ctx
+}
+
+/// Adds a server to the hub with its OAuth registered first (its first request may be refused),
+/// and its grant changes written into its config, which saves it.
+fn add_with_oauth(hub: &BrowserHub, oauth: &OAuthRouter, config: ServerConfig) -> Result<ServerId, HubError> {
+    let url = config.url.trim().to_owned();
+    let already_added = hub.configs().iter().any(|existing| existing.url == url);
+    if !already_added {
+        oauth.register(&config);
+    }
+    let id = hub.add_server(config)?;
+    if let Some(auth) = oauth.server(&url) {
+        let (hub, server) = (hub.clone(), id.clone());
+        auth.on_grant_change(Box::new(move |grant| {
+            hub.update_config(&server, |config| config.oauth_grant = grant.cloned());
+        }));
+    }
+    Ok(id)
 }
 
 pub fn use_servers() -> ServersCtx {

@@ -1,4 +1,5 @@
-//! The servers drawer: add an MCP server by URL (name, bearer token, transport), watch each one's
+//! The servers drawer: add an MCP server by URL (name, bearer token or OAuth client, transport),
+//! sign in to one that requires OAuth, watch each one's
 //! live status, last-call latency and progress, reconnect or remove it, browse its tools, resources
 //! and prompts, choose the log level it sends to the console, and see, change or reset the approval
 //! choices remembered for its tools.
@@ -9,12 +10,14 @@ use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice};
 use autoui_core::mcp::hub::{CallOutcome, ServerStatus};
 use autoui_core::cancel::CancelToken;
 use autoui_core::mcp::model::notify::LogLevel;
+use autoui_core::mcp::oauth::client::Credentials;
 use autoui_core::remote::RemoteServers;
 use autoui_core::weburl::cleartext_remote_host;
 use leptos::prelude::*;
 
 use crate::adapters::confirm::confirm;
 use crate::state::attachments::{Attachment, use_attachments};
+use crate::state::oauth::AuthView;
 use crate::state::servers::{CallProgress, LastCall, ServersCtx, use_servers};
 use crate::ui::dismiss::follow_focus;
 use crate::ui::icons::{Icon, IconSvg};
@@ -54,6 +57,8 @@ fn AddServerForm(servers: ServersCtx) -> impl IntoView {
     let url = RwSignal::new(String::new());
     let name = RwSignal::new(String::new());
     let token = RwSignal::new(String::new());
+    let client_id = RwSignal::new(String::new());
+    let client_secret = RwSignal::new(String::new());
     let transport = RwSignal::new(TransportChoice::Auto);
     let timeout = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
@@ -86,21 +91,25 @@ fn AddServerForm(servers: ServersCtx) -> impl IntoView {
                 return;
             }
         }
+        let oauth_client = non_empty(client_id.get_untracked()).map(|client_id| Credentials {
+            client_secret: non_empty(client_secret.get_untracked()),
+            ..Credentials::public(client_id.trim())
+        });
         let config = ServerConfig {
-            url: text,
             name: non_empty(name.get_untracked()),
             bearer_token,
             transport: transport.get_untracked(),
-            detected: None,
             call_timeout_s,
-            log_level: None,
-            approvals: Default::default(),
+            oauth_client,
+            ..ServerConfig::new(text)
         };
         match servers.add(config) {
             Ok(_) => {
                 url.set(String::new());
                 name.set(String::new());
                 token.set(String::new());
+                client_id.set(String::new());
+                client_secret.set(String::new());
                 transport.set(TransportChoice::Auto);
                 timeout.set(String::new());
                 error.set(None);
@@ -127,6 +136,20 @@ fn AddServerForm(servers: ServersCtx) -> impl IntoView {
                     prop:value=move || token.get() on:input=move |event| token.set(event_target_value(&event)) />
                 <small class="au-field__note">"Stored in this browser only and sent only to this server."</small>
             </label>
+            <details class="au-servers__oauth-client">
+                <summary>"OAuth client (optional)"</summary>
+                <small class="au-field__note">"For a server whose authorization server needs a client registered by hand; else the app registers itself."</small>
+                <label class="au-field">
+                    <span>"Client ID"</span>
+                    <input data-testid="server-client-id" autocomplete="off"
+                        prop:value=move || client_id.get() on:input=move |event| client_id.set(event_target_value(&event)) />
+                </label>
+                <label class="au-field">
+                    <span>"Client secret (confidential clients only)"</span>
+                    <input data-testid="server-client-secret" type="password" autocomplete="off"
+                        prop:value=move || client_secret.get() on:input=move |event| client_secret.set(event_target_value(&event)) />
+                </label>
+            </details>
             <label class="au-field">
                 <span>"Transport"</span>
                 <select data-testid="server-transport"
@@ -208,6 +231,7 @@ fn ServerItem(servers: ServersCtx, id: ServerId) -> impl IntoView {
             <OptionalLine class="au-server__latency" testid="server-latency" text=latency />
             <OptionalLine class="au-server__progress" testid="server-progress" text=progress />
             <OptionalLine class="au-server__warning" testid="server-warning" text=warning />
+            <SignIn servers=servers id=id.clone() />
             <div class="au-server__actions">
                 <button class="au-button" data-testid="server-reconnect" disabled=removing.clone() on:click=reconnect>"Reconnect"</button>
                 <button class="au-button au-button--danger" data-testid="server-remove" disabled=removing on:click=remove>"Remove"</button>
@@ -227,6 +251,50 @@ fn ServerItem(servers: ServersCtx, id: ServerId) -> impl IntoView {
             <OffersBrowser servers=servers id=id />
         </li>
     }
+}
+
+/// The server's OAuth: "Sign in required" with a Sign in button after a 401, the issuer, scopes
+/// and expiry once signed in, with Sign out.
+#[component]
+fn SignIn(servers: ServersCtx, id: ServerId) -> impl IntoView {
+    let blocked = RwSignal::new(None::<String>);
+    let view_id = id.clone();
+    move || {
+        let (sign_in_id, sign_out_id) = (id.clone(), id.clone());
+        let sign_in = move |_| blocked.set(servers.sign_in(&sign_in_id).err());
+        let sign_out = move |_| servers.sign_out(&sign_out_id);
+        match servers.auth_view(&view_id) {
+            AuthView::None => None,
+            AuthView::SignInRequired { error } => Some(view! {
+                <div class="au-server__auth" data-testid="server-auth" data-auth="sign-in-required">
+                    <p class="au-server__auth-state">"Sign in required"</p>
+                    {error.or_else(|| blocked.get()).map(|message| view! {
+                        <p class="au-servers__error" role="alert" data-testid="server-auth-error">{message}</p>
+                    })}
+                    <button class="au-button au-button--primary" data-testid="server-sign-in" on:click=sign_in>"Sign in"</button>
+                </div>
+            }.into_any()),
+            AuthView::SigningIn => Some(view! {
+                <div class="au-server__auth" data-testid="server-auth" data-auth="signing-in">
+                    <p class="au-server__auth-state">"Signing in… (finish in the sign-in window)"</p>
+                </div>
+            }.into_any()),
+            AuthView::SignedIn { issuer, scope, expires_at_unix_ms } => Some(view! {
+                <div class="au-server__auth" data-testid="server-auth" data-auth="signed-in">
+                    <p class="au-server__auth-state">{format!("Signed in at {issuer}")}</p>
+                    {scope.map(|scope| view! { <p class="au-server__auth-scope">{format!("Scopes: {scope}")}</p> })}
+                    {expires_at_unix_ms.map(|at| view! { <p class="au-server__auth-expiry">{expiry_text(at)}</p> })}
+                    <button class="au-button" data-testid="server-sign-out" on:click=sign_out>"Sign out"</button>
+                </div>
+            }.into_any()),
+        }
+    }
+}
+
+/// "Access token expires at 14:05:09" in the person's local time (refreshed before then).
+fn expiry_text(unix_ms: f64) -> String {
+    let date = js_sys::Date::new(&unix_ms.into());
+    format!("Access token expires at {} (renewed automatically)", String::from(date.to_locale_time_string("default")))
 }
 
 /// A line shown only while `text` has something to say.

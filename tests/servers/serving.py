@@ -97,6 +97,6 @@ def on_loopback(inner: Starlette, port: int) -> None:
         allow_origins=["*"],
         allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
         allow_headers=["*"],
-        expose_headers=["Mcp-Session-Id", "MCP-Protocol-Version"],
+        expose_headers=["Mcp-Session-Id", "MCP-Protocol-Version", "WWW-Authenticate"],
     )
     uvicorn.run(Recorder(app), host="127.0.0.1", port=port, log_level="warning")

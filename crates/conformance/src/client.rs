@@ -1,6 +1,7 @@
 //! One run of the client under test: connect to the scenario's server with the core's `McpHub`,
 //! call every tool it lists (elicitations answered by the core's form logic with its defaults), then
-//! end the session. The same session code as the app, over native HTTP.
+//! end the session. The same session code as the app, over native HTTP; a server that answers 401
+//! gets the core's OAuth sign-in (`AuthorizedHttp`).
 
 use std::rc::Rc;
 
@@ -9,21 +10,42 @@ use autoui_core::mcp::config::{McpOptions, ServerConfig};
 use autoui_core::mcp::elicit::AcceptDefaults;
 use autoui_core::mcp::hub::{HubEvent, McpHub, ServerStatus};
 use autoui_core::mcp::legacy::HttpEventSource;
+use autoui_core::mcp::oauth::flow::OAuthPorts;
+use autoui_core::mcp::oauth::transport::{AuthorizedHttp, SignInMode};
 use autoui_core::mcp::session::SessionPorts;
 use autoui_core::remote::RemoteServers;
 use futures::StreamExt;
 use futures::channel::mpsc;
 
 use crate::arguments::sample_arguments;
+use crate::auth::{FollowRedirect, SystemRandom, identity};
 use crate::clock::TokioClock;
 use crate::http::ReqwestTransport;
 
-/// Runs against `url`; `Err` says what failed (the process then exits non-zero).
-pub async fn run(url: &str) -> Result<(), String> {
-    let http = Rc::new(ReqwestTransport::new().map_err(|error| format!("no HTTP client: {error}"))?);
+/// Runs against `url` (with `context`, the suite's credentials, if any); `Err` says what failed,
+/// with the OAuth failure behind it if there was one (the process then exits non-zero).
+pub async fn run(url: &str, context: Option<&str>) -> Result<(), String> {
+    let no_client = |error: reqwest::Error| format!("no HTTP client: {error}");
+    let clock = Rc::new(TokioClock::default());
+    let oauth = OAuthPorts {
+        http: Rc::new(ReqwestTransport::new().map_err(no_client)?),
+        random: Rc::new(SystemRandom),
+        clock: clock.clone(),
+        authorizer: Rc::new(FollowRedirect::new().map_err(no_client)?),
+    };
+    let http = Rc::new(AuthorizedHttp::new(oauth, SignInMode::Automatic, identity(context), url, None));
+    connect_and_call(http.clone(), clock).await.map_err(|error| match http.last_error() {
+        Some(auth) => format!("{error} ({auth})"),
+        None => error,
+    })
+}
+
+async fn connect_and_call(http: Rc<AuthorizedHttp>, clock: Rc<TokioClock>) -> Result<(), String> {
+    let url = http.server_url().to_owned();
+    let url = url.as_str();
     let options = McpOptions::default();
     let event_sources = Rc::new(HttpEventSource::new(http.clone(), Vec::new(), options.max_message_bytes));
-    let ports = SessionPorts { http, event_sources, clock: Rc::new(TokioClock::default()) };
+    let ports = SessionPorts { http, event_sources, clock };
     let hub = McpHub::new(ports, options);
     hub.set_elicitor(Rc::new(AcceptDefaults));
     tokio::task::spawn_local(hub.run());

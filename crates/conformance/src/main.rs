@@ -1,8 +1,9 @@
 //! The MCP conformance suite's client under test. Contract: the server URL is the last argument,
 //! the scenario's name is in `MCP_CONFORMANCE_SCENARIO` (the client behaves the same for every
-//! scenario), credentials in `MCP_CONFORMANCE_CONTEXT`; exit 0 on success.
+//! scenario), pre-registered OAuth credentials in `MCP_CONFORMANCE_CONTEXT`; exit 0 on success.
 
 mod arguments;
+mod auth;
 mod client;
 mod clock;
 mod http;
@@ -16,10 +17,7 @@ fn main() -> ExitCode {
     };
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
     println!("scenario \"{scenario}\" against {url}");
-    if std::env::var_os("MCP_CONFORMANCE_CONTEXT").is_some() {
-        // Client credentials are for OAuth, which this client does not implement yet.
-        println!("MCP_CONFORMANCE_CONTEXT is set but not used: this client has no OAuth");
-    }
+    let context = std::env::var("MCP_CONFORMANCE_CONTEXT").ok();
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -29,7 +27,7 @@ fn main() -> ExitCode {
     };
     // The core's futures are not `Send`: everything runs on this thread.
     let local = tokio::task::LocalSet::new();
-    match local.block_on(&runtime, client::run(&url)) {
+    match local.block_on(&runtime, client::run(&url, context.as_deref())) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("failed: {error}");

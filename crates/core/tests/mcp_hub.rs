@@ -12,6 +12,7 @@ use std::rc::Rc;
 use autoui_core::cancel::CancelToken;
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKind};
+use autoui_core::mcp::oauth::flow::Grant;
 use autoui_core::mcp::hub::{
     CallOutcome, HubError, HubEvent, McpHub, ServerSnapshot, ServerStatus, fold,
 };
@@ -450,6 +451,33 @@ fn configs_load_from_what_older_versions_stored_and_never_print_the_token() {
         !printed.contains("tok-secret") && printed.contains("<redacted>"),
         "{printed}"
     );
+}
+
+#[test]
+fn an_oauth_grant_is_kept_in_the_config_announced_for_saving_and_never_printed() {
+    let world = world();
+    let id = world.hub.add_server(ServerConfig::new(STREAMABLE)).unwrap();
+    world.run(async |hub, clock| until(&clock, || settled(&hub)).await);
+    let grant: Grant = serde_json::from_value(json!({
+        "issuer": "https://as.example.com", "token_endpoint": "https://as.example.com/token",
+        "resource": STREAMABLE, "credentials": {"client_id": "app", "client_secret": "cs-secret"},
+        "requested_scopes": ["read"], "token_auth": "none",
+        "tokens": {"access_token": "at-secret", "refresh_token": "rt-secret", "expires_at_unix_ms": 1.0e12}
+    }))
+    .unwrap();
+    world.hub.update_config(&id, |config| config.oauth_grant = Some(grant.clone()));
+    let announced = world.events.borrow().iter().rev().find_map(|event| match event {
+        HubEvent::ConfigChanged { config, .. } => Some(config.clone()),
+        _ => None,
+    });
+    assert_eq!(announced.and_then(|config| config.oauth_grant), Some(grant.clone()), "listeners hear it, to save it");
+    let stored: ServerConfig = serde_json::from_value(serde_json::to_value(&world.hub.configs()[0]).unwrap()).unwrap();
+    assert_eq!(stored.oauth_grant.as_ref(), Some(&grant), "it survives the store's round trip");
+    let printed = format!("{:?}", world.hub.configs()[0]);
+    for secret in ["at-secret", "rt-secret", "cs-secret"] {
+        assert!(!printed.contains(secret), "{printed}");
+    }
+    assert!(printed.contains("https://as.example.com"), "the issuer is not a secret: {printed}");
 }
 
 #[test]

@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::mcp::model::notify::LogLevel;
+use crate::mcp::oauth::client::Credentials;
+use crate::mcp::oauth::flow::Grant;
 use crate::approval::ApprovalRules;
 
 /// The transport the user asked for.
@@ -57,6 +59,13 @@ pub struct ServerConfig {
     /// The person's remembered approval choices for this server's tools.
     #[serde(default, skip_serializing_if = "ApprovalRules::is_empty")]
     pub approvals: ApprovalRules,
+    /// A client registered with this server's authorization server by the person (client_id, and
+    /// secret for a confidential client), used before any other way of getting one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oauth_client: Option<Credentials>,
+    /// The OAuth grant (tokens, bound to their issuer and this server) from the last sign-in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oauth_grant: Option<Grant>,
 }
 
 impl ServerConfig {
@@ -70,6 +79,8 @@ impl ServerConfig {
             call_timeout_s: None,
             log_level: None,
             approvals: ApprovalRules::default(),
+            oauth_client: None,
+            oauth_grant: None,
         }
     }
 
@@ -116,6 +127,8 @@ impl std::fmt::Debug for ServerConfig {
             .field("call_timeout_s", &self.call_timeout_s)
             .field("log_level", &self.log_level)
             .field("approvals", &self.approvals)
+            .field("oauth_client", &self.oauth_client)
+            .field("oauth_grant", &self.oauth_grant)
             .finish()
     }
 }

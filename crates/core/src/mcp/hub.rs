@@ -460,6 +460,20 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             .map_err(|error| format!("{server} did not take log level {}: {error}", level.as_str()))
     }
 
+    /// Changes a server's config (its id) in place, without reconnecting; listeners hear
+    /// `ConfigChanged`, so it is saved.
+    pub fn update_config(&self, server: &ServerId, change: impl FnOnce(&mut ServerConfig)) {
+        let Some(entry) = self.inner.entry(server) else {
+            return;
+        };
+        let config = {
+            let mut snapshot = entry.snapshot.borrow_mut();
+            change(&mut snapshot.config);
+            snapshot.config.clone()
+        };
+        self.inner.emit(HubEvent::ConfigChanged { server: server.clone(), config });
+    }
+
     pub fn snapshots(&self) -> Vec<ServerSnapshot> {
         self.inner
             .servers

@@ -8,6 +8,7 @@
 //! - [`elicit`]: server requests for input (`elicitation/create`), as forms the person fills.
 //! - [`session`]: one server (detection, handshake, paging, calls, listening, recovery).
 //! - [`hub`]: all servers, their states and events; implements [`crate::remote::RemoteServers`].
+//! - [`oauth`]: signing in to servers that require OAuth 2.1 (an `HttpTransport` decorator).
 //! - [`prompts`]: the servers' prompts as the chat offers them after `/`.
 //! - [`apps`]: MCP Apps, tools with an interactive view (`ui://` resources) and the view's protocol.
 
@@ -22,6 +23,7 @@ pub mod jsonrpc;
 pub mod legacy;
 pub mod model;
 pub mod normalize;
+pub mod oauth;
 pub mod prompts;
 pub mod session;
 pub mod sse;

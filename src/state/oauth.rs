@@ -1,0 +1,129 @@
+//! OAuth for the page's MCP servers: each remote server without a static bearer token gets the
+//! core's `AuthorizedHttp` in `SignInMode::OnRequest` (a 401 waits for the person's "Sign in"
+//! click), and [`OAuthRouter`], the hub's one HTTP transport, sends each request through its
+//! server's. The grants live in the servers' configs (`state/servers.rs` saves them).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use autoui_core::cancel::CancelToken;
+use autoui_core::mcp::config::ServerConfig;
+use autoui_core::mcp::oauth::client::ClientIdentity;
+use autoui_core::mcp::oauth::discovery::origin_and_path;
+use autoui_core::mcp::oauth::flow::{Grant, OAuthPorts};
+use autoui_core::mcp::oauth::transport::{AuthorizedHttp, SignInMode};
+use autoui_core::ports::{HttpError, HttpRequest, HttpResponse, HttpTransport};
+use futures::future::LocalBoxFuture;
+
+use crate::adapters::clock::{BrowserClock, BrowserRandom};
+use crate::adapters::http::FetchTransport;
+use crate::adapters::oauth_popup::{PopupAuthorizer, redirect_uri};
+
+/// The name authorization servers show the person.
+const CLIENT_NAME: &str = "autoui";
+
+/// The hub's HTTP transport: a request to a server with OAuth goes through that server's
+/// `AuthorizedHttp` (which adds its token and notices refusals), any other straight to fetch.
+#[derive(Default)]
+pub struct OAuthRouter {
+    servers: RefCell<Vec<Rc<AuthorizedHttp>>>,
+    popup: Rc<PopupAuthorizer>,
+}
+
+impl OAuthRouter {
+    /// Gives `config`'s server its `AuthorizedHttp` (replacing any it had), started from the
+    /// stored grant. Servers with a static bearer token keep it and get none.
+    pub fn register(&self, config: &ServerConfig) {
+        self.forget(&config.url);
+        if config.authorization().is_some() {
+            return;
+        }
+        let ports = OAuthPorts {
+            http: Rc::new(FetchTransport),
+            random: Rc::new(BrowserRandom),
+            clock: Rc::new(BrowserClock),
+            authorizer: self.popup.clone(),
+        };
+        let identity = ClientIdentity {
+            client_name: CLIENT_NAME.to_owned(),
+            redirect_uri: redirect_uri(),
+            metadata_document_url: None,
+            preregistered: config.oauth_client.clone(),
+        };
+        let auth = AuthorizedHttp::new(ports, SignInMode::OnRequest, identity, config.url.trim(), config.oauth_grant.clone());
+        self.servers.borrow_mut().push(Rc::new(auth));
+    }
+
+    pub fn forget(&self, url: &str) {
+        self.servers.borrow_mut().retain(|auth| auth.server_url() != url.trim());
+    }
+
+    /// The `AuthorizedHttp` of the server at `url`.
+    pub fn server(&self, url: &str) -> Option<Rc<AuthorizedHttp>> {
+        self.servers.borrow().iter().find(|auth| auth.server_url() == url.trim()).cloned()
+    }
+
+    /// The sign-in window, opened inside the click that starts a sign-in.
+    pub fn popup(&self) -> Rc<PopupAuthorizer> {
+        self.popup.clone()
+    }
+
+    /// The server a request is for: its own URL, else (a legacy server's message endpoint) the
+    /// first server of the same origin.
+    fn route(&self, url: &str) -> Option<Rc<AuthorizedHttp>> {
+        let servers = self.servers.borrow();
+        if let Some(exact) = servers.iter().find(|auth| auth.server_url() == url) {
+            return Some(exact.clone());
+        }
+        let origin = origin_and_path(url).map(|(origin, _)| origin)?;
+        servers
+            .iter()
+            .find(|auth| origin_and_path(auth.server_url()).is_some_and(|(own, _)| own == origin))
+            .cloned()
+    }
+}
+
+impl HttpTransport for OAuthRouter {
+    fn send(&self, request: HttpRequest, cancel: CancelToken) -> LocalBoxFuture<'_, Result<HttpResponse, HttpError>> {
+        match self.route(&request.url) {
+            Some(auth) => Box::pin(async move { auth.send(request, cancel).await }),
+            None => FetchTransport.send(request, cancel),
+        }
+    }
+}
+
+/// What the servers panel shows of a server's sign-in.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AuthView {
+    /// No OAuth asked for (or a static bearer token).
+    None,
+    /// The server answered 401: "Sign in required", with why the last attempt failed, if it did.
+    SignInRequired { error: Option<String> },
+    SigningIn,
+    SignedIn { issuer: String, scope: Option<String>, expires_at_unix_ms: Option<f64> },
+}
+
+impl AuthView {
+    pub fn of(auth: &AuthorizedHttp, signing_in: bool) -> AuthView {
+        if signing_in {
+            return AuthView::SigningIn;
+        }
+        let error = auth.last_error().filter(|error| !error.is_cancelled_by_person()).map(|error| error.to_string());
+        if auth.sign_in_required().is_some() {
+            return AuthView::SignInRequired { error };
+        }
+        match auth.grant() {
+            Some(grant) => signed_in(&grant),
+            None if error.is_some() => AuthView::SignInRequired { error },
+            None => AuthView::None,
+        }
+    }
+}
+
+fn signed_in(grant: &Grant) -> AuthView {
+    AuthView::SignedIn {
+        issuer: grant.issuer.clone(),
+        scope: grant.tokens.scope.clone().or_else(|| Some(grant.requested_scopes.join(" ")).filter(|s| !s.is_empty())),
+        expires_at_unix_ms: grant.tokens.expires_at_unix_ms,
+    }
+}
