@@ -29,6 +29,7 @@ pub fn to_safe_html_with(markdown: &str, images: ImageSources<'_>) -> String {
     // text (`src="javascript:...`) can never be mistaken for markup by anything that reads the HTML.
     let events = sanitizer.events.into_iter().map(|event| match event {
         Event::Text(text) => Event::Html(escape_html(&text).into()),
+        Event::Code(code) => Event::Html(format!("<code>{}</code>", escape_html(&code)).into()),
         other => other,
     });
     html::push_html(&mut out, events);
@@ -212,6 +213,8 @@ mod tests {
     fn quotes_in_text_are_escaped_so_attribute_like_text_stays_text() {
         let html = super::to_safe_html("src=\"javascript:!");
         assert_eq!(html, "<p>src=&quot;javascript:!</p>\n");
+        let code = super::to_safe_html("`href=\"javascript:,`");
+        assert_eq!(code, "<p><code>href=&quot;javascript:,</code></p>\n", "inline code too");
     }
 
     use super::*;
