@@ -135,7 +135,11 @@ async fn hostile_strings_from_an_mcp_server_render_as_text_and_never_run() {
             .await;
         assert_eq!(fetched, json!([]), "the hostile image was never loaded");
 
-        // The detectors do see such markup when it is there (an inert link and handler, removed after).
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+
+        // The detectors do see such markup when it is there (an inert link and handler, removed after;
+        // planted after the console check, since the page's policy refuses the handler and says so).
         page.eval(
             "const probe = document.createElement('a'); probe.id = 'probe'; probe.setAttribute('href', ' JavaScript:void 0'); \
              probe.setAttribute('onclick', 'void 0'); document.body.append(probe);",
@@ -145,9 +149,6 @@ async fn hostile_strings_from_an_mcp_server_render_as_text_and_never_run() {
         assert_eq!(page.eval(JAVASCRIPT_URLS, vec![]).await.as_array().map(Vec::len), Some(1), "the URL check finds a planted link");
         assert_eq!(page.eval(ACTIVE_MARKUP, vec![]).await.as_array().map(Vec::len), Some(1), "the handler check finds a planted handler");
         page.eval("document.getElementById('probe').remove();", vec![]).await;
-
-        let errors = page.console_errors().await;
-        assert!(errors.is_empty(), "console errors: {errors:#?}");
     })
     .await;
     llm.stop().await;
