@@ -15,6 +15,7 @@ use autoui_core::ids::BlockId;
 use autoui_core::ports::Clock;
 use autoui_core::remote::RemoteStatus;
 use autoui_core::tool_name::ToolName;
+use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 
 use crate::adapters::clock::BrowserClock;
@@ -53,6 +54,17 @@ pub struct RefreshCtx {
     busy: RwSignal<Vec<BlockId>>,
     /// When this page started (unix ms): data fetched before it is refreshed by `on_open`.
     opened_ms: f64,
+    /// Fetches and maps one widget's data. A pointer taken in the engine chunk: the buttons that
+    /// call [`RefreshCtx::refresh`] are in the first load, and a direct call would pull the fetch and
+    /// the jq engine in with them.
+    refresh_block: RefreshBlock,
+}
+
+type RefreshBlock = fn(AutoUiCtx, BlockId) -> LocalBoxFuture<'static, bool>;
+
+/// Refreshes one block; `true` when its data was replaced.
+fn refresh_block(autoui: AutoUiCtx, id: BlockId) -> LocalBoxFuture<'static, bool> {
+    Box::pin(async move { autoui.server().refresh_block(&id, CancelToken::default()).await.is_ok() })
 }
 
 impl RefreshCtx {
@@ -74,14 +86,14 @@ impl RefreshCtx {
         self.busy.update(|busy| busy.push(id.clone()));
         let ctx = *self;
         leptos::task::spawn_local(async move {
-            let outcome = ctx.autoui.server().refresh_block(&id, CancelToken::default()).await;
+            let refreshed = (ctx.refresh_block)(ctx.autoui, id.clone()).await;
             let mut schedule = schedule.borrow_mut();
             schedule.running.remove(&id);
-            match outcome {
-                Ok(()) => {
+            match refreshed {
+                true => {
                     schedule.failures.remove(&id);
                 }
-                Err(_) => *schedule.failures.entry(id.clone()).or_default() += 1,
+                false => *schedule.failures.entry(id.clone()).or_default() += 1,
             }
             ctx.busy.update(|busy| busy.retain(|busy| busy != &id));
         });
@@ -176,6 +188,7 @@ pub fn provide_refresh(canvas: CanvasCtx, autoui: AutoUiCtx, servers: ServersCtx
         schedule: StoredValue::new_local(Rc::default()),
         busy: RwSignal::new(Vec::new()),
         opened_ms: BrowserClock.unix_ms(),
+        refresh_block,
     };
     provide_context(ctx);
     leptos::task::spawn_local(async move {

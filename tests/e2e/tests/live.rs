@@ -78,6 +78,8 @@ async fn a_bound_stat_card_refreshes_on_click_and_on_open_goes_stale_without_its
 
         // Opened read-only with the server connected: nothing refreshes, no button to.
         page.open(&format!("/#{fragment}")).await;
+        // Only the fragment changed: the browser does not load the page again by itself.
+        page.reload().await;
         page.find("[data-testid=read-only-banner]").await;
         page.wait_for_text(CARD, &reopened).await;
         page.click("[data-testid=open-servers]").await;
