@@ -266,15 +266,7 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         if let Some(bytes) = declared.filter(|bytes| *bytes > limit as u64) {
             return Err(McpError::ResourceTooLarge { uri: uri.to_owned(), bytes, limit });
         }
-        let params = ReadResourceParams { uri: uri.to_owned() };
-        let request = self.new_request(Method::ResourcesRead, Some(to_params(&params)));
-        let result = self
-            .exchange_renewing(&request, self.call_timeout_ms(), cancel)
-            .await
-            .map_err(McpError::after_connected)?;
-        let read: ReadResourceResult = serde_json::from_value(result).map_err(|error| {
-            McpError::Protocol(format!("the resources/read result is malformed: {error}"))
-        })?;
+        let read = self.read_contents(uri, cancel).await?;
         let text_bytes: usize = read
             .contents
             .iter()
@@ -287,6 +279,19 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         Ok(to_resource_result(uri, read.contents))
     }
 
+    /// One `resources/read` exchange for `uri`, its result decoded.
+    async fn read_contents(&self, uri: &str, cancel: &CancelToken) -> Result<ReadResourceResult, McpError> {
+        let params = ReadResourceParams { uri: uri.to_owned() };
+        let request = self.new_request(Method::ResourcesRead, Some(to_params(&params)));
+        let result = self
+            .exchange_renewing(&request, self.call_timeout_ms(), cancel)
+            .await
+            .map_err(McpError::after_connected)?;
+        serde_json::from_value(result).map_err(|error| {
+            McpError::Protocol(format!("the resources/read result for <{uri}> is malformed: {error}"))
+        })
+    }
+
     /// The MCP Apps view at `uri` (`ui://`), from the cache or read once (`resources/read`, within
     /// [`McpOptions::max_resource_bytes`]). Servers may leave views out of `resources/list`, so the
     /// read is made whether or not the server declared resources.
@@ -297,15 +302,7 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         if let Some(view) = self.views.borrow().get(uri) {
             return Ok(view.clone());
         }
-        let params = ReadResourceParams { uri: uri.to_owned() };
-        let request = self.new_request(Method::ResourcesRead, Some(to_params(&params)));
-        let result = self
-            .exchange_renewing(&request, self.call_timeout_ms(), cancel)
-            .await
-            .map_err(McpError::after_connected)?;
-        let read: ReadResourceResult = serde_json::from_value(result).map_err(|error| {
-            McpError::Protocol(format!("the resources/read result for view <{uri}> is malformed: {error}"))
-        })?;
+        let read = self.read_contents(uri, cancel).await?;
         let listed_meta = {
             let facts = self.facts.borrow();
             facts.offers.resources.iter().find(|resource| resource.uri == uri).and_then(|resource| resource.meta.clone())
