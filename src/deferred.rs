@@ -53,15 +53,23 @@ macro_rules! deferred {
 pub(crate) use deferred;
 
 /// Declares `fn $name() -> Part<$ty>`: the page's one [`Part`] whose value `$body` makes in the
-/// chunk `$chunk` (one part per chunk).
+/// chunk `$chunk` (one part per chunk). With `styles = "file.css"`, the stylesheet the chunk's views
+/// need is fetched alongside it, and the part is ready only once both are here.
 macro_rules! part {
     (#[chunk($chunk:ident, $what:literal)] $(#[$attr:meta])* $vis:vis fn $name:ident() -> Part<$ty:ty> $body:block) => {
+        $crate::deferred::part! { #[chunk($chunk, $what, styles = "")] $(#[$attr])* $vis fn $name() -> Part<$ty> $body }
+    };
+    (#[chunk($chunk:ident, $what:literal, styles = $styles:literal)] $(#[$attr:meta])* $vis:vis fn $name:ident() -> Part<$ty:ty> $body:block) => {
         $(#[$attr])*
         $vis fn $name() -> $crate::deferred::Part<$ty> {
             $crate::deferred::deferred! { #[chunk($chunk, $what)] fn entry() -> $ty $body }
             thread_local! {
-                static PART: $crate::deferred::Part<$ty> =
-                    $crate::deferred::Part::new($what, || ::std::boxed::Box::pin(entry()));
+                static PART: $crate::deferred::Part<$ty> = $crate::deferred::Part::new($what, || {
+                    ::std::boxed::Box::pin(async {
+                        let (_, loaded) = ::futures::join!($crate::deferred::stylesheet($styles), entry());
+                        loaded
+                    })
+                });
             }
             PART.with(::std::clone::Clone::clone)
         }
@@ -233,6 +241,26 @@ pub fn drawer(open: RwSignal<bool>, current: impl Fn() -> Result<Drawer, AnyView
         }
     })
     .into_any()
+}
+
+/// Links the stylesheet `href` (a file beside `index.html`) into the page and waits until it has
+/// loaded or failed: a missing sheet leaves views unstyled, never unusable. Only split builds ship
+/// such sheets (Trunk.toml); elsewhere, and for an empty `href`, it does nothing.
+pub async fn stylesheet(href: &'static str) {
+    if !cfg!(feature = "split") || href.is_empty() {
+        return;
+    }
+    let Some(document) = web_sys::window().and_then(|window| window.document()) else { return };
+    let (Some(head), Ok(link)) = (document.head(), document.create_element("link")) else { return };
+    let settled = js_sys::Promise::new(&mut |resolve, _reject| {
+        let _ = link.add_event_listener_with_callback("load", &resolve);
+        let _ = link.add_event_listener_with_callback("error", &resolve);
+    });
+    let _ = link.set_attribute("rel", "stylesheet");
+    let _ = link.set_attribute("href", href);
+    if head.append_child(&link).is_ok() {
+        let _ = wasm_bindgen_futures::JsFuture::from(settled).await;
+    }
 }
 
 /// Runs `run` once the page has painted: a timeout queued from an animation frame runs after that
