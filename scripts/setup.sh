@@ -64,8 +64,10 @@ if ! cargo install --list | grep -qx "wasm_split_cli_support v$wasm_split_versio
   cargo install wasm_split_cli_support --version "$wasm_split_version" --features build-binary --locked
 fi
 
-if [[ ! -x scripts/tools/node_modules/.bin/wasm-opt ]]; then
-  say "installing wasm-opt (npm binaryen)"
+# wasm-opt and the glue's minifier (scripts/split-wasm.sh); again when the lock file changed.
+tools=scripts/tools
+if [[ ! -d "$tools/node_modules" || "$tools/package-lock.json" -nt "$tools/node_modules/.package-lock.json" ]]; then
+  say "installing wasm-opt (npm binaryen) and esbuild"
   npm ci --prefix scripts/tools --no-audit --no-fund --loglevel=error
 fi
 

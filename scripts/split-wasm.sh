@@ -8,7 +8,7 @@
 #   1. wasm-split-cli: main module + one wasm per split chunk + __wasm_split.js, the loader glue
 #   2. wasm-bindgen on the main module, with Trunk's flags and the bundle name Trunk chose; the
 #      function table stays exported (--keep-lld-exports): the chunks call through it
-#   3. wasm-opt on every module (release only, like Trunk)
+#   3. wasm-opt on every module and esbuild on the glue (release only, like Trunk)
 #   4. the chunks and their loader go to `<bundle>.split/` (the bundle name carries Trunk's hash, so
 #      a cached chunk never meets a main module from another build), and index.html's integrity
 #      hashes are updated for the files that changed.
@@ -28,7 +28,7 @@ target_dir="${CARGO_TARGET_DIR:-$ROOT/target}"
 input="$target_dir/wasm32-unknown-unknown/$profile/$APP.wasm"
 
 fail() { echo "split-wasm: $*" >&2; exit 1; }
-for tool in wasm-split-cli wasm-bindgen openssl; do
+for tool in wasm-split-cli wasm-bindgen openssl esbuild; do
   command -v "$tool" >/dev/null || fail "$tool is missing: run scripts/setup.sh"
 done
 [[ -f "$input" ]] || fail "no $input: Trunk should have built it"
@@ -99,8 +99,16 @@ expected=$(find "$work/split" -name '*.wasm' ! -name "$bundle.wasm" | wc -l)
 
 rm -rf "${staging:?}/$split_dir"
 mkdir -p "$staging/$split_dir"
-cp "$work/bindgen/$bundle.js" "$staging/$bundle.js"
-cp "$link" "$staging/$split_dir/"
+# The glue is in the first load: release builds minify it (a fifth of its gzip size).
+ship_js() { # input, output
+  if [[ "$profile" == release ]]; then
+    esbuild "$1" --minify --format=esm --log-level=error --outfile="$2"
+  else
+    cp "$1" "$2"
+  fi
+}
+ship_js "$work/bindgen/$bundle.js" "$staging/$bundle.js"
+ship_js "$link" "$staging/$split_dir/__wasm_split.js"
 optimise() { # input, output
   if [[ "$profile" == release ]]; then
     wasm-opt "${WASM_OPT_PARAMS[@]}" "$1" -o "$2"
