@@ -32,11 +32,18 @@ use web_sys::AbortController;
 // closures and Promises. `inline_js` ships it as a same-origin module snippet, which the CSP allows.
 #[wasm_bindgen(inline_js = r#"
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-// Called once, the first time a script lists the tools: an agent about to call them.
+// Called once, the first time a script lists or calls the tools: an agent about to use them. It may
+// answer a Promise (the app's tools still coming), which that first listing or call waits for.
 let onFirstListing = null;
 
 export function when_tools_first_listed(callback) {
   onFirstListing = callback;
+}
+
+async function firstUse() {
+  const first = onFirstListing;
+  onFirstListing = null;
+  await first?.();
 }
 
 class ModelContextRegistry extends EventTarget {
@@ -85,9 +92,7 @@ class ModelContextRegistry extends EventTarget {
   }
 
   async getTools() {
-    const first = onFirstListing;
-    onFirstListing = null;
-    first?.();
+    await firstUse();
     return [...this.#tools.values()].map(({ name, title, description, inputSchema, annotations }) => ({
       name,
       title,
@@ -101,6 +106,7 @@ class ModelContextRegistry extends EventTarget {
   // Takes a tool from getTools() (as Chromium does) or its name, and the input as an object (as
   // Chromium does) or a JSON string; resolves to the result as a string, like Chromium.
   async executeTool(tool, input = {}, options = {}) {
+    await firstUse();
     const name = typeof tool === 'string' ? tool : tool?.name;
     const entry = this.#tools.get(name);
     if (!entry) throw new DOMException(`No tool named "${name}" is registered`, 'NotFoundError');
@@ -202,10 +208,29 @@ pub struct WebMcp {
     problems: Problems,
 }
 
-/// Runs `run` the first time a script lists the page's tools on the built-in registry: another agent
-/// in the page is about to call them.
-pub fn when_tools_first_listed(run: impl FnOnce() + 'static) {
+/// Runs `run` the first time a script lists or calls the page's tools on the built-in registry:
+/// another agent in the page is about to use them. That first listing or call waits for the future
+/// `run` answers (the tools being registered).
+pub fn when_tools_first_listed(run: impl FnOnce() -> LocalBoxFuture<'static, ()> + 'static) {
+    let run = move || {
+        future_to_promise(async move {
+            run().await;
+            Ok(JsValue::UNDEFINED)
+        })
+    };
     on_first_listing(&Closure::once_into_js(run));
+}
+
+/// Installs the built-in registry now if the browser has no model context, so that an agent in the
+/// page finds `document.modelContext` before the app's tools are registered on it (they come with
+/// the engine: [`when_tools_first_listed`] is how a listing waits for them).
+pub fn install_registry_if_missing() {
+    let Some(window) = web_sys::window() else { return };
+    let document = window.document().map_or(JsValue::UNDEFINED, JsValue::from);
+    let navigator = JsValue::from(window.navigator());
+    if model_context(&document).is_none() && model_context(&navigator).is_none() {
+        install_built_in(&document, &navigator);
+    }
 }
 
 /// The model context the browser itself offers this page, if any (not the app's built-in

@@ -1,6 +1,6 @@
 //! The file tools: a canvas or widget saved to a file, dashboard and backup files read back, share
 //! links (with their compression) and "Export all" (what the UI uses of them: `ui::files`). They come
-//! with the engine's chunk, fetched right after first paint; a click before it is here waits for it.
+//! with the engine's chunk (fetched after first paint, or on first use); a click before it is here waits for it.
 
 use crate::deferred::part;
 use crate::ui::backup::download_backup;

@@ -1,9 +1,10 @@
 //! The chunks: the top of the app's layers (`main -> chunks -> ui -> widgets -> state -> adapters ->
 //! core`). Each module declares the entry points of a wasm chunk, naming the panels, pages and widgets
 //! it carries; [`install`] hands the declarations to the lower layers, which use them through the entry
-//! points' types (`state::engine::Engine`, `ui::views::Views`, `ui::files::Files`) only. What comes
-//! after first paint is one chunk (`engine`, which also carries `files` and `state::writing`): each
-//! chunk more multiplies the shared chunks wasm-split makes, one per set of chunks sharing code.
+//! points' types (`state::engine::Engine`, `ui::views::Views`, `ui::files::Files`) only. The engine
+//! chunk also carries `files`; the code that writes the store is a small chunk of its own
+//! (`state::writing`), fetched after first paint even when the engine is not. Each chunk more
+//! multiplies the shared chunks wasm-split makes, one per set of chunks sharing code.
 
 pub mod engine;
 pub mod files;

@@ -1,5 +1,6 @@
 //! The engine: everything an agent turn needs beyond the first screen, in one chunk the page fetches
-//! right after first paint (declared in `chunks::engine`). It brings the `autoui` tool server (with
+//! right after first paint when it needs it at once, else on first use ([`wanted_at_start`];
+//! declared in `chunks::engine`). It brings the `autoui` tool server (with
 //! its recipes and the schema validator), the built-in `samples` server's tool list (its datasets
 //! come in a chunk of their own on first use, `state::samples`), the page's WebMCP tools, the MCP
 //! servers (reconnected from storage) and their panel, the approval of their tool calls, the agent loop with the LLM providers, and the
@@ -21,11 +22,13 @@ use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 
 use crate::adapters::clock::BrowserClock;
+use crate::adapters::webmcp::browser_surface;
 use crate::deferred::{Drawer, LoadError, Part, Slot, Status, after_first_paint};
 use crate::state::agent::{AgentCtx, use_agent};
 use crate::state::approval::{PageApprover, provide_approval};
 use crate::state::autoui::provide_autoui;
 use crate::state::canvas::CanvasCtx;
+use crate::state::persist::PersistCtx;
 use crate::state::refresh::provide_refresh;
 use crate::state::samples::LazySamples;
 use crate::state::servers::provide_servers;
@@ -151,6 +154,29 @@ impl EngineCtx {
         let ctx = *self;
         after_first_paint(move || ctx.request());
     }
+
+    /// Fetches and starts the engine for another agent in the page that lists or calls the page's
+    /// tools, and returns once they are registered (an effect registers them, hence the wait for the
+    /// next task).
+    pub async fn ready_for_page_agents(&self) {
+        if self.ready().await.is_ok() {
+            let next_task = js_sys::Promise::new(&mut |resolve, _| {
+                let _ = window().set_timeout_with_callback(&resolve);
+            });
+            let _ = wasm_bindgen_futures::JsFuture::from(next_task).await;
+        }
+    }
+}
+
+/// Whether the page needs the engine as soon as it has painted, rather than on first use (the
+/// person typing or sending, a drawer opening, a widget's button, another agent in the page using
+/// its tools): saved MCP servers to reconnect, bound widgets to refresh, or the browser's own WebMCP
+/// to register the page's tools with. An empty canvas with none of these downloads only the first
+/// screen.
+pub fn wanted_at_start(persist: &PersistCtx, canvas: CanvasCtx, settings: &Settings) -> bool {
+    !persist.stored_servers().is_empty()
+        || canvas.with_store(|store| store.canvas().blocks().iter().any(|block| block.binding.is_some()))
+        || (settings.webmcp_tools && browser_surface().is_some())
 }
 
 pub fn provide_engine(canvas: CanvasCtx) -> EngineCtx {

@@ -1,7 +1,8 @@
-//! The code that changes the browser store, which comes with the engine's chunk: planning a session
-//! save, handing writes to IndexedDB, moving the local storage documents of the previous version in,
-//! and a follower tab catching up with the writer's saves. The first screen only reads the store, so
-//! none of this is in the first load: it is fetched after first paint, before the first change is saved.
+//! The code that changes the browser store, in a small chunk of its own: planning a session save,
+//! handing writes to IndexedDB, moving the local storage documents of the previous version in, and a
+//! follower tab catching up with the writer's saves. The first screen only reads the store, so none of
+//! this is in the first load: it is fetched after first paint, before the first change is saved, and
+//! without the engine, which an empty canvas fetches only on first use (`state::engine`).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -20,7 +21,7 @@ use crate::state::canvas::CanvasCtx;
 use crate::state::persist::PersistCtx;
 use crate::state::tabs::{Following, catch_up};
 
-/// The entry points that change the store (in the engine's chunk).
+/// The entry points that change the store (in the `writing` chunk).
 #[derive(Clone, Copy)]
 pub struct Writing {
     /// The smallest write that makes the store hold the session.
@@ -34,7 +35,7 @@ pub struct Writing {
 }
 
 part! {
-    #[chunk(engine, "the code that saves your work")]
+    #[chunk(writing, "the code that saves your work")]
     pub fn writing() -> Part<Writing> {
         Writing {
             plan: |writer, state| writer.plan(state),

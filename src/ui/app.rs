@@ -1,5 +1,5 @@
 //! The app shell: contexts (notices, settings, the store, canvas restored from the last session or opened from a
-//! share link, the engine fetched after first paint), then header, the main view (canvas, gallery or
+//! share link, the engine fetched after first paint or on first use), then header, the main view (canvas, gallery or
 //! recipes) beside the chat (over it on narrow screens), and the drawers (settings, servers, console).
 
 
@@ -12,12 +12,12 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
 use crate::adapters::clock::BrowserRandom;
-use crate::adapters::webmcp::when_tools_first_listed;
+use crate::adapters::webmcp::{install_registry_if_missing, when_tools_first_listed};
 use crate::deferred::{Status, drawer};
 use crate::state::agent::provide_agent;
 use crate::state::attachments::provide_attachments;
 use crate::state::canvas::{CanvasCtx, Foreign, provide_canvas};
-use crate::state::engine::provide_engine;
+use crate::state::engine::{provide_engine, wanted_at_start};
 use crate::state::notices::{NoticesCtx, provide_notices};
 use crate::state::persist::{PersistCtx, Restored, provide_persist};
 use crate::state::settings::provide_settings;
@@ -110,24 +110,36 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     let foreign = if read_only { Some(Foreign::Shared) } else { session.imported.then_some(Foreign::Imported) };
     canvas.set_foreign(foreign);
     let events = provide_widget_events(canvas);
-    // The agent, its servers and the WebMCP tools come in a chunk fetched once the page has painted;
-    // on the gallery, once its widgets are there, so the two chunks do not compete.
+    // The agent, its servers and the WebMCP tools come in a chunk, fetched once the page has painted
+    // when something on it needs them at once, else on first use; on the gallery, once its widgets
+    // are there, so the two chunks do not compete.
     let engine = provide_engine(canvas);
-    if initial_view() == View::Gallery {
-        Effect::new(move || {
-            if matches!(views().status(), Status::Ready(_)) {
-                engine.start_after_first_paint();
-            }
-        });
-    } else {
-        engine.start_after_first_paint();
+    let page_tools = settings.0.with_untracked(|s| s.webmcp_tools);
+    if settings.0.with_untracked(|s| wanted_at_start(&persist, canvas, s)) {
+        if initial_view() == View::Gallery {
+            Effect::new(move || {
+                if matches!(views().status(), Status::Ready(_)) {
+                    engine.start_after_first_paint();
+                }
+            });
+        } else {
+            engine.start_after_first_paint();
+        }
+    }
+    // An agent in a page whose browser has no WebMCP finds the app's registry at once; its first
+    // listing or call waits for the engine to register the page's tools.
+    if page_tools {
+        install_registry_if_missing();
     }
     let agent = provide_agent(settings, canvas, engine, session.agent);
     share_with_other_tabs(persist, canvas, agent);
     // Widgets on the canvas fetch their chunk as they render. An empty canvas needs it only once an
     // agent may add one: from the person's first keystroke in the chat, a turn starting, or another
     // agent in the page listing the page's tools, well before the first widget comes.
-    when_tools_first_listed(|| views().request());
+    when_tools_first_listed(move || {
+        views().request();
+        Box::pin(async move { engine.ready_for_page_agents().await })
+    });
     Effect::new(move || {
         if agent.is_running() {
             views().request();

@@ -280,6 +280,7 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
                     prop:value=move || draft.get()
                     on:input=move |event| {
                         views().request();
+                        engine.request();
                         draft.set(event_target_value(&event));
                     }
                     on:keydown=move |event| {

@@ -120,7 +120,7 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
                 </label>
             </section>
 
-            // The sections below the model come with the engine, fetched right after first paint; the
+            // The sections below the model come with the engine, fetched after first paint or now; the
             // provider and key above are here at once, for the first run. Built once the drawer is
             // first opened, so mounting it does not ask for the engine before first paint.
             {move || opened.get().then(|| engine.view(move |loaded| (loaded.settings_sections)(open)))}

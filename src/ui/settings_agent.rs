@@ -1,4 +1,4 @@
-//! The settings drawer's sections that come with the engine chunk (fetched right after first paint):
+//! The settings drawer's sections that come with the engine chunk (fetched after first paint or when the drawer first opens):
 //! the model profile (`settings_model.rs`), the agent's limits and instructions, what other agents
 //! in the browser get (WebMCP) and storage (`settings_storage.rs`).
 

@@ -137,3 +137,51 @@ async fn a_share_whose_file_tools_cannot_load_says_so_keeps_the_canvas_and_works
     })
     .await;
 }
+
+/// The request lines for files whose path contains `needle`.
+fn fetched(page: &Page, needle: &str) -> Vec<String> {
+    page.server_requests().into_iter().filter(|line| line.contains(needle)).collect()
+}
+
+#[tokio::test]
+async fn an_empty_canvas_fetches_the_agent_and_the_widgets_only_once_the_person_types() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.find("[data-testid=chat-input]").await;
+        // What comes after first paint (the code that saves) is requested by then.
+        page.wait_until("the store's writing code is fetched", "return performance.getEntriesByType('resource').some((entry) => entry.name.includes('split_writing'))").await;
+        tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+        for deferred in ["split_engine.wasm", "split_views.wasm", "widgets.css", "autoui-validator"] {
+            assert_eq!(fetched(&page, deferred), Vec::<String>::new(), "an empty canvas does not fetch {deferred}");
+        }
+
+        page.type_into("[data-testid=chat-input]", "S").await;
+        for needed in ["split_engine.wasm", "split_views.wasm", "widgets.css"] {
+            page.wait_until(&format!("{needed} is fetched"), &format!("return performance.getEntriesByType('resource').some((entry) => entry.name.includes('{needed}'))")).await;
+        }
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn another_agent_listing_the_tools_of_a_page_that_has_not_fetched_the_agent_waits_for_them() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.find("[data-testid=chat-input]").await;
+        assert_eq!(fetched(&page, "split_engine.wasm"), Vec::<String>::new(), "nothing asked for the agent yet");
+        let names = page
+            .eval_async(
+                "const done = arguments[0]; document.modelContext.getTools().then((tools) => done(tools.map((tool) => tool.name)));",
+                Vec::new(),
+            )
+            .await;
+        let names: Vec<&str> = names.as_array().expect("names").iter().filter_map(Value::as_str).collect();
+        assert!(names.contains(&"widget_display"), "the first listing waits for the page's tools: {names:?}");
+        let shown = page.call_tool("widget_display", json!({"name": "stat-card", "params": {"label": "Orders", "value": "12"}})).await;
+        assert!(shown.get("isError").is_none(), "{shown}");
+        page.wait_for_count("[data-widget-type=stat-card]", 1).await;
+    })
+    .await;
+}
