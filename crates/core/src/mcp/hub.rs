@@ -17,6 +17,7 @@ use crate::cancel::CancelToken;
 use crate::ids::ServerId;
 use crate::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKind};
 use crate::mcp::elicit::SharedElicitor;
+use crate::mcp::sampling::SharedSampler;
 use crate::mcp::endpoint::{EndpointError, server_host};
 use crate::mcp::error::McpError;
 use crate::mcp::apps::view::ViewResource;
@@ -257,6 +258,7 @@ struct Inner<H: ?Sized> {
     queue: RefCell<Option<UnboundedReceiver<Task>>>,
     listeners: RefCell<Vec<Listener>>,
     elicitor: RefCell<Option<SharedElicitor>>,
+    sampler: RefCell<Option<SharedSampler>>,
 }
 
 struct Entry<H: ?Sized> {
@@ -279,6 +281,7 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
                 queue: RefCell::new(Some(queue)),
                 listeners: RefCell::new(Vec::new()),
                 elicitor: RefCell::new(None),
+                sampler: RefCell::new(None),
             }),
         }
     }
@@ -306,6 +309,12 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
     /// next connection on; set it before adding servers.
     pub fn set_elicitor(&self, elicitor: SharedElicitor) {
         *self.inner.elicitor.borrow_mut() = Some(elicitor);
+    }
+
+    /// Lets `sampler` answer servers' `sampling/createMessage` requests (declared to them) from the
+    /// next connection on; set it before adding servers.
+    pub fn set_sampler(&self, sampler: SharedSampler) {
+        *self.inner.sampler.borrow_mut() = Some(sampler);
     }
 
     /// Calls `listener` with every event from now on.
@@ -536,8 +545,12 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             self.inner.options.clone(),
             notices,
         );
-        Rc::new(match self.inner.elicitor.borrow().clone() {
+        let session = match self.inner.elicitor.borrow().clone() {
             Some(elicitor) => session.with_elicitor(elicitor, id_label.as_str()),
+            None => session,
+        };
+        Rc::new(match self.inner.sampler.borrow().clone() {
+            Some(sampler) => session.with_sampler(sampler, id_label.as_str()),
             None => session,
         })
     }
@@ -662,6 +675,10 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
             Notice::ElicitationRefused { reason } => self.emit(HubEvent::Warning {
                 server: id.clone(),
                 message: format!("the server asked for input this client cannot show: {reason}"),
+            }),
+            Notice::SamplingRefused { reason } => self.emit(HubEvent::Warning {
+                server: id.clone(),
+                message: format!("a sampling request from the server was refused: {reason}"),
             }),
             Notice::Reconnecting { reason } => {
                 self.set_status(id, ServerStatus::Reconnecting { reason })

@@ -73,6 +73,7 @@ pub enum Method {
     Progress,
     ToolsListChanged,
     ElicitationCreate,
+    SamplingCreateMessage,
     LoggingMessage,
     Other(String),
 }
@@ -95,13 +96,14 @@ impl Method {
             Method::Progress => "notifications/progress",
             Method::ToolsListChanged => "notifications/tools/list_changed",
             Method::ElicitationCreate => "elicitation/create",
+            Method::SamplingCreateMessage => "sampling/createMessage",
             Method::LoggingMessage => "notifications/message",
             Method::Other(name) => name,
         }
     }
 
     pub fn from_wire(name: &str) -> Method {
-        const KNOWN: [Method; 16] = [
+        const KNOWN: [Method; 17] = [
             Method::Initialize,
             Method::Initialized,
             Method::Ping,
@@ -117,6 +119,7 @@ impl Method {
             Method::Progress,
             Method::ToolsListChanged,
             Method::ElicitationCreate,
+            Method::SamplingCreateMessage,
             Method::LoggingMessage,
         ];
         KNOWN

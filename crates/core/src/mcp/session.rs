@@ -20,6 +20,7 @@ use crate::cancel::CancelToken;
 use crate::mcp::apps::view::{ViewResource, read_view};
 use crate::mcp::config::{McpOptions, ServerConfig, TransportKind};
 use crate::mcp::elicit::SharedElicitor;
+use crate::mcp::sampling::SharedSampler;
 use crate::mcp::error::McpError;
 use crate::mcp::inbound::{Inbound, Notice, NoticeSink};
 use crate::mcp::jsonrpc::{Message, Method, Request, RequestId, Version, value_depth};
@@ -166,6 +167,13 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
     /// this server `server` to whoever is asked.
     pub fn with_elicitor(mut self, elicitor: SharedElicitor, server: &str) -> Session<H> {
         self.inbound.set_elicitor(elicitor, server.to_owned());
+        self
+    }
+
+    /// Lets `sampler` answer the server's `sampling/createMessage` requests (and declares it),
+    /// naming this server `server` to whoever approves them.
+    pub fn with_sampler(mut self, sampler: SharedSampler, server: &str) -> Session<H> {
+        self.inbound.set_sampler(sampler, server.to_owned());
         self
     }
 
@@ -707,8 +715,8 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                         .hello
                         .as_ref()
                         .is_some_and(InitializeResult::announces_tool_changes);
-                    // A server may also ask for input (elicitation) on this stream, outside any call.
-                    if !announces && self.inbound.capabilities().elicitation.is_none() {
+                    // A server may also send requests (elicitation, sampling) on this stream, outside any call.
+                    if !announces && !self.inbound.takes_requests() {
                         // Nothing to listen for: the session lives on through its POSTs.
                         futures::future::pending::<()>().await;
                     }

@@ -8,4 +8,5 @@ pub mod notify;
 pub mod page;
 pub mod prompt;
 pub mod resource;
+pub mod sampling;
 pub mod tool;
