@@ -421,6 +421,24 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             .map_err(|error| format!("the prompt \"{name}\" of {server} failed: {error}"))
     }
 
+    /// The values the server the model calls `server` suggests for an argument of its prompt `prompt`
+    /// (`completion/complete`); none when it offers no completions.
+    pub async fn complete_prompt_argument(
+        &self,
+        server: &ServerId,
+        prompt: &str,
+        argument: &str,
+        value: &str,
+        filled: BTreeMap<String, String>,
+        cancel: CancelToken,
+    ) -> Result<Vec<String>, String> {
+        let session = self.inner.connected_session(server).map_err(|error| error.to_string())?;
+        match session.complete_prompt_argument(prompt, argument, value, filled, &cancel).await {
+            Err(McpError::NotOffered(_)) => Ok(Vec::new()),
+            answered => answered.map_err(|error| format!("suggestions for \"{argument}\" of {server} failed: {error}")),
+        }
+    }
+
     /// The MCP Apps view at `uri` of the server the model calls `server` (cached per server by
     /// URI), or why it cannot be shown.
     pub async fn view(&self, server: &ServerId, uri: &str, cancel: CancelToken) -> Result<Rc<ViewResource>, String> {
@@ -722,6 +740,7 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
             if let (Some(own), true) = (own_name, unnamed) {
                 snapshot.name = own;
             }
+            session.rename(&snapshot.name);
             snapshot.tool_prefix = tool_prefix.clone();
             snapshot.transport = Some(transport);
             snapshot.server_info = hello.server_info.clone();

@@ -52,10 +52,12 @@ pub(crate) struct Inbound {
     /// Running `tools/call`s by progress token (their request id), to name the tool in progress notices.
     calls: RefCell<HashMap<RequestId, String>>,
     relist: UnboundedSender<()>,
-    /// Who answers `elicitation/create`, and the server's name to show them.
-    elicitor: Option<(SharedElicitor, String)>,
-    /// Who answers `sampling/createMessage`, and the server's name to show them.
-    sampler: Option<(SharedSampler, String)>,
+    /// Who answers `elicitation/create`.
+    elicitor: Option<SharedElicitor>,
+    /// Who answers `sampling/createMessage`.
+    sampler: Option<SharedSampler>,
+    /// The server's name as the person knows it, shown with what it asks them.
+    server_name: RefCell<String>,
     /// `notifications/resources/list_changed` arrived: cached views are read again on next use.
     views_stale: Cell<bool>,
 }
@@ -68,16 +70,24 @@ impl Inbound {
             relist,
             elicitor: None,
             sampler: None,
+            server_name: RefCell::new(String::new()),
             views_stale: Cell::new(false),
         }
     }
 
     pub(crate) fn set_elicitor(&mut self, elicitor: SharedElicitor, server: String) {
-        self.elicitor = Some((elicitor, server));
+        self.elicitor = Some(elicitor);
+        self.rename(server);
     }
 
     pub(crate) fn set_sampler(&mut self, sampler: SharedSampler, server: String) {
-        self.sampler = Some((sampler, server));
+        self.sampler = Some(sampler);
+        self.rename(server);
+    }
+
+    /// The name to show the person from now on (a server named after its `serverInfo` once connected).
+    pub(crate) fn rename(&self, server: String) {
+        *self.server_name.borrow_mut() = server;
     }
 
     /// Whether the server may send requests of its own (elicitation, sampling), outside any call too.
@@ -88,7 +98,7 @@ impl Inbound {
     /// What the `initialize` request declares: exactly what [`Inbound::answer`] handles.
     pub(crate) fn capabilities(&self) -> ClientCapabilities {
         ClientCapabilities {
-            elicitation: self.elicitor.as_ref().map(|(elicitor, _)| ElicitationCapability {
+            elicitation: self.elicitor.as_ref().map(|elicitor| ElicitationCapability {
                 form: Empty {},
                 url: elicitor.supports_url().then_some(Empty {}),
             }),
@@ -118,15 +128,16 @@ impl Inbound {
     /// person's answer (when there is someone to ask), `sampling/createMessage` the model's answer
     /// once the person approved it (when there is a sampler), anything else `-32601`.
     pub(crate) async fn answer(&self, request: &Request) -> Message {
-        if let (Method::SamplingCreateMessage, Some((sampler, server))) = (&request.method, &self.sampler) {
-            return self.sample(request, sampler, server).await;
+        let server = self.server_name.borrow().clone();
+        if let (Method::SamplingCreateMessage, Some(sampler)) = (&request.method, &self.sampler) {
+            return self.sample(request, sampler, &server).await;
         }
         match (&request.method, &self.elicitor) {
             (Method::Ping, _) => {
                 Message::response(request.id.clone(), Value::Object(Default::default()))
             }
-            (Method::ElicitationCreate, Some((elicitor, server))) => {
-                let asked = match elicit::read_request(server, request.params.clone(), elicitor.supports_url()) {
+            (Method::ElicitationCreate, Some(elicitor)) => {
+                let asked = match elicit::read_request(&server, request.params.clone(), elicitor.supports_url()) {
                     Ok(asked) => asked,
                     Err(error) => {
                         self.notice(Notice::ElicitationRefused { reason: error.to_string() });

@@ -68,6 +68,7 @@ pub enum Method {
     ResourcesRead,
     PromptsList,
     PromptsGet,
+    CompletionComplete,
     LoggingSetLevel,
     Cancelled,
     Progress,
@@ -91,6 +92,7 @@ impl Method {
             Method::ResourcesRead => "resources/read",
             Method::PromptsList => "prompts/list",
             Method::PromptsGet => "prompts/get",
+            Method::CompletionComplete => "completion/complete",
             Method::LoggingSetLevel => "logging/setLevel",
             Method::Cancelled => "notifications/cancelled",
             Method::Progress => "notifications/progress",
@@ -103,7 +105,7 @@ impl Method {
     }
 
     pub fn from_wire(name: &str) -> Method {
-        const KNOWN: [Method; 17] = [
+        const KNOWN: [Method; 18] = [
             Method::Initialize,
             Method::Initialized,
             Method::Ping,
@@ -114,6 +116,7 @@ impl Method {
             Method::ResourcesRead,
             Method::PromptsList,
             Method::PromptsGet,
+            Method::CompletionComplete,
             Method::LoggingSetLevel,
             Method::Cancelled,
             Method::Progress,

@@ -120,6 +120,9 @@ pub struct ServerCapabilities {
     pub resources: Option<ResourcesCapability>,
     #[serde(default)]
     pub prompts: Option<ToolsCapability>,
+    /// `{}` when the server suggests argument values (`completion/complete`).
+    #[serde(default)]
+    pub completions: Option<serde_json::Value>,
     /// `{}` when the server sends `notifications/message` and takes `logging/setLevel`.
     #[serde(default)]
     pub logging: Option<serde_json::Value>,

@@ -1,6 +1,7 @@
 //! MCP message shapes (2025-06-18 names), split by topic; only what this client sends or reads.
 
 pub mod call;
+pub mod complete;
 pub mod content;
 pub mod elicit;
 pub mod initialize;
