@@ -1084,6 +1084,42 @@ async fn typing_a_slash_offers_server_everythings_prompts_and_a_filled_one_becom
     panel.remove_everything().await;
 }
 
+/// The values a prompt argument's box suggests, once there are `count` of them.
+async fn suggestions(panel: &Panel, argument: &str, count: u32) -> Vec<String> {
+    let selector = format!("[data-testid=prompt-field]:has(input[name={argument}]) [data-testid=prompt-suggestions] option");
+    panel.wait_for(&format!("{count} suggestions for {argument}"), |panel| panel.count(&selector) == count).await;
+    let options = panel.container.query_selector_all(&selector).expect("a valid selector");
+    (0..options.length())
+        .filter_map(|index| options.item(index))
+        .filter_map(|option| option.dyn_into::<web_sys::Element>().ok())
+        .filter_map(|option| option.get_attribute("value"))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_prompt_arguments_box_offers_the_servers_suggestions_narrowed_by_the_other_arguments() {
+    store_configs(&[]).await;
+    let (panel, draft) = mount_panel_with_prompts().await;
+    let hub = panel.servers.hub();
+    let mut events = Events::watch(&hub);
+    let id = panel.servers.add(ServerConfig::new(everything_streamable())).expect("a valid URL");
+    events.connected(&id).await;
+
+    draft.set("/completable".to_owned());
+    panel.wait_for("the prompt list", |panel| panel.count("[data-testid=prompt-option]") == 1).await;
+    panel.click("[data-testid=prompt-option]");
+    panel.wait_for("the argument form", |panel| panel.count("[data-testid=prompt-form]") == 1).await;
+    panel.type_into("input[name=department]", "S");
+    assert_eq!(suggestions(&panel, "department", 2).await, ["Sales", "Support"]);
+    panel.type_into("input[name=department]", "Sales");
+    panel.type_into("input[name=name]", "");
+    assert_eq!(suggestions(&panel, "name", 3).await, ["David", "Eve", "Frank"]);
+    panel.type_into("input[name=name]", "Eve");
+    panel.click("[data-testid=prompt-use]");
+    panel.wait_for("the filled prompt in the draft", |_| draft.get_untracked() == "Please promote Eve to the head of the Sales team.").await;
+    panel.remove_everything().await;
+}
+
 #[wasm_bindgen_test]
 async fn a_prompt_the_server_refuses_is_a_clear_error_and_the_draft_and_values_stay() {
     store_configs(&[]).await;
