@@ -13,6 +13,10 @@ use autoui::adapters::clock::BrowserClock;
 use autoui::adapters::http::FetchTransport;
 use autoui::state::elicitation::use_elicitation;
 use autoui::ui::elicitation::ElicitationForms;
+use autoui::state::sampling::use_sampling;
+use autoui::state::settings::SettingsCtx;
+use autoui::ui::sampling::SamplingCards;
+use autoui_core::settings::Settings;
 use autoui::ui::prompts::PromptPicker;
 use autoui::adapters::indexed_db::RecordStore;
 use autoui::state::attachments::provide_attachments;
@@ -667,6 +671,12 @@ impl Panel {
 
 /// The servers panel with the chat's elicitation forms under it, over the app's own state.
 async fn mount_panel_with_forms() -> Panel {
+    mount_panel_with_questions(None).await
+}
+
+/// The servers panel with what servers ask in the chat under it (forms, pages to open, sampling
+/// requests), over the app's own state, with `settings` as the page's (none: no key).
+async fn mount_panel_with_questions(settings: Option<Settings>) -> Panel {
     let document = document();
     let container = document.create_element("div").expect("div").unchecked_into::<HtmlElement>();
     document.body().expect("body").append_child(&container).expect("append");
@@ -674,10 +684,14 @@ async fn mount_panel_with_forms() -> Panel {
     let keep = provided.clone();
     let mut restored = restore().await;
     let handle = leptos::mount::mount_to(container.clone(), move || {
+        if let Some(settings) = settings.clone() {
+            provide_context(SettingsCtx(RwSignal::new(settings)));
+        }
         provide_persist(&mut restored, provide_notices());
         keep.replace(Some(provide_servers()));
         let ctx = use_elicitation().expect("the servers provide the elicitation forms' state");
-        view! { <ServersDrawer open=RwSignal::new(true) /> <ElicitationForms ctx /> }.into_any()
+        let sampling = use_sampling().expect("the servers provide the sampling cards' state");
+        view! { <ServersDrawer open=RwSignal::new(true) /> <ElicitationForms ctx /> <SamplingCards ctx=sampling /> }.into_any()
     });
     let servers = provided.borrow_mut().take().expect("the panel provided its state");
     Panel { container, servers, _handle: Box::new(handle) }
@@ -689,16 +703,21 @@ fn set_input(panel: &Panel, field: &str, value: &str) {
 
 /// Adds server-everything, calls its elicitation tool and waits for the form; returns the call.
 async fn ask_through_everything(panel: &Panel) -> LocalBoxFuture<'static, Result<ToolResult, RemoteCallError>> {
+    call_everything(panel, "trigger-elicitation-request", json!({})).await
+}
+
+/// Adds server-everything and starts calling its `tool` (which it offers only to a client that
+/// declared what the tool asks for).
+async fn call_everything(panel: &Panel, tool: &'static str, args: Value) -> LocalBoxFuture<'static, Result<ToolResult, RemoteCallError>> {
     let hub = panel.servers.hub();
     let mut events = Events::watch(&hub);
     let id = panel.servers.add(ServerConfig::new(everything_streamable())).expect("a valid URL");
     events.connected(&id).await;
     assert!(
-        tool_names(&hub, &id).iter().any(|name| name == "trigger-elicitation-request"),
-        "server-everything offers its elicitation tool only to clients that declare elicitation"
+        tool_names(&hub, &id).iter().any(|name| name == tool),
+        "server-everything offers {tool} only to clients that declare what it needs"
     );
-    let calling = async move { hub.call_tool(&id, "trigger-elicitation-request", json!({}), CancelToken::new()).await }
-        .boxed_local();
+    let calling = async move { hub.call_tool(&id, tool, args, CancelToken::new()).await }.boxed_local();
     calling
 }
 
@@ -760,6 +779,79 @@ async fn declining_or_cancelling_an_elicitation_tells_the_server_which() {
     let calling = ask_through_everything(&panel).await;
     let cancelled = answered(&panel, calling, async |panel| panel.click("[data-testid=elicitation-cancel]")).await;
     assert!(cancelled.contains("User cancelled the elicitation dialog"), "{cancelled}");
+    panel.remove_everything().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_page_a_server_asks_to_open_shows_its_host_first_and_a_decline_reaches_the_server() {
+    let panel = mount_panel_with_forms().await;
+    let args = json!({"url": "https://forms.example.org/sign?id=7", "message": "Sign the consent form"});
+    let calling = call_everything(&panel, "trigger-url-elicitation", args).await;
+    let text = answered(&panel, calling, async |panel| {
+        assert_eq!(panel.text("[data-testid=elicitation-host]"), "forms.example.org");
+        assert_eq!(panel.text("[data-testid=elicitation-url]"), "https://forms.example.org/sign?id=7");
+        assert_eq!(panel.text("[data-testid=elicitation-message]"), "Sign the consent form");
+        assert_eq!(panel.text("[data-testid=elicitation-open]"), "Open forms.example.org");
+        panel.click("[data-testid=elicitation-decline]");
+    })
+    .await;
+    assert!(text.contains("User declined to open the URL"), "{text}");
+    panel.remove_everything().await;
+}
+
+/// Waits for one sampling card while `calling` runs, acts on it, and returns the call's outcome.
+async fn sampled(panel: &Panel, calling: LocalBoxFuture<'static, Result<ToolResult, RemoteCallError>>, act: impl AsyncFnOnce(&Panel)) -> Result<ToolResult, RemoteCallError> {
+    let acting = async {
+        panel.wait_for("the sampling card", |panel| panel.count("[data-testid=sampling]") == 1).await;
+        act(panel).await;
+    };
+    let (outcome, ()) = within("answering the sampling request", CALL_MS, futures::future::join(calling, acting)).await;
+    outcome
+}
+
+#[wasm_bindgen_test]
+async fn a_sampling_request_shows_what_is_asked_the_model_and_the_cost_and_a_decline_tells_the_server() {
+    let settings = Settings { api_key: "sk-ant-test".to_owned(), ..Settings::default() };
+    let model = settings.model.clone();
+    let panel = mount_panel_with_questions(Some(settings)).await;
+    let calling = call_everything(&panel, "trigger-sampling-request", json!({"prompt": "name a colour", "maxTokens": 50})).await;
+    let outcome = sampled(&panel, calling, async |panel| {
+        assert_eq!(panel.text("[data-testid=sampling-server]"), "Everything Reference Server", "named after its serverInfo");
+        assert_eq!(panel.text("[data-testid=sampling-system]"), "You are a helpful test server.");
+        let prompt = panel
+            .container
+            .query_selector("[data-testid=sampling-prompt]")
+            .ok()
+            .flatten()
+            .expect("the editable prompt")
+            .unchecked_into::<web_sys::HtmlTextAreaElement>();
+        assert_eq!(prompt.value(), "Resource trigger-sampling-request context: name a colour");
+        assert_eq!(panel.text("[data-testid=sampling-model]"), format!("Answered by {model} (Anthropic)"));
+        let cost = panel.text("[data-testid=sampling-cost]");
+        assert!(cost.contains("up to 50 output tokens") && cost.contains("at most $"), "{cost}");
+        panel.click("[data-testid=sampling-decline]");
+    })
+    .await;
+    let said = match outcome {
+        Ok(result) => result.text_content(),
+        Err(error) => error.to_string(),
+    };
+    assert!(said.contains("User rejected sampling request"), "{said}");
+    assert_eq!(panel.count("[data-testid=sampling]"), 0, "the answered card goes away");
+    panel.remove_everything().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_sampling_request_while_no_key_is_set_is_refused_to_the_server_with_the_reason() {
+    let panel = mount_panel_with_questions(Some(Settings::default())).await;
+    let calling = call_everything(&panel, "trigger-sampling-request", json!({"prompt": "name a colour"})).await;
+    let outcome = within("the refused sampling call", CALL_MS, calling).await;
+    let said = match outcome {
+        Ok(result) => result.text_content(),
+        Err(error) => error.to_string(),
+    };
+    assert!(said.contains("no API key is set for Anthropic in this client"), "{said}");
+    assert_eq!(panel.count("[data-testid=sampling]"), 0, "nobody is asked");
     panel.remove_everything().await;
 }
 
@@ -989,6 +1081,42 @@ async fn typing_a_slash_offers_server_everythings_prompts_and_a_filled_one_becom
     panel.click("[data-testid=prompt-use]");
     panel.wait_for("the filled prompt in the draft", |_| draft.get_untracked() == "What's weather in Lyon?").await;
     assert_eq!(panel.count("[data-testid=prompt-form]"), 0, "the form goes away once used");
+    panel.remove_everything().await;
+}
+
+/// The values a prompt argument's box suggests, once there are `count` of them.
+async fn suggestions(panel: &Panel, argument: &str, count: u32) -> Vec<String> {
+    let selector = format!("[data-testid=prompt-field]:has(input[name={argument}]) [data-testid=prompt-suggestions] option");
+    panel.wait_for(&format!("{count} suggestions for {argument}"), |panel| panel.count(&selector) == count).await;
+    let options = panel.container.query_selector_all(&selector).expect("a valid selector");
+    (0..options.length())
+        .filter_map(|index| options.item(index))
+        .filter_map(|option| option.dyn_into::<web_sys::Element>().ok())
+        .filter_map(|option| option.get_attribute("value"))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_prompt_arguments_box_offers_the_servers_suggestions_narrowed_by_the_other_arguments() {
+    store_configs(&[]).await;
+    let (panel, draft) = mount_panel_with_prompts().await;
+    let hub = panel.servers.hub();
+    let mut events = Events::watch(&hub);
+    let id = panel.servers.add(ServerConfig::new(everything_streamable())).expect("a valid URL");
+    events.connected(&id).await;
+
+    draft.set("/completable".to_owned());
+    panel.wait_for("the prompt list", |panel| panel.count("[data-testid=prompt-option]") == 1).await;
+    panel.click("[data-testid=prompt-option]");
+    panel.wait_for("the argument form", |panel| panel.count("[data-testid=prompt-form]") == 1).await;
+    panel.type_into("input[name=department]", "S");
+    assert_eq!(suggestions(&panel, "department", 2).await, ["Sales", "Support"]);
+    panel.type_into("input[name=department]", "Sales");
+    panel.type_into("input[name=name]", "");
+    assert_eq!(suggestions(&panel, "name", 3).await, ["David", "Eve", "Frank"]);
+    panel.type_into("input[name=name]", "Eve");
+    panel.click("[data-testid=prompt-use]");
+    panel.wait_for("the filled prompt in the draft", |_| draft.get_untracked() == "Please promote Eve to the head of the Sales team.").await;
     panel.remove_everything().await;
 }
 

@@ -1,6 +1,6 @@
 //! The engine chunk: the agent loop and its providers, the tool servers, WebMCP, the MCP servers and
-//! their panel, the chat's `/` prompt picker and attachments bar, the console, elicitation forms and
-//! approval cards, and the settings sections beyond the provider and key (what it brings
+//! their panel, the chat's `/` prompt picker and attachments bar, the console, servers' questions (forms, pages
+//! to open, sampling requests) and approval cards, and the settings sections beyond the provider and key (what it brings
 //! and how the page waits for it: `state::engine`).
 
 use leptos::prelude::*;
@@ -10,11 +10,13 @@ use crate::state::agent::run_turn;
 use crate::state::approval::use_approval;
 use crate::state::elicitation::use_elicitation;
 use crate::state::engine::{Engine, start};
+use crate::state::sampling::use_sampling;
 use crate::ui::approval::ApprovalCards;
 use crate::ui::attachments::AttachmentsBar;
 use crate::ui::console::ConsolePanel;
 use crate::ui::elicitation::ElicitationForms;
 use crate::ui::prompts::PromptPicker;
+use crate::ui::sampling::SamplingCards;
 use crate::ui::servers::ServersDrawer;
 use crate::ui::settings_agent::AgentSettings;
 
@@ -26,9 +28,12 @@ part! {
             run: run_turn,
             servers_drawer: |open| view! { <ServersDrawer open /> }.into_any(),
             console_drawer: |open| view! { <ConsolePanel open /> }.into_any(),
-            elicitation_forms: || match use_elicitation() {
-                Some(ctx) => view! { <ElicitationForms ctx /> }.into_any(),
-                None => ().into_any(),
+            server_questions: || {
+                view! {
+                    {use_elicitation().map(|ctx| view! { <ElicitationForms ctx /> })}
+                    {use_sampling().map(|ctx| view! { <SamplingCards ctx /> })}
+                }
+                .into_any()
             },
             prompt_picker: |draft, picking| view! { <PromptPicker draft picking /> }.into_any(),
             attachments_bar: || view! { <AttachmentsBar /> }.into_any(),

@@ -45,8 +45,8 @@ pub struct Engine {
     pub servers_drawer: Drawer,
     /// The agent console.
     pub console_drawer: Drawer,
-    /// The forms servers ask the person to fill, shown in the chat.
-    pub elicitation_forms: fn() -> AnyView,
+    /// What servers ask the person (forms to fill, pages to open, sampling requests), shown in the chat.
+    pub server_questions: fn() -> AnyView,
     /// The `/` prompt picker over the chat's message box, given its draft and the flag it sets
     /// while it shows.
     pub prompt_picker: fn(RwSignal<String>, RwSignal<bool>) -> AnyView,

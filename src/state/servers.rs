@@ -21,6 +21,7 @@ use crate::state::agent::AgentCtx;
 use crate::state::oauth::{AuthView, OAuthRouter};
 use crate::state::elicitation::{PageElicitor, provide_elicitation};
 use crate::state::persist::{PersistCtx, use_persist};
+use crate::state::sampling::provide_sampling;
 
 pub type BrowserHub = McpHub<OAuthRouter>;
 
@@ -349,8 +350,9 @@ pub fn provide_servers() -> ServersCtx {
     let persist = use_persist();
     let oauth = Rc::new(OAuthRouter::default());
     let hub = spawn_hub_over(oauth.clone(), McpOptions::default());
-    // Before any server connects: elicitation is declared only to sessions that can ask the person.
+    // Before any server connects: elicitation and sampling are declared only to sessions that can ask the person.
     hub.set_elicitor(Rc::new(PageElicitor(provide_elicitation())));
+    hub.set_sampler(provide_sampling());
     // Reconnecting what is stored changes nothing to save, so this happens before subscribing.
     for config in persist.stored_servers() {
         let _ = add_with_oauth(&hub, &oauth, config);

@@ -234,7 +234,7 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
                 </For>
             </ol>
             <div class="au-chat__elicitations" data-testid="elicitations">
-                {move || engine.is_ready().then(|| engine.current().ok().map(|engine| (engine.elicitation_forms)()))}
+                {move || engine.is_ready().then(|| engine.current().ok().map(|engine| (engine.server_questions)()))}
             </div>
             <div class="au-chat__approvals" data-testid="approvals">
                 {move || engine.is_ready().then(|| engine.current().ok().map(|engine| (engine.approval_cards)()))}

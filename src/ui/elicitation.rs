@@ -1,13 +1,15 @@
 //! Elicitation forms in the chat: what a server asks the person, as the core's form (text with its
 //! format, numbers, yes/no, single and multiple choices), pre-filled with the schema's defaults.
 //! Accept checks every field and shows what is wrong instead of sending; Decline and Cancel answer
-//! without content. Nothing is sent to the server before the person presses one of them.
+//! without content. Nothing is sent to the server before the person presses one of them. A page a
+//! server asks them to open (URL mode) shows its host and opens only on their click.
 
 use autoui_core::mcp::elicit::form::{Field, FieldKind, Form, TextFormat};
 use autoui_core::mcp::elicit::{ElicitationAnswer, ElicitationKind};
 use leptos::prelude::*;
 use serde_json::{Map, Value};
 
+use crate::adapters::open_url::open_in_new_tab;
 use crate::state::elicitation::ElicitationCtx;
 
 /// Every pending question, oldest first.
@@ -19,10 +21,8 @@ pub fn ElicitationForms(ctx: ElicitationCtx) -> impl IntoView {
                 ElicitationKind::Form(form) => {
                     view! { <ElicitationForm ctx id server=request.server message=request.message form /> }.into_any()
                 }
-                // Not declared to servers, so never asked; answered at once should one arrive.
-                ElicitationKind::Url { .. } => {
-                    ctx.answer(id, ElicitationAnswer::Decline);
-                    ().into_any()
+                ElicitationKind::Url { url, host, .. } => {
+                    view! { <UrlElicitation ctx id server=request.server message=request.message url host /> }.into_any()
                 }
             }}
         </For>
@@ -61,6 +61,36 @@ fn ElicitationForm(ctx: ElicitationCtx, id: u64, server: String, message: String
                         on:click=move |_| ctx.answer(id, ElicitationAnswer::Cancel)>"Cancel"</button>
                 </div>
             </form>
+        </section>
+    }
+}
+
+/// A server asks the person to open a page (URL mode): its host is shown first, and the page opens
+/// only when they press Open, which is also their consent sent to the server.
+#[component]
+fn UrlElicitation(ctx: ElicitationCtx, id: u64, server: String, message: String, url: String, host: String) -> impl IntoView {
+    let problem = RwSignal::new(None::<String>);
+    let target = url.clone();
+    let open = move |_| match open_in_new_tab(&target) {
+        true => ctx.answer(id, ElicitationAnswer::Accept(Map::new())),
+        false => problem.set(Some("The browser did not open the page; allow pop-ups for this site and try again.".to_owned())),
+    };
+    view! {
+        <section class="au-elicit" data-testid="elicitation" data-mode="url" role="group" aria-label=format!("{server} asks you to open a page")>
+            <p class="au-elicit__from">{format!("The {server} server asks you to open a page on")}" "
+                <strong data-testid="elicitation-host">{host.clone()}</strong></p>
+            <p class="au-elicit__message" data-testid="elicitation-message">{message}</p>
+            <p class="au-elicit__url"><code data-testid="elicitation-url">{url}</code></p>
+            {move || problem.get().map(|reason| view! { <p class="au-elicit__problems" role="alert">{reason}</p> })}
+            <div class="au-elicit__actions">
+                <button type="button" class="au-button au-button--primary" data-testid="elicitation-open" on:click=open>
+                    {format!("Open {host}")}
+                </button>
+                <button type="button" class="au-button" data-testid="elicitation-decline"
+                    on:click=move |_| ctx.answer(id, ElicitationAnswer::Decline)>"Decline"</button>
+                <button type="button" class="au-button au-button--ghost" data-testid="elicitation-cancel"
+                    on:click=move |_| ctx.answer(id, ElicitationAnswer::Cancel)>"Cancel"</button>
+            </div>
         </section>
     }
 }

@@ -20,6 +20,7 @@ pub mod notices;
 pub mod prompts;
 pub mod recipes;
 pub mod route;
+pub mod sampling;
 pub mod servers;
 pub mod settings;
 pub mod settings_agent;

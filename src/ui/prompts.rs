@@ -1,7 +1,8 @@
 //! The chat's `/` prompt picker: a draft that is `/` and one word lists the connected servers'
 //! prompts that match it; choosing one shows its argument form (required ones marked), and the
 //! filled prompt's messages (`prompts/get`) replace the draft, to be edited and sent as the start of
-//! the turn. A prompt the server fails to give is a clear error here; the draft and the values typed
+//! the turn. An argument's box offers the server's suggestions (`completion/complete`) when it has
+//! any. A prompt the server fails to give is a clear error here; the draft and the values typed
 //! stay. Comes with the engine (`chunks::engine`), like the servers it reads.
 
 use std::collections::BTreeMap;
@@ -117,7 +118,10 @@ fn PromptForm(
             <p class="au-prompts__title">{title}</p>
             {description.map(|text| view! { <p class="au-prompts__description">{text}</p> })}
             <form class="au-elicit__form" novalidate on:submit=move |event| { event.prevent_default(); get(choice.clone()); }>
-                {arguments.into_iter().map(|argument| view! { <ArgumentInput argument values /> }).collect_view()}
+                {arguments.into_iter().map(|argument| {
+                    let choice = choice.clone();
+                    view! { <ArgumentInput choice argument values /> }
+                }).collect_view()}
                 {move || match fetch.get() {
                     Fetch::Idle => ().into_any(),
                     Fetch::Running => view! { <p role="status" data-testid="prompt-status">"Getting the prompt\u{2026}"</p> }.into_any(),
@@ -136,8 +140,10 @@ fn PromptForm(
     }
 }
 
+/// One argument's box. When the server offers completions, what it suggests for the value typed so
+/// far (given the other arguments filled) is offered under the box; the latest answer wins.
 #[component]
-fn ArgumentInput(argument: PromptArgument, values: RwSignal<BTreeMap<String, String>>) -> impl IntoView {
+fn ArgumentInput(choice: PromptChoice, argument: PromptArgument, values: RwSignal<BTreeMap<String, String>>) -> impl IntoView {
     let label = argument.title.clone().filter(|title| !title.trim().is_empty()).unwrap_or_else(|| argument.name.clone());
     let label = if argument.required { format!("{label} *") } else { label };
     let name = argument.name.clone();
@@ -145,16 +151,46 @@ fn ArgumentInput(argument: PromptArgument, values: RwSignal<BTreeMap<String, Str
         let name = name.clone();
         move || values.with(|values| values.get(&name).cloned().unwrap_or_default())
     };
+    let list_id = format!("prompt-suggestions-{}-{}", choice.prompt.name, argument.name);
+    let suggestions = RwSignal::new(Vec::<String>::new());
+    let asked = StoredValue::new(0_u64);
+    let servers = use_servers();
+    let suggest = {
+        let name = name.clone();
+        move || {
+            let typed = values.with_untracked(|values| values.get(&name).cloned().unwrap_or_default());
+            let others: BTreeMap<String, String> =
+                values.with_untracked(|values| filled(values).into_iter().filter(|(key, _)| key != &name).collect());
+            let ask = asked.get_value() + 1;
+            asked.set_value(ask);
+            let (hub, choice, name) = (servers.hub(), choice.clone(), name.clone());
+            leptos::task::spawn_local(async move {
+                let found = hub
+                    .complete_prompt_argument(&choice.server, &choice.prompt.name, &name, &typed, others, CancelToken::new())
+                    .await;
+                // Suggestions are a help: a failure leaves the box as it is.
+                if asked.try_get_value() == Some(ask) {
+                    suggestions.try_set(found.unwrap_or_default());
+                }
+            });
+        }
+    };
+    let on_focus = suggest.clone();
     view! {
         <label class="au-field au-elicit__field" data-testid="prompt-field">
             <span>{label}</span>
             <input type="text" data-testid="prompt-argument" name=argument.name.clone() required=argument.required
-                aria-required=argument.required.to_string()
+                aria-required=argument.required.to_string() list=list_id.clone() autocomplete="off"
                 prop:value=value
+                on:focus=move |_| on_focus()
                 on:input=move |event| {
                     let typed = event_target_value(&event);
                     values.update(|values| { values.insert(name.clone(), typed); });
+                    suggest();
                 } />
+            <datalist id=list_id data-testid="prompt-suggestions">
+                {move || suggestions.get().into_iter().map(|value| view! { <option value=value></option> }).collect_view()}
+            </datalist>
             {argument.description.map(|text| view! { <small class="au-field__note">{text}</small> })}
         </label>
     }

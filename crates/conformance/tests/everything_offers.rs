@@ -173,3 +173,17 @@ fn the_agents_resource_tools_list_and_read_server_everythings_resources() {
         assert!(executed.text.len() > 100, "the resource's text: {}", executed.text);
     });
 }
+
+#[test]
+fn a_prompt_arguments_suggestions_come_from_the_server_narrowed_by_what_is_filled() {
+    with_everything(async |hub, snapshot| {
+        let server = snapshot.tool_prefix.clone();
+        let complete = |argument: &'static str, value: &'static str, filled: &[(&str, &str)]| {
+            let filled: BTreeMap<String, String> = filled.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+            hub.complete_prompt_argument(&server, "completable-prompt", argument, value, filled, CancelToken::new())
+        };
+        assert_eq!(complete("department", "", &[]).await.unwrap(), ["Engineering", "Sales", "Marketing", "Support"]);
+        assert_eq!(complete("department", "S", &[]).await.unwrap(), ["Sales", "Support"]);
+        assert_eq!(complete("name", "", &[("department", "Sales")]).await.unwrap(), ["David", "Eve", "Frank"]);
+    });
+}

@@ -285,3 +285,41 @@ fn a_schema_that_cannot_be_shown_is_refused_to_the_server_and_reported() {
     assert_eq!(answer["error"]["message"], reason);
     assert!(run.notices.borrow().contains(&Notice::ElicitationRefused { reason: reason.to_owned() }));
 }
+
+/// An elicitor that handles URL mode and answers like `Scripted`.
+struct OpensUrls(Scripted);
+
+impl Elicitor for OpensUrls {
+    fn supports_url(&self) -> bool {
+        true
+    }
+
+    fn elicit(&self, request: ElicitationRequest) -> LocalBoxFuture<'static, ElicitationAnswer> {
+        self.0.elicit(request)
+    }
+}
+
+#[test]
+fn url_mode_is_declared_only_by_an_elicitor_that_opens_urls_and_names_the_host_to_show() {
+    let params = json!({"mode": "url", "message": "Sign the form", "url": "https://forms.example.org/sign?id=7", "elicitationId": "e-1"});
+    let asked = autoui_core::mcp::elicit::read_request("people", Some(params.clone()), true).unwrap();
+    assert_eq!(
+        asked.kind,
+        ElicitationKind::Url {
+            url: "https://forms.example.org/sign?id=7".to_owned(),
+            host: "forms.example.org".to_owned(),
+            elicitation_id: "e-1".to_owned()
+        }
+    );
+    let refused = autoui_core::mcp::elicit::read_request("people", Some(params), false).unwrap_err();
+    assert_eq!(refused.to_string(), "elicitation mode \"url\" is not supported by this client");
+    for bad in ["javascript:alert(1)", "file:///etc/passwd", "not a url"] {
+        let params = json!({"mode": "url", "message": "Open", "url": bad, "elicitationId": "e-2"});
+        let refused = autoui_core::mcp::elicit::read_request("people", Some(params), true);
+        assert!(refused.is_err(), "{bad} is never offered to open");
+    }
+
+    let opener = Rc::new(OpensUrls(Scripted { answer: ElicitationAnswer::Accept(Map::new()), asked: RefCell::default() }));
+    let run = call_asking(Some(opener), sep1034_schema());
+    assert_eq!(run.net.requests()[0].params()["capabilities"]["elicitation"], json!({"form": {}, "url": {}}));
+}

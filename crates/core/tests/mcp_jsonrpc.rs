@@ -87,13 +87,13 @@ fn anything_but_version_2_0_is_refused() {
 #[test]
 fn unknown_methods_arrive_by_name_so_they_can_be_refused() {
     let message =
-        parse_one(r#"{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{}}"#);
+        parse_one(r#"{"jsonrpc":"2.0","id":9,"method":"roots/list","params":{}}"#);
     let Message::Request(request) = message else {
         panic!()
     };
     assert_eq!(
         request.method,
-        Method::Other("sampling/createMessage".to_owned())
+        Method::Other("roots/list".to_owned())
     );
     let refusal = Message::error(
         Some(request.id),
@@ -102,7 +102,7 @@ fn unknown_methods_arrive_by_name_so_they_can_be_refused() {
     );
     assert_eq!(
         refusal.to_json(),
-        r#"{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"method not found: sampling/createMessage"}}"#
+        r#"{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"method not found: roots/list"}}"#
     );
 }
 

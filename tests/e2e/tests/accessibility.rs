@@ -1,6 +1,6 @@
 //! axe-core finds no accessibility violation on any screen of the app, in the light and the dark
 //! theme: the canvas holding one widget of each kind beside a chat with a turn cut by the output limit
-//! (Continue) that shows a held-back image ("Load image"), a server's elicitation form, a tool call
+//! (Continue) that shows a held-back image ("Load image"), a server's elicitation form and sampling request, a tool call
 //! waiting for approval, the servers drawer with remembered approval choices, the gallery,
 //! the recipes, and each drawer and menu open. A new screen is one more row in `SCREENS`.
 
@@ -13,7 +13,7 @@ use autoui_e2e::with_app;
 use serde_json::{Value, json};
 
 /// One state of the app to audit: open `route` on a fresh page load, send `prompt` to the scripted
-/// model if there is one (a turn with a tool call, waited for unless it is `ASK_ME` or `APPROVE_ME`,
+/// model if there is one (a turn with a tool call, waited for unless it is `ASK_ME`, `APPROVE_ME` or `SAMPLE_ME`,
 /// which wait for the person), click `clicks` in order, wait until `ready` is visible, then run axe on the whole
 /// document.
 struct Screen {
@@ -28,6 +28,8 @@ struct Screen {
 const ASK_ME: &str = "Ask me for the details";
 /// The prompt to which the scripted model calls server-everything's `echo`, set to "Ask every time".
 const APPROVE_ME: &str = "Echo this once I approve";
+/// The prompt to which the scripted model calls server-everything's sampling tool.
+const SAMPLE_ME: &str = "Let the server ask my model";
 
 const SCREENS: &[Screen] = &[
     Screen {
@@ -102,6 +104,13 @@ const SCREENS: &[Screen] = &[
         ready: "[data-testid=approval] [data-testid=approval-deny]",
     },
     Screen {
+        name: "a server's sampling request in the chat",
+        route: "/#/",
+        prompt: Some(SAMPLE_ME),
+        clicks: &[],
+        ready: "[data-testid=sampling] [data-testid=sampling-send]",
+    },
+    Screen {
         name: "share link",
         route: "/#/",
         prompt: None,
@@ -123,7 +132,10 @@ async fn no_screen_has_an_accessibility_violation_in_the_dark_theme() {
 async fn audit_every_screen(theme: &'static str) {
     // Each turn makes a tool call, so the chat and the console show a tool line as well as text.
     let llm = ScriptedLlm::start(|request: &Value, index| match index % 2 {
-        // First: the conversation still holds the earlier ASK_ME turn when APPROVE_ME is sent.
+        // First: the conversation still holds the earlier turns when a later one is sent.
+        _ if request["messages"].to_string().contains(SAMPLE_ME) => {
+            Reply::tool("everything_mcp_trigger-sampling-request", json!({"prompt": "name a colour"}))
+        }
         _ if request["messages"].to_string().contains(APPROVE_ME) => Reply::tool("everything_mcp_echo", json!({"message": "hi"})),
         _ if request["messages"].to_string().contains(ASK_ME) => {
             Reply::tool("everything_mcp_trigger-elicitation-request", json!({}))
@@ -219,7 +231,7 @@ async fn audit_screen(page: &Page, screen: &Screen) -> Vec<Violation> {
     page.reload().await;
     if let Some(prompt) = screen.prompt {
         page.say(prompt).await;
-        if prompt != ASK_ME && prompt != APPROVE_ME {
+        if ![ASK_ME, APPROVE_ME, SAMPLE_ME].contains(&prompt) {
             // Runs are counted from the page load.
             page.wait_for_runs(1).await;
         }

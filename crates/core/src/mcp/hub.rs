@@ -17,6 +17,7 @@ use crate::cancel::CancelToken;
 use crate::ids::ServerId;
 use crate::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKind};
 use crate::mcp::elicit::SharedElicitor;
+use crate::mcp::sampling::SharedSampler;
 use crate::mcp::endpoint::{EndpointError, server_host};
 use crate::mcp::error::McpError;
 use crate::mcp::apps::view::ViewResource;
@@ -257,6 +258,7 @@ struct Inner<H: ?Sized> {
     queue: RefCell<Option<UnboundedReceiver<Task>>>,
     listeners: RefCell<Vec<Listener>>,
     elicitor: RefCell<Option<SharedElicitor>>,
+    sampler: RefCell<Option<SharedSampler>>,
 }
 
 struct Entry<H: ?Sized> {
@@ -279,6 +281,7 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
                 queue: RefCell::new(Some(queue)),
                 listeners: RefCell::new(Vec::new()),
                 elicitor: RefCell::new(None),
+                sampler: RefCell::new(None),
             }),
         }
     }
@@ -306,6 +309,12 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
     /// next connection on; set it before adding servers.
     pub fn set_elicitor(&self, elicitor: SharedElicitor) {
         *self.inner.elicitor.borrow_mut() = Some(elicitor);
+    }
+
+    /// Lets `sampler` answer servers' `sampling/createMessage` requests (declared to them) from the
+    /// next connection on; set it before adding servers.
+    pub fn set_sampler(&self, sampler: SharedSampler) {
+        *self.inner.sampler.borrow_mut() = Some(sampler);
     }
 
     /// Calls `listener` with every event from now on.
@@ -410,6 +419,24 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             .get_prompt(name, arguments, &cancel)
             .await
             .map_err(|error| format!("the prompt \"{name}\" of {server} failed: {error}"))
+    }
+
+    /// The values the server the model calls `server` suggests for an argument of its prompt `prompt`
+    /// (`completion/complete`); none when it offers no completions.
+    pub async fn complete_prompt_argument(
+        &self,
+        server: &ServerId,
+        prompt: &str,
+        argument: &str,
+        value: &str,
+        filled: BTreeMap<String, String>,
+        cancel: CancelToken,
+    ) -> Result<Vec<String>, String> {
+        let session = self.inner.connected_session(server).map_err(|error| error.to_string())?;
+        match session.complete_prompt_argument(prompt, argument, value, filled, &cancel).await {
+            Err(McpError::NotOffered(_)) => Ok(Vec::new()),
+            answered => answered.map_err(|error| format!("suggestions for \"{argument}\" of {server} failed: {error}")),
+        }
     }
 
     /// The MCP Apps view at `uri` of the server the model calls `server` (cached per server by
@@ -536,8 +563,12 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             self.inner.options.clone(),
             notices,
         );
-        Rc::new(match self.inner.elicitor.borrow().clone() {
+        let session = match self.inner.elicitor.borrow().clone() {
             Some(elicitor) => session.with_elicitor(elicitor, id_label.as_str()),
+            None => session,
+        };
+        Rc::new(match self.inner.sampler.borrow().clone() {
+            Some(sampler) => session.with_sampler(sampler, id_label.as_str()),
             None => session,
         })
     }
@@ -663,6 +694,10 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
                 server: id.clone(),
                 message: format!("the server asked for input this client cannot show: {reason}"),
             }),
+            Notice::SamplingRefused { reason } => self.emit(HubEvent::Warning {
+                server: id.clone(),
+                message: format!("a sampling request from the server was refused: {reason}"),
+            }),
             Notice::Reconnecting { reason } => {
                 self.set_status(id, ServerStatus::Reconnecting { reason })
             }
@@ -705,6 +740,7 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
             if let (Some(own), true) = (own_name, unnamed) {
                 snapshot.name = own;
             }
+            session.rename(&snapshot.name);
             snapshot.tool_prefix = tool_prefix.clone();
             snapshot.transport = Some(transport);
             snapshot.server_info = hello.server_info.clone();

@@ -8,6 +8,7 @@ use futures::channel::mpsc::UnboundedSender;
 use serde_json::Value;
 
 use crate::mcp::elicit::{self, SharedElicitor};
+use crate::mcp::sampling::{self, SharedSampler};
 use crate::mcp::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND, Message, Method, Notification, Request, RequestId};
 use crate::mcp::model::initialize::{ClientCapabilities, ElicitationCapability, Empty};
 use crate::mcp::model::notify::{LoggingMessageParams, ProgressParams};
@@ -30,6 +31,8 @@ pub enum Notice {
     Reconnecting { reason: String },
     /// The server asked for input in a way this client could not show; it was refused with `reason`.
     ElicitationRefused { reason: String },
+    /// A sampling request could not be put to the person (malformed, or no key is set); refused with `reason`.
+    SamplingRefused { reason: String },
     /// `notifications/message`: a log entry from the server, its data as text.
     Log { level: String, logger: Option<String>, message: String },
     /// `notifications/progress` for a running `tools/call`.
@@ -49,8 +52,12 @@ pub(crate) struct Inbound {
     /// Running `tools/call`s by progress token (their request id), to name the tool in progress notices.
     calls: RefCell<HashMap<RequestId, String>>,
     relist: UnboundedSender<()>,
-    /// Who answers `elicitation/create`, and the server's name to show them.
-    elicitor: Option<(SharedElicitor, String)>,
+    /// Who answers `elicitation/create`.
+    elicitor: Option<SharedElicitor>,
+    /// Who answers `sampling/createMessage`.
+    sampler: Option<SharedSampler>,
+    /// The server's name as the person knows it, shown with what it asks them.
+    server_name: RefCell<String>,
     /// `notifications/resources/list_changed` arrived: cached views are read again on next use.
     views_stale: Cell<bool>,
 }
@@ -62,21 +69,40 @@ impl Inbound {
             calls: RefCell::new(HashMap::new()),
             relist,
             elicitor: None,
+            sampler: None,
+            server_name: RefCell::new(String::new()),
             views_stale: Cell::new(false),
         }
     }
 
     pub(crate) fn set_elicitor(&mut self, elicitor: SharedElicitor, server: String) {
-        self.elicitor = Some((elicitor, server));
+        self.elicitor = Some(elicitor);
+        self.rename(server);
+    }
+
+    pub(crate) fn set_sampler(&mut self, sampler: SharedSampler, server: String) {
+        self.sampler = Some(sampler);
+        self.rename(server);
+    }
+
+    /// The name to show the person from now on (a server named after its `serverInfo` once connected).
+    pub(crate) fn rename(&self, server: String) {
+        *self.server_name.borrow_mut() = server;
+    }
+
+    /// Whether the server may send requests of its own (elicitation, sampling), outside any call too.
+    pub(crate) fn takes_requests(&self) -> bool {
+        self.elicitor.is_some() || self.sampler.is_some()
     }
 
     /// What the `initialize` request declares: exactly what [`Inbound::answer`] handles.
     pub(crate) fn capabilities(&self) -> ClientCapabilities {
         ClientCapabilities {
-            elicitation: self.elicitor.as_ref().map(|(elicitor, _)| ElicitationCapability {
+            elicitation: self.elicitor.as_ref().map(|elicitor| ElicitationCapability {
                 form: Empty {},
                 url: elicitor.supports_url().then_some(Empty {}),
             }),
+            sampling: self.sampler.as_ref().map(|_| Empty {}),
             ..ClientCapabilities::default()
         }
     }
@@ -99,14 +125,19 @@ impl Inbound {
     }
 
     /// The answer to a server request: `ping` gets an empty result, `elicitation/create` the
-    /// person's answer (when there is someone to ask), anything else `-32601`.
+    /// person's answer (when there is someone to ask), `sampling/createMessage` the model's answer
+    /// once the person approved it (when there is a sampler), anything else `-32601`.
     pub(crate) async fn answer(&self, request: &Request) -> Message {
+        let server = self.server_name.borrow().clone();
+        if let (Method::SamplingCreateMessage, Some(sampler)) = (&request.method, &self.sampler) {
+            return self.sample(request, sampler, &server).await;
+        }
         match (&request.method, &self.elicitor) {
             (Method::Ping, _) => {
                 Message::response(request.id.clone(), Value::Object(Default::default()))
             }
-            (Method::ElicitationCreate, Some((elicitor, server))) => {
-                let asked = match elicit::read_request(server, request.params.clone(), elicitor.supports_url()) {
+            (Method::ElicitationCreate, Some(elicitor)) => {
+                let asked = match elicit::read_request(&server, request.params.clone(), elicitor.supports_url()) {
                     Ok(asked) => asked,
                     Err(error) => {
                         self.notice(Notice::ElicitationRefused { reason: error.to_string() });
@@ -122,6 +153,25 @@ impl Inbound {
                 METHOD_NOT_FOUND,
                 format!("method not found: this client does not implement \"{other}\""),
             ),
+        }
+    }
+
+    async fn sample(&self, request: &Request, sampler: &SharedSampler, server: &str) -> Message {
+        let answered = match sampling::read_request(server, request.params.clone()) {
+            Ok(asked) => sampler.sample(asked).await,
+            Err(error) => Err(error),
+        };
+        match answered {
+            Ok(reply) => {
+                let result = sampling::to_result(reply);
+                Message::response(request.id.clone(), serde_json::to_value(result).unwrap_or(Value::Null))
+            }
+            Err(error) => {
+                if !matches!(error, sampling::SamplingError::Declined) {
+                    self.notice(Notice::SamplingRefused { reason: error.to_string() });
+                }
+                Message::error(Some(request.id.clone()), error.code(), error.to_string())
+            }
         }
     }
 

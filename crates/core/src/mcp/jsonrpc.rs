@@ -68,11 +68,13 @@ pub enum Method {
     ResourcesRead,
     PromptsList,
     PromptsGet,
+    CompletionComplete,
     LoggingSetLevel,
     Cancelled,
     Progress,
     ToolsListChanged,
     ElicitationCreate,
+    SamplingCreateMessage,
     LoggingMessage,
     Other(String),
 }
@@ -90,18 +92,20 @@ impl Method {
             Method::ResourcesRead => "resources/read",
             Method::PromptsList => "prompts/list",
             Method::PromptsGet => "prompts/get",
+            Method::CompletionComplete => "completion/complete",
             Method::LoggingSetLevel => "logging/setLevel",
             Method::Cancelled => "notifications/cancelled",
             Method::Progress => "notifications/progress",
             Method::ToolsListChanged => "notifications/tools/list_changed",
             Method::ElicitationCreate => "elicitation/create",
+            Method::SamplingCreateMessage => "sampling/createMessage",
             Method::LoggingMessage => "notifications/message",
             Method::Other(name) => name,
         }
     }
 
     pub fn from_wire(name: &str) -> Method {
-        const KNOWN: [Method; 16] = [
+        const KNOWN: [Method; 18] = [
             Method::Initialize,
             Method::Initialized,
             Method::Ping,
@@ -112,11 +116,13 @@ impl Method {
             Method::ResourcesRead,
             Method::PromptsList,
             Method::PromptsGet,
+            Method::CompletionComplete,
             Method::LoggingSetLevel,
             Method::Cancelled,
             Method::Progress,
             Method::ToolsListChanged,
             Method::ElicitationCreate,
+            Method::SamplingCreateMessage,
             Method::LoggingMessage,
         ];
         KNOWN

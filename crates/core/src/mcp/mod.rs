@@ -6,6 +6,7 @@
 //! - [`sse`]: the event-stream parser (also for LLM streaming).
 //! - [`streamable`], [`legacy`]: the two transports; [`legacy::EventSourcePort`] is the browser's `EventSource`.
 //! - [`elicit`]: server requests for input (`elicitation/create`), as forms the person fills.
+//! - [`sampling`]: server requests for a completion (`sampling/createMessage`), approved by the person.
 //! - [`session`]: one server (detection, handshake, paging, calls, listening, recovery).
 //! - [`hub`]: all servers, their states and events; implements [`crate::remote::RemoteServers`].
 //! - [`oauth`]: signing in to servers that require OAuth 2.1 (an `HttpTransport` decorator).
@@ -25,6 +26,7 @@ pub mod model;
 pub mod normalize;
 pub mod oauth;
 pub mod prompts;
+pub mod sampling;
 pub mod session;
 pub mod sse;
 pub mod streamable;

@@ -20,6 +20,8 @@ use crate::cancel::CancelToken;
 use crate::mcp::apps::view::{ViewResource, read_view};
 use crate::mcp::config::{McpOptions, ServerConfig, TransportKind};
 use crate::mcp::elicit::SharedElicitor;
+use crate::mcp::sampling::SharedSampler;
+use crate::mcp::model::complete::{ArgumentValue, CompleteContext, CompleteParams, CompleteResult, PromptReference};
 use crate::mcp::error::McpError;
 use crate::mcp::inbound::{Inbound, Notice, NoticeSink};
 use crate::mcp::jsonrpc::{Message, Method, Request, RequestId, Version, value_depth};
@@ -59,6 +61,9 @@ impl<H: ?Sized> Clone for SessionPorts<H> {
 /// Deepest input schema a tool may have to be offered: deeper ones are skipped with a note, as the
 /// model's provider and the page's own JSON reading (serde_json's 128) would choke on them.
 pub const MAX_SCHEMA_DEPTH: usize = 64;
+
+/// The most suggestions kept from one `completion/complete` (the specification's own limit).
+pub const MAX_COMPLETIONS: usize = 100;
 
 /// What a server told us about itself, its tools, resources and prompts.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -167,6 +172,18 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
     pub fn with_elicitor(mut self, elicitor: SharedElicitor, server: &str) -> Session<H> {
         self.inbound.set_elicitor(elicitor, server.to_owned());
         self
+    }
+
+    /// Lets `sampler` answer the server's `sampling/createMessage` requests (and declares it),
+    /// naming this server `server` to whoever approves them.
+    pub fn with_sampler(mut self, sampler: SharedSampler, server: &str) -> Session<H> {
+        self.inbound.set_sampler(sampler, server.to_owned());
+        self
+    }
+
+    /// The name shown to the person with the server's requests from now on.
+    pub fn rename(&self, server: &str) {
+        self.inbound.rename(server.to_owned());
     }
 
     /// The transport in use, once connected.
@@ -350,6 +367,38 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             .map_err(McpError::after_connected)?;
         serde_json::from_value(result)
             .map_err(|error| McpError::Protocol(format!("the prompts/get result for \"{name}\" is malformed: {error}")))
+    }
+
+    /// The values the server suggests for the prompt `prompt`'s `argument` starting as `value`,
+    /// given the arguments already `filled` (`completion/complete`), at most [`MAX_COMPLETIONS`].
+    pub async fn complete_prompt_argument(
+        &self,
+        prompt: &str,
+        argument: &str,
+        value: &str,
+        filled: BTreeMap<String, String>,
+        cancel: &CancelToken,
+    ) -> Result<Vec<String>, McpError> {
+        let declared = self.facts.borrow().hello.as_ref().is_some_and(|hello| hello.capabilities.completions.is_some());
+        if !declared {
+            return Err(McpError::NotOffered("completions"));
+        }
+        let params = CompleteParams {
+            reference: PromptReference { kind: "ref/prompt", name: prompt.to_owned() },
+            argument: ArgumentValue { name: argument.to_owned(), value: value.to_owned() },
+            context: (!filled.is_empty()).then_some(CompleteContext { arguments: filled }),
+        };
+        let request = self.new_request(Method::CompletionComplete, Some(to_params(&params)));
+        let result = self
+            .exchange_renewing(&request, self.options.connect_timeout_ms, cancel)
+            .await
+            .map_err(McpError::after_connected)?;
+        let mut values = serde_json::from_value::<CompleteResult>(result)
+            .map_err(|error| McpError::Protocol(format!("the completion/complete result is malformed: {error}")))?
+            .completion
+            .values;
+        values.truncate(MAX_COMPLETIONS);
+        Ok(values)
     }
 
     /// Asks the server to send log entries from `level` up (`logging/setLevel`).
@@ -707,8 +756,8 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                         .hello
                         .as_ref()
                         .is_some_and(InitializeResult::announces_tool_changes);
-                    // A server may also ask for input (elicitation) on this stream, outside any call.
-                    if !announces && self.inbound.capabilities().elicitation.is_none() {
+                    // A server may also send requests (elicitation, sampling) on this stream, outside any call.
+                    if !announces && !self.inbound.takes_requests() {
                         // Nothing to listen for: the session lives on through its POSTs.
                         futures::future::pending::<()>().await;
                     }

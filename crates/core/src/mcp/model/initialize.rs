@@ -34,12 +34,14 @@ impl Default for InitializeParams {
 }
 
 /// Only what this session really handles: elicitation when it has someone to ask (form mode,
-/// URL mode too when that is handled), and MCP Apps views. No roots or sampling: servers would get
-/// `-32601` for those.
+/// URL mode too when that is handled), sampling when it has a model and someone to approve, and
+/// MCP Apps views. No roots: servers would get `-32601` for those.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ClientCapabilities {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub elicitation: Option<ElicitationCapability>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<Empty>,
     pub extensions: Extensions,
 }
 
@@ -118,6 +120,9 @@ pub struct ServerCapabilities {
     pub resources: Option<ResourcesCapability>,
     #[serde(default)]
     pub prompts: Option<ToolsCapability>,
+    /// `{}` when the server suggests argument values (`completion/complete`).
+    #[serde(default)]
+    pub completions: Option<serde_json::Value>,
     /// `{}` when the server sends `notifications/message` and takes `logging/setLevel`.
     #[serde(default)]
     pub logging: Option<serde_json::Value>,

@@ -1,0 +1,205 @@
+//! The MCP client's server requests and offers in the real app, against server-everything (npm) and
+//! a Python `mcp` server: a sampling request shown with its model and cost, sent through the
+//! configured provider only once approved (as edited), a declined one refused to the server; a
+//! server's form declined or cancelled, and a form no one can show refused with the reason while the
+//! conversation goes on; an agent turn that lists and reads a server's resources; and a `/` prompt
+//! that first fails, then starts the turn once its arguments are fixed.
+
+use autoui_e2e::browser::BrowserOptions;
+use autoui_e2e::llm::{Reply, ScriptedLlm, calls_to, tool_results};
+use autoui_e2e::mcp_server::{McpServer, Transport};
+use autoui_e2e::with_app;
+use serde_json::{Value, json};
+
+const SAMPLE: &str = "everything_mcp_trigger-sampling-request";
+const ELICIT: &str = "everything_mcp_trigger-elicitation-request";
+const ASK_ADDRESS: &str = "asking_mcp_ask_for_address";
+/// server-everything's system prompt on its sampling requests.
+const SAMPLING_SYSTEM: &str = "You are a helpful test server.";
+
+/// The text of the conversation's last message when it is the person's (not a tool result).
+fn last_user_words(request: &Value) -> Option<String> {
+    let last = request["messages"].as_array()?.last()?;
+    let content = &last["content"];
+    if let Some(text) = content.as_str() {
+        return Some(text.to_owned());
+    }
+    let blocks = content.as_array()?;
+    if blocks.iter().any(|block| block["type"] == "tool_result") {
+        return None;
+    }
+    Some(blocks.iter().filter_map(|block| block["text"].as_str()).collect::<Vec<_>>().join("\n"))
+}
+
+fn is_sampling(request: &Value) -> bool {
+    request["system"].to_string().contains(SAMPLING_SYSTEM)
+}
+
+#[tokio::test]
+async fn a_sampling_request_reaches_the_model_only_once_approved_as_edited_and_a_decline_reaches_the_server() {
+    let server = McpServer::everything(Transport::Streamable).await;
+    let llm = ScriptedLlm::start(|request: &Value, _index| {
+        if is_sampling(request) {
+            return Reply::text("Teal is calm.");
+        }
+        match last_user_words(request) {
+            Some(_) => Reply::tool(SAMPLE, json!({"prompt": "name a colour", "maxTokens": 40})),
+            None => Reply::text("The server has its answer."),
+        }
+    })
+    .await;
+    let (base, url) = (llm.base_url(), server.url());
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "everything").await;
+
+        page.say("Let the server ask my model for a colour").await;
+        page.find("[data-testid=sampling]").await;
+        assert_eq!(page.text("[data-testid=sampling-system]").await, SAMPLING_SYSTEM);
+        assert_eq!(page.text("[data-testid=sampling-model]").await, "Answered by scripted-model (Anthropic)");
+        let cost = page.text("[data-testid=sampling-cost]").await;
+        assert!(cost.contains("up to 40 output tokens") && cost.contains("free (a model on this machine)"), "{cost}");
+        page.set_value("[data-testid=sampling-prompt]", "name a calm colour").await;
+        page.click("[data-testid=sampling-send]").await;
+        page.wait_for_runs(1).await;
+        page.wait_for_text("[data-testid=transcript]", "The server has its answer.").await;
+
+        page.say("Once more, but I will say no").await;
+        page.find("[data-testid=sampling]").await;
+        page.click("[data-testid=sampling-decline]").await;
+        page.wait_for_runs(2).await;
+        assert_eq!(page.count("[data-testid=sampling]").await, 0, "no card is left");
+
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+
+    let requests = llm.requests();
+    let sampled: Vec<&Value> = requests.iter().filter(|request| is_sampling(request)).collect();
+    assert_eq!(sampled.len(), 1, "only the approved request reached the model");
+    assert!(sampled[0]["tools"].as_array().is_none_or(Vec::is_empty), "a sampled completion offers no tools");
+    assert_eq!(last_user_words(sampled[0]).as_deref(), Some("name a calm colour"), "the person's edit is what was asked");
+    assert!(sampled[0]["max_tokens"].as_u64().is_some_and(|tokens| tokens <= 40), "{}", sampled[0]["max_tokens"]);
+
+    let last = requests.last().expect("requests");
+    let calls = calls_to(last, SAMPLE);
+    assert_eq!(calls.len(), 2);
+    let approved = calls[0].result.clone().unwrap_or_default();
+    assert!(approved.contains("Teal is calm.") && approved.contains("scripted-model"), "{approved}");
+    let declined = calls[1].result.clone().unwrap_or_default();
+    assert!(declined.contains("User rejected sampling request"), "{declined}");
+    llm.stop().await;
+}
+
+#[tokio::test]
+async fn a_servers_form_can_be_declined_or_cancelled_and_one_no_one_can_show_is_refused_with_the_reason() {
+    let everything = McpServer::everything(Transport::Streamable).await;
+    let asking = McpServer::python("asking_server.py", Transport::Streamable).await;
+    let llm = ScriptedLlm::start(|request: &Value, _index| match last_user_words(request) {
+        Some(words) if words.contains("where I live") => Reply::tool(ASK_ADDRESS, json!({})),
+        Some(_) => Reply::tool(ELICIT, json!({})),
+        None => Reply::text("Noted."),
+    })
+    .await;
+    let (base, everything_url, asking_url) = (llm.base_url(), everything.url(), asking.url());
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&everything_url, "everything").await;
+        page.add_server(&asking_url, "asking").await;
+
+        page.say("Ask me for my details, I will decline").await;
+        page.find("[data-testid=elicitation] [data-testid=elicitation-decline]").await;
+        page.click("[data-testid=elicitation-decline]").await;
+        page.wait_for_runs(1).await;
+
+        page.say("Ask me again, I will cancel").await;
+        page.find("[data-testid=elicitation] [data-testid=elicitation-cancel]").await;
+        page.click("[data-testid=elicitation-cancel]").await;
+        page.wait_for_runs(2).await;
+
+        page.say("Ask where I live").await;
+        page.wait_for_runs(3).await;
+        assert_eq!(page.count("[data-testid=elicitation]").await, 0, "a form no one can show is never shown");
+        let transcript = page.text("[data-testid=transcript]").await;
+        assert!(transcript.contains("Ask me for my details, I will decline"), "the conversation survives: {transcript}");
+
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+
+    let last = llm.requests().last().cloned().expect("requests");
+    let results = tool_results(&last);
+    assert!(results.iter().any(|text| text.contains("User declined to provide the requested information")), "{results:#?}");
+    assert!(results.iter().any(|text| text.contains("User cancelled the elicitation dialog")), "{results:#?}");
+    let refused = calls_to(&last, ASK_ADDRESS).pop().and_then(|call| call.result).unwrap_or_default();
+    assert!(
+        refused.contains(
+            "the client refused the question: the requested schema cannot be shown as a form: field \"address\": type \"object\" is not a form field type"
+        ),
+        "{refused}"
+    );
+    llm.stop().await;
+}
+
+#[tokio::test]
+async fn an_agent_turn_reads_a_servers_resources_and_a_slash_prompt_starts_the_next_turn_once_it_stops_failing() {
+    let server = McpServer::everything(Transport::Streamable).await;
+    let llm = ScriptedLlm::start(|request: &Value, _index| {
+        let words = last_user_words(request);
+        let results = tool_results(request).len();
+        match (words, results) {
+            (Some(words), _) if words.contains("This prompt includes") => Reply::text("I have the prompt's resource."),
+            (Some(_), _) => Reply::tool("everything_mcp_list_resources", json!({})),
+            (None, 1) => Reply::tool("everything_mcp_read_resource", json!({"uri": "demo://resource/dynamic/text/5"})),
+            (None, _) => Reply::text("Resource 5 is read."),
+        }
+    })
+    .await;
+    let (base, url) = (llm.base_url(), server.url());
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "everything").await;
+
+        page.say("What does the fifth text resource say?").await;
+        page.wait_for_runs(1).await;
+        page.wait_for_text("[data-testid=transcript]", "Resource 5 is read.").await;
+
+        page.type_into("[data-testid=chat-input]", "/resource").await;
+        page.find("[data-testid=prompt-option]").await;
+        page.click("[data-testid=prompt-option]").await;
+        page.find("[data-testid=prompt-form]").await;
+        page.set_value("input[name=resourceType]", "Video").await;
+        page.set_value("input[name=resourceId]", "3").await;
+        page.click("[data-testid=prompt-use]").await;
+        let error = page.wait_for_text("[data-testid=prompt-error]", "Invalid resourceType").await;
+        assert!(error.starts_with("the prompt \"resource-prompt\" of everything failed"), "{error}");
+        page.set_value("input[name=resourceType]", "Text").await;
+        page.click("[data-testid=prompt-use]").await;
+        page.wait_until_gone("[data-testid=prompt-form]").await;
+        page.click("[data-testid=send]").await;
+        page.wait_for_runs(2).await;
+        page.wait_for_text("[data-testid=transcript]", "I have the prompt's resource.").await;
+
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+
+    let requests = llm.requests();
+    let after_read = &requests[2];
+    let read = calls_to(after_read, "everything_mcp_read_resource").pop().and_then(|call| call.result).unwrap_or_default();
+    assert!(read.contains("Resource 5: This is a plaintext resource"), "{read}");
+    let listed = calls_to(after_read, "everything_mcp_list_resources").pop().and_then(|call| call.result).unwrap_or_default();
+    assert!(listed.contains("demo://resource/static/document/"), "{listed}");
+    let prompt_turn = last_user_words(requests.last().expect("requests")).unwrap_or_default();
+    assert!(
+        prompt_turn.contains("[resource <demo://resource/dynamic/text/3>]") && prompt_turn.contains("Resource 3: This is a plaintext resource"),
+        "the prompt's messages start the turn: {prompt_turn}"
+    );
+    llm.stop().await;
+}
