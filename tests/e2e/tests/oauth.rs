@@ -1,10 +1,16 @@
 //! The OAuth callback page as the app serves it: opened by the app page (as the authorization
 //! server's redirect lands in the sign-in window), it posts its URL to its opener on the app's
 //! origin, takes the code out of its own address bar and closes; the app page's URL never holds it.
-//! The whole sign-in against a real authorization server is not here yet (see the README).
+//! Then the whole sign-in against a real authorization server, and how each way it can fail shows.
+
+use std::time::{Duration, Instant};
 
 use autoui_e2e::browser::BrowserOptions;
+use autoui_e2e::llm::{Reply, ScriptedLlm, tool_results};
+use autoui_e2e::mcp_server::{McpServer, Transport, free_port};
+use autoui_e2e::page::{Page, WAIT};
 use autoui_e2e::with_app;
+use fantoccini::wd::WindowHandle;
 use serde_json::{Value, json};
 
 const HAND_BACK: &str = r#"
@@ -36,4 +42,219 @@ async fn the_callback_page_hands_the_code_to_its_opener_on_the_apps_origin_and_c
         assert!(errors.iter().all(|e| !e.contains("Content Security Policy")), "the callback page's own policy lets its script run: {errors:?}");
     })
     .await;
+}
+
+// The whole sign-in against a real authorization server: tests/oauth-server (npm oidc-provider)
+// in front of tests/servers/protected_server.py, which accepts only that issuer's JWT access tokens
+// for its own URL. The test fills the provider's own login and consent pages in the sign-in window.
+
+const SERVER: &str = "notes";
+const WHOAMI: &str = "notes_mcp_whoami";
+
+/// The authorization server and the protected MCP server it issues tokens for.
+struct SignInRig {
+    provider: McpServer,
+    resource: McpServer,
+}
+
+impl SignInRig {
+    /// `mode` is the provider's OAUTH_MODE; its access tokens live `access_ttl_s` seconds.
+    async fn start(page: &Page, mode: &str, access_ttl_s: u32) -> SignInRig {
+        let (provider_port, resource_port) = (free_port(), free_port());
+        let issuer = format!("http://127.0.0.1:{provider_port}");
+        let resource = McpServer::python_on(
+            "protected_server.py",
+            Transport::Streamable,
+            resource_port,
+            vec![("PROTECTED_ISSUER".into(), issuer)],
+        )
+        .await;
+        let provider = McpServer::oauth_provider(
+            provider_port,
+            vec![
+                ("OAUTH_RESOURCE".into(), resource.url()),
+                ("OAUTH_APP_ORIGIN".into(), page.url("")),
+                ("OAUTH_ACCESS_TTL".into(), access_ttl_s.to_string()),
+                ("OAUTH_MODE".into(), mode.into()),
+            ],
+        )
+        .await;
+        SignInRig { provider, resource }
+    }
+
+    fn issuer(&self) -> String {
+        self.provider.base_url()
+    }
+}
+
+fn in_row(css: &str) -> String {
+    format!("[data-testid=server][data-server-id='{SERVER}'] {css}")
+}
+
+/// Adds the protected server in the servers panel (left open) and waits for "Sign in required".
+async fn add_protected_server(page: &Page, rig: &SignInRig) {
+    page.click("[data-testid=open-servers]").await;
+    page.type_into("[data-testid=server-url]", &rig.resource.url()).await;
+    page.type_into("[data-testid=server-name]", SERVER).await;
+    page.click("[data-testid=server-add]").await;
+    let auth = page.wait_for_text(&in_row("[data-auth=sign-in-required]"), "Sign in required").await;
+    assert!(!auth.contains("failed"), "no error before the person tried: {auth}");
+}
+
+/// Presses Sign in and returns the sign-in window's handle, switched to, once it has opened.
+async fn press_sign_in(page: &Page) -> (WindowHandle, WindowHandle) {
+    let client = page.client();
+    let app = client.window().await.expect("the app's window");
+    page.click(&in_row("[data-testid=server-sign-in]")).await;
+    let deadline = Instant::now() + WAIT;
+    let popup = loop {
+        let windows = client.windows().await.expect("windows");
+        if let Some(popup) = windows.into_iter().find(|w| *w != app) {
+            break popup;
+        }
+        assert!(Instant::now() < deadline, "no sign-in window opened");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    client.switch_to_window(popup.clone()).await.expect("to the sign-in window");
+    (app, popup)
+}
+
+/// Fills oidc-provider's login page, then its consent page, in the current (sign-in) window.
+async fn log_in_and_consent(page: &Page) {
+    page.find("input[name=login]").await;
+    page.eval(
+        "document.querySelector('input[name=login]').value = 'ada'; \
+         document.querySelector('input[name=password]').value = 'correct horse'; \
+         document.querySelector('form').submit();",
+        vec![],
+    )
+    .await;
+    page.find("input[name=prompt][value=consent]").await;
+    // The submit navigates to the app's callback page, which closes this window.
+    page.eval("setTimeout(() => document.querySelector('form').submit(), 0);", vec![]).await;
+}
+
+/// The whole sign-in: Sign in, the provider's pages, back in the app's window once the sign-in
+/// window has closed itself.
+async fn sign_in(page: &Page) {
+    let (app, _popup) = press_sign_in(page).await;
+    log_in_and_consent(page).await;
+    page.client().switch_to_window(app).await.expect("back to the app");
+    wait_for_windows(page, 1).await;
+}
+
+async fn wait_for_windows(page: &Page, count: usize) {
+    let deadline = Instant::now() + WAIT;
+    while page.client().windows().await.expect("windows").len() != count {
+        assert!(Instant::now() < deadline, "never {count} windows");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Every string stored under `key` anywhere in `value`.
+fn strings_under(value: &Value, key: &str, found: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (name, inner) in map {
+                match inner {
+                    Value::String(text) if name == key => found.push(text.clone()),
+                    _ => strings_under(inner, key, found),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| strings_under(item, key, found)),
+        Value::String(text) if text.starts_with('{') || text.starts_with('[') => {
+            if let Ok(inner) = serde_json::from_str::<Value>(text) {
+                strings_under(&inner, key, found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Who am I: whoami, a card, an answer; asked again later: whoami and an answer.
+fn who_script(_request: &Value, index: usize) -> Reply {
+    match index {
+        0 | 3 => Reply::tool(WHOAMI, json!({})),
+        1 => Reply::tool("autoui_webmcp_widget_display", json!({"name": "stat-card", "params": {"label": "Signed in", "value": "ada"}})),
+        2 => Reply::text("You are ada."),
+        _ => Reply::text("Still ada."),
+    }
+}
+
+#[tokio::test]
+async fn signing_in_at_oidc_provider_connects_the_server_refreshes_its_token_and_never_shows_it() {
+    const TTL_S: u32 = 8;
+    let llm = ScriptedLlm::start(who_script).await;
+    let base = llm.base_url();
+    let llm_ref = &llm;
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        let rig = SignInRig::start(&page, "normal", TTL_S).await;
+        add_protected_server(&page, &rig).await;
+
+        sign_in(&page).await;
+        let signed_in_at = Instant::now();
+        let status = page.wait_for_server(SERVER, "connected with").await;
+        assert!(status.contains("1 tool"), "whoami listed: {status}");
+        let auth = page.text(&in_row("[data-auth=signed-in]")).await;
+        assert!(auth.contains(&format!("Signed in at {}", rig.issuer())) && auth.contains("notes:read"), "{auth}");
+        page.click(&in_row("[data-testid=server-approval-all] option[value=always_allow]")).await;
+        page.close_servers().await;
+
+        page.say("Who am I?").await;
+        page.wait_for_runs(1).await;
+        let answered = tool_results(&llm_ref.requests()[1]).join("\n");
+        assert!(answered.contains("signed in as ada via "), "the server accepted the provider's token: {answered}");
+        page.wait_for_count("[data-testid=widget]", 1).await;
+
+        // Reloaded: still signed in, no new sign-in.
+        page.reload().await;
+        page.click("[data-testid=open-servers]").await;
+        page.wait_for_server(SERVER, "connected with").await;
+        page.find(&in_row("[data-auth=signed-in]")).await;
+        page.close_servers().await;
+
+        // Past the first access token's lifetime the server refuses it; the call still works
+        // because the app refreshed it with the refresh token.
+        let expired = signed_in_at + Duration::from_secs(u64::from(TTL_S) + 2);
+        tokio::time::sleep(expired.saturating_duration_since(Instant::now())).await;
+        page.say("And now?").await;
+        page.wait_for_runs(1).await; // since the reload
+        let requests = llm_ref.requests();
+        let again = tool_results(&requests[requests.len() - 1]).join("\n");
+        assert!(again.contains("signed in as ada via "), "a refreshed token was accepted: {again}");
+
+        // Nothing secret leaves the app's storage: not in the console, an export, a share link or the URL.
+        let stored = page.stored_records().await;
+        let mut secrets = Vec::new();
+        for key in ["access_token", "refresh_token"] {
+            strings_under(&stored, key, &mut secrets);
+        }
+        assert!(secrets.len() >= 2, "the grant is stored with its tokens: {stored}");
+        page.catch_downloads().await;
+        page.click("[data-testid=export-file]").await;
+        let export = page.downloaded_text().await.expect("the dashboard was downloaded");
+        page.click("[data-testid=share]").await;
+        let link = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
+        let url = page.eval("return location.href + ' ' + history.length", vec![]).await.to_string();
+        let console = page.console_messages().await.join("\n");
+        for (place, text) in [("the console", &console), ("the export", &export), ("the share link", &link), ("the page URL", &url)] {
+            for secret in &secrets {
+                assert!(!text.contains(secret.as_str()), "a token in {place}");
+            }
+            for marker in ["code=", "code_verifier", "refresh_token", "access_token"] {
+                assert!(!text.contains(marker), "{marker} in {place}: {text}");
+            }
+        }
+        assert!(!link.is_empty() && !export.is_empty(), "there was something to check");
+
+        // Sign out: the refresh token is revoked at the provider, and the server asks again.
+        page.click("[data-testid=open-servers]").await;
+        page.click(&in_row("[data-testid=server-sign-out]")).await;
+        page.find(&in_row("[data-auth=sign-in-required]")).await;
+    })
+    .await;
+    llm.stop().await;
 }
