@@ -258,3 +258,114 @@ async fn signing_in_at_oidc_provider_connects_the_server_refreshes_its_token_and
     .await;
     llm.stop().await;
 }
+
+#[tokio::test]
+async fn a_forged_state_is_refused_and_a_closed_sign_in_window_just_cancels() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        let rig = SignInRig::start(&page, "normal", 3600).await;
+        add_protected_server(&page, &rig).await;
+
+        // An answer with another state (a forged or stale redirect) reaches the app's callback page.
+        let (app, _popup) = press_sign_in(&page).await;
+        page.find("input[name=login]").await;
+        let forged = page.url("/oauth/callback.html?code=forged-code&state=not-this-sign-ins");
+        page.eval("location.href = arguments[0];", vec![json!(forged)]).await;
+        page.client().switch_to_window(app.clone()).await.expect("back to the app");
+        wait_for_windows(&page, 1).await;
+        let error = page.wait_for_text(&in_row("[data-testid=server-auth-error]"), "state").await;
+        assert!(error.starts_with("OAuth authorization failed at "), "the step is named: {error}");
+        assert!(error.contains("does not match"), "{error}");
+        page.find(&in_row("[data-auth=sign-in-required]")).await;
+
+        // The person closes the sign-in window: no error, Sign in again possible.
+        let (app, popup) = press_sign_in(&page).await;
+        page.find("input[name=login]").await;
+        page.client().close_window().await.expect("the person closes the sign-in window");
+        page.client().switch_to_window(app).await.expect("back to the app");
+        let _ = popup;
+        page.wait_until_gone(&in_row("[data-auth=signing-in]")).await;
+        page.find(&in_row("[data-auth=sign-in-required] [data-testid=server-sign-in]")).await;
+        assert_eq!(page.count(&in_row("[data-testid=server-auth-error]")).await, 0, "closing the window is not an error");
+        let url = page.eval("return location.href", vec![]).await;
+        assert!(!url.to_string().contains("code="), "{url}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_token_endpoint_without_cors_and_a_refused_registration_are_named() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        let rig = SignInRig::start(&page, "no-token-cors", 3600).await;
+        add_protected_server(&page, &rig).await;
+        sign_in(&page).await;
+        let error = page.wait_for_text(&in_row("[data-testid=server-auth-error]"), "failed").await;
+        let token_endpoint = format!("{}/token", rig.issuer());
+        assert!(error.starts_with(&format!("OAuth token request failed at {token_endpoint}:")), "{error}");
+        assert!(error.contains("Access-Control-Allow-Origin") && error.contains("CORS"), "the missing header is named: {error}");
+    })
+    .await;
+
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        let rig = SignInRig::start(&page, "refuse-registration", 3600).await;
+        add_protected_server(&page, &rig).await;
+        page.click(&in_row("[data-testid=server-sign-in]")).await;
+        let error = page.wait_for_text(&in_row("[data-testid=server-auth-error]"), "failed").await;
+        let registration = format!("{}/reg", rig.issuer());
+        assert!(error.starts_with(&format!("OAuth client registration failed at {registration}:")), "{error}");
+        wait_for_windows(&page, 1).await;
+        page.find(&in_row("[data-testid=server-sign-in]")).await;
+    })
+    .await;
+}
+
+fn revoked_script(_request: &Value, index: usize) -> Reply {
+    match index {
+        0 | 2 => Reply::tool(WHOAMI, json!({})),
+        _ => Reply::text("Done."),
+    }
+}
+
+#[tokio::test]
+async fn a_revoked_refresh_token_asks_for_a_sign_in_again_and_loses_nothing_else() {
+    const TTL_S: u32 = 5;
+    let other = McpServer::python("table_server.py", Transport::Streamable).await;
+    let llm = ScriptedLlm::start(revoked_script).await;
+    let base = llm.base_url();
+    let other_url = other.url();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&other_url, "table").await;
+        let rig = SignInRig::start(&page, "normal", TTL_S).await;
+        add_protected_server(&page, &rig).await;
+        sign_in(&page).await;
+        let signed_in_at = Instant::now();
+        page.wait_for_server(SERVER, "connected with").await;
+        page.click(&in_row("[data-testid=server-approval-all] option[value=always_allow]")).await;
+        page.close_servers().await;
+        page.say("Who am I?").await;
+        page.wait_for_runs(1).await;
+        let card = page.call_tool("widget_display", json!({"name": "stat-card", "params": {"label": "Kept", "value": "7"}})).await;
+        assert!(card["structuredContent"]["id"].is_string(), "{card}");
+
+        // The person revokes the app's access at the provider; the access token then runs out.
+        let revoked = rig.provider.post_json("/test/revoke-refresh-tokens").await;
+        assert!(revoked["revoked"].as_u64().unwrap_or(0) >= 1, "{revoked}");
+        let expired = signed_in_at + Duration::from_secs(u64::from(TTL_S) + 2);
+        tokio::time::sleep(expired.saturating_duration_since(Instant::now())).await;
+        page.say("And now?").await;
+        page.click("[data-testid=open-servers]").await;
+        page.find(&in_row("[data-auth=sign-in-required] [data-testid=server-sign-in]")).await;
+
+        // Nothing else lost: the conversation, the canvas, the other server.
+        let transcript = page.text("[data-testid=transcript]").await;
+        assert!(transcript.contains("Who am I?") && transcript.contains("And now?"), "{transcript}");
+        assert_eq!(page.count("[data-testid=widget]").await, 1, "the canvas keeps its card");
+        page.wait_for_server("table", "connected with").await;
+    })
+    .await;
+    llm.stop().await;
+}
