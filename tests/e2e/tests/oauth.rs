@@ -369,3 +369,36 @@ async fn a_revoked_refresh_token_asks_for_a_sign_in_again_and_loses_nothing_else
     .await;
     llm.stop().await;
 }
+
+/// `scripts/oauth-client.sh` (the build's hook) with `AUTOUI_PUBLIC_URL` set to `public`, writing
+/// into a fresh directory: its exit success and the document, if any.
+fn client_document(public: &str) -> (bool, Option<Value>) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = std::env::temp_dir().join(format!("autoui-oauth-client-{}-{}", std::process::id(), public.len()));
+    let status = std::process::Command::new("bash")
+        .arg(root.join("scripts/oauth-client.sh"))
+        .arg(&out)
+        .env("AUTOUI_PUBLIC_URL", public)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("bash runs the script");
+    let document = std::fs::read_to_string(out.join("oauth/client.json")).ok().map(|text| serde_json::from_str(&text).expect("valid JSON"));
+    let _ = std::fs::remove_dir_all(&out);
+    (status.success(), document)
+}
+
+#[test]
+fn the_client_metadata_document_is_generated_for_the_configured_deployment_only() {
+    let (ok, document) = client_document("https://dash.example.com/autoui/");
+    let document = document.filter(|_| ok).expect("written");
+    assert_eq!(document["client_id"], "https://dash.example.com/autoui/oauth/client.json", "its own URL is the client_id");
+    assert_eq!(document["redirect_uris"], json!(["https://dash.example.com/autoui/oauth/callback.html"]));
+    assert_eq!(document["token_endpoint_auth_method"], "none");
+    assert_eq!(document["application_type"], "web");
+
+    assert_eq!(client_document(""), (true, None), "nothing configured, nothing written");
+    let (ok, document) = client_document("http://dash.example.com/");
+    assert!(!ok && document.is_none(), "an http URL is refused");
+    let (ok, _) = client_document("https://dash.example.com/\"}");
+    assert!(!ok, "a URL that would break the JSON is refused");
+}
