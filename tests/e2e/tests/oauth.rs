@@ -402,3 +402,47 @@ fn the_client_metadata_document_is_generated_for_the_configured_deployment_only(
     let (ok, _) = client_document("https://dash.example.com/\"}");
     assert!(!ok, "a URL that would break the JSON is refused");
 }
+
+fn chat_script(_request: &Value, _index: usize) -> Reply {
+    Reply::text("Noted.")
+}
+
+#[tokio::test]
+async fn with_the_sign_in_window_blocked_the_page_signs_in_by_redirect_and_keeps_its_work() {
+    let llm = ScriptedLlm::start(chat_script).await;
+    let base = llm.base_url();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        let rig = SignInRig::start(&page, "normal", 3600).await;
+        page.say("Remember the redirect").await;
+        page.wait_for_runs(1).await;
+        let card = page.call_tool("widget_display", json!({"name": "stat-card", "params": {"label": "Kept", "value": "7"}})).await;
+        assert!(card["structuredContent"]["id"].is_string(), "{card}");
+        add_protected_server(&page, &rig).await;
+
+        // The browser blocks the sign-in window (window.open gives null, as a popup blocker does).
+        page.eval("window.open = () => null;", vec![]).await;
+        page.click(&in_row("[data-testid=server-sign-in]")).await;
+        log_in_and_consent(&page).await;
+
+        // Back on the app page, in the same window: signed in, and nothing of the work lost.
+        page.click("[data-testid=open-servers]").await;
+        let status = page.wait_for_server(SERVER, "connected with").await;
+        assert!(status.contains("1 tool"), "{status}");
+        let auth = page.text(&in_row("[data-auth=signed-in]")).await;
+        assert!(auth.contains(&format!("Signed in at {}", rig.issuer())), "{auth}");
+        page.close_servers().await;
+        let transcript = page.text("[data-testid=transcript]").await;
+        assert!(transcript.contains("Remember the redirect") && transcript.contains("Noted."), "the conversation survives: {transcript}");
+        page.wait_for_count("[data-testid=widget]", 1).await;
+
+        let url = page.eval("return location.href", vec![]).await.to_string();
+        assert!(!url.contains("code=") && !url.contains("state="), "the app page's URL holds no code: {url}");
+        let left = page.eval("return Object.keys(sessionStorage).filter(k => k.startsWith('autoui-oauth')).length", vec![]).await;
+        assert_eq!(left, json!(0), "the pending sign-in is gone from session storage");
+        assert_eq!(page.client().windows().await.expect("windows").len(), 1, "no window was opened");
+    })
+    .await;
+    llm.stop().await;
+}
