@@ -81,8 +81,9 @@ fi
 
 if $with_tests; then
   # tests/servers: the MCP servers the tests connect to; tests/e2e: axe-core, which the
-  # accessibility scenario injects into the page (the app never loads it).
-  for manifest in tests/servers/package.json tests/e2e/package.json; do
+  # accessibility scenario injects into the page (the app never loads it); tests/oauth-server: npm
+  # oidc-provider, the authorization server of the sign-in scenario.
+  for manifest in tests/servers/package.json tests/e2e/package.json tests/oauth-server/package.json; do
     dir=$(dirname "$manifest")
     # (again when the lock file changed since the last install: npm writes node_modules/.package-lock.json)
     if [[ -f "$manifest" && ( ! -d "$dir/node_modules" || "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ) ]]; then

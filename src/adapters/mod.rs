@@ -7,6 +7,7 @@ pub mod event_source;
 pub mod http;
 pub mod indexed_db;
 pub mod oauth_popup;
+pub mod oauth_redirect;
 pub mod open_url;
 pub mod quota;
 pub mod storage;

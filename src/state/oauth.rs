@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use autoui_core::cancel::CancelToken;
 use autoui_core::mcp::config::ServerConfig;
-use autoui_core::mcp::oauth::client::ClientIdentity;
+use autoui_core::mcp::oauth::client::{ClientIdentity, metadata_document_url};
 use autoui_core::mcp::oauth::discovery::origin_and_path;
 use autoui_core::mcp::oauth::flow::{Grant, OAuthPorts};
 use autoui_core::mcp::oauth::transport::{AuthorizedHttp, SignInMode};
@@ -21,6 +21,9 @@ use crate::adapters::oauth_popup::{PopupAuthorizer, redirect_uri};
 
 /// The name authorization servers show the person.
 const CLIENT_NAME: &str = "autoui";
+/// Where the app is deployed, when the build was told (`AUTOUI_PUBLIC_URL`, which also has
+/// `scripts/oauth-client.sh` write the Client ID Metadata Document served there).
+const PUBLIC_URL: Option<&str> = option_env!("AUTOUI_PUBLIC_URL");
 
 /// The hub's HTTP transport: a request to a server with OAuth goes through that server's
 /// `AuthorizedHttp` (which adds its token and notices refusals), any other straight to fetch.
@@ -44,10 +47,11 @@ impl OAuthRouter {
             clock: Rc::new(BrowserClock),
             authorizer: self.popup.clone(),
         };
+        let redirect_uri = redirect_uri();
         let identity = ClientIdentity {
             client_name: CLIENT_NAME.to_owned(),
-            redirect_uri: redirect_uri(),
-            metadata_document_url: None,
+            metadata_document_url: metadata_document_url(PUBLIC_URL, &redirect_uri),
+            redirect_uri,
             preregistered: config.oauth_client.clone(),
         };
         let auth = AuthorizedHttp::new(ports, SignInMode::OnRequest, identity, config.url.trim(), config.oauth_grant.clone());

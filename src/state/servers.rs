@@ -10,13 +10,14 @@ use autoui_core::mcp::config::{McpOptions, ServerConfig};
 use autoui_core::mcp::hub::{CallOutcome, HubError, HubEvent, McpHub, ServerSnapshot, ServerStatus};
 use autoui_core::mcp::prompts::PromptChoice;
 use autoui_core::mcp::session::SessionPorts;
-use autoui_core::ports::HttpTransport;
+use autoui_core::ports::{Clock, HttpTransport};
 use autoui_core::remote::RemoteServers;
 use autoui_core::tool::ToolSpec;
 use leptos::prelude::*;
 
 use crate::adapters::clock::BrowserClock;
 use crate::adapters::event_source::BrowserEventSource;
+use crate::adapters::oauth_redirect;
 use crate::state::agent::AgentCtx;
 use crate::state::oauth::{AuthView, OAuthRouter};
 use crate::state::elicitation::{PageElicitor, provide_elicitation};
@@ -24,6 +25,9 @@ use crate::state::persist::{PersistCtx, use_persist};
 use crate::state::sampling::provide_sampling;
 
 pub type BrowserHub = McpHub<OAuthRouter>;
+
+/// How long a full-page sign-in waits, after asking for the work to be saved, before the page goes.
+const LEAVE_DELAY_MS: u32 = 300;
 
 /// A hub over the browser's fetch (through the OAuth router), `EventSource` and clock, with the
 /// task driving its connections already spawned. The app makes one; browser tests make one per test.
@@ -155,6 +159,8 @@ pub struct ServersCtx {
     signing_in: RwSignal<Option<ServerId>, LocalStorage>,
     /// Bumps when a sign-in or sign-out ends, so the panel reads the servers' sign-in again.
     auth_revision: RwSignal<u64, LocalStorage>,
+    /// Why a full-page sign-in could not leave, if it could not.
+    redirect_error: RwSignal<Option<String>, LocalStorage>,
     rows: RwSignal<Vec<ServerRow>, LocalStorage>,
     /// Where the configs are saved; bearer tokens and OAuth grants are stored with them, in this browser
     /// only, like the API key.
@@ -170,6 +176,7 @@ impl ServersCtx {
             oauth: StoredValue::new_local(oauth),
             signing_in: RwSignal::new_local(None),
             auth_revision: RwSignal::new_local(0),
+            redirect_error: RwSignal::new_local(None),
             rows,
             persist,
         };
@@ -206,19 +213,42 @@ impl ServersCtx {
         self.oauth.with_value(|oauth| oauth.server(&url)).map_or(AuthView::None, |auth| AuthView::of(&auth, signing_in))
     }
 
-    /// Starts signing in to the server. Call it inside the click: the sign-in window opens now,
-    /// and a blocked one is the `Err`. Once signed in the server connects again.
+    /// Starts signing in to the server. Call it inside the click: the sign-in window opens now.
+    /// Where the browser blocks it, the whole page goes to the authorization server instead and
+    /// comes back to finish ([`ServersCtx::finish_returned_sign_in`]). Once signed in the server
+    /// connects again.
     pub fn sign_in(&self, id: &ServerId) -> Result<(), String> {
         let url = self.with_row_untracked(id, |row| row.snapshot.config.url.clone()).ok_or("no such server")?;
         let oauth = self.oauth.get_value();
         let auth = oauth.server(&url).ok_or("this server does not use OAuth")?;
-        oauth.popup().open()?;
+        oauth_redirect::forget();
+        let in_window = oauth.popup().open().is_ok();
         self.signing_in.set(Some(id.clone()));
         let ctx = *self;
         let id = id.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let signed_in = auth.sign_in().await.is_ok();
-            oauth.popup().close();
+            let signed_in = if in_window {
+                let signed_in = auth.sign_in().await.is_ok();
+                oauth.popup().close();
+                signed_in
+            } else {
+                match auth.begin_sign_in().await {
+                    Ok(pending) => {
+                        // The conversation and canvas are saved before the page goes: the
+                        // pending save now, and a moment for the browser store to take it.
+                        ctx.persist.flush();
+                        BrowserClock.sleep(LEAVE_DELAY_MS).await;
+                        match oauth_redirect::leave_for(&pending) {
+                            Ok(()) => return,
+                            Err(why) => {
+                                ctx.redirect_error.try_set(Some(why));
+                                false
+                            }
+                        }
+                    }
+                    Err(_) => false,
+                }
+            };
             ctx.signing_in.try_set(None);
             ctx.auth_revision.try_update(|revision| *revision += 1);
             if signed_in {
@@ -226,6 +256,33 @@ impl ServersCtx {
             }
         });
         Ok(())
+    }
+
+    /// Finishes a sign-in that left this tab for the authorization server (its sign-in window was
+    /// blocked), if this page load is its return.
+    fn finish_returned_sign_in(&self) {
+        let Some((pending, callback)) = oauth_redirect::take_returned() else { return };
+        let Some(auth) = self.oauth.with_value(|oauth| oauth.server(&pending.server_url)) else { return };
+        let Some(id) = self.rows.with_untracked(|rows| {
+            rows.iter().find(|row| row.snapshot.config.url.trim() == pending.server_url).map(|row| row.snapshot.id.clone())
+        }) else {
+            return;
+        };
+        self.signing_in.set(Some(id.clone()));
+        let ctx = *self;
+        wasm_bindgen_futures::spawn_local(async move {
+            let signed_in = auth.finish_sign_in(&pending, &callback).await.is_ok();
+            ctx.signing_in.try_set(None);
+            ctx.auth_revision.try_update(|revision| *revision += 1);
+            if signed_in {
+                ctx.reconnect(&id);
+            }
+        });
+    }
+
+    /// Why the page could not go to the authorization server, if it could not.
+    pub fn redirect_error(&self) -> Option<String> {
+        self.redirect_error.get()
     }
 
     /// Revokes the server's tokens where it offers revocation, forgets them, and connects again
@@ -358,6 +415,7 @@ pub fn provide_servers() -> ServersCtx {
         let _ = add_with_oauth(&hub, &oauth, config);
     }
     let ctx = ServersCtx::new(hub, oauth, persist);
+    ctx.finish_returned_sign_in();
     provide_context(ctx);
     ctx
 }

@@ -257,18 +257,18 @@ fn ServerItem(servers: ServersCtx, id: ServerId) -> impl IntoView {
 /// and expiry once signed in, with Sign out.
 #[component]
 fn SignIn(servers: ServersCtx, id: ServerId) -> impl IntoView {
-    let blocked = RwSignal::new(None::<String>);
+    let not_started = RwSignal::new(None::<String>);
     let view_id = id.clone();
     move || {
         let (sign_in_id, sign_out_id) = (id.clone(), id.clone());
-        let sign_in = move |_| blocked.set(servers.sign_in(&sign_in_id).err());
+        let sign_in = move |_| not_started.set(servers.sign_in(&sign_in_id).err());
         let sign_out = move |_| servers.sign_out(&sign_out_id);
         match servers.auth_view(&view_id) {
             AuthView::None => None,
             AuthView::SignInRequired { error } => Some(view! {
                 <div class="au-server__auth" data-testid="server-auth" data-auth="sign-in-required">
                     <p class="au-server__auth-state">"Sign in required"</p>
-                    {error.or_else(|| blocked.get()).map(|message| view! {
+                    {error.or_else(|| not_started.get()).or_else(|| servers.redirect_error()).map(|message| view! {
                         <p class="au-servers__error" role="alert" data-testid="server-auth-error">{message}</p>
                     })}
                     <button class="au-button au-button--primary" data-testid="server-sign-in" on:click=sign_in>"Sign in"</button>

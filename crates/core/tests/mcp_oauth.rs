@@ -493,3 +493,43 @@ fn sign_out_revokes_the_refresh_token_and_forgets_the_grant() {
     assert_eq!(changes.borrow().last(), Some(&None));
     assert_eq!(call(&s.http, "tools/list"), 401);
 }
+
+/// What the authorization server redirects to for `authorization_url` (a code it will accept).
+fn answer_for(s: &Setup, authorization_url: &str, state_override: Option<&str>) -> String {
+    let person = Person { servers: s.servers.clone(), visited: RefCell::new(Vec::new()), wrong_state: false };
+    let callback = block_on(person.authorize(authorization_url.to_owned())).unwrap();
+    match state_override {
+        Some(state) => callback.replace(&format!("state={}", form_field(&query_of(&callback), "state").unwrap()), &format!("state={state}")),
+        None => callback,
+    }
+}
+
+#[test]
+fn a_sign_in_split_across_a_page_load_survives_as_json_and_keeps_its_checks() {
+    let (s, changes) = on_request();
+    assert_eq!(call(&s.http, "tools/list"), 401);
+    let pending = block_on(s.http.begin_sign_in()).unwrap();
+    assert!(pending.authorization_url.starts_with(&format!("{AS}/authorize?")), "{}", pending.authorization_url);
+    assert!(s.person.visited.borrow().is_empty(), "the page itself sends the person away");
+    let debug = format!("{pending:?}");
+    let stored = serde_json::to_string(&pending).unwrap();
+    let verifier = stored.split("\"verifier\":\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    assert!(!debug.contains(&verifier), "Debug hides the verifier: {debug}");
+
+    // The page is reloaded: the pending sign-in comes back from storage.
+    let restored: autoui_core::mcp::oauth::flow::PendingSignIn = serde_json::from_str(&stored).unwrap();
+    let forged = answer_for(&s, &restored.authorization_url, Some("forged"));
+    let error = block_on(s.http.finish_sign_in(&restored, &forged)).unwrap_err();
+    assert!(error.detail.contains("state does not match"), "{error}");
+    assert!(s.servers.requests_to(&format!("{AS}/token")).is_empty(), "no token asked for a forged answer");
+
+    let answer = answer_for(&s, &restored.authorization_url, None);
+    let grant = block_on(s.http.finish_sign_in(&restored, &answer)).unwrap();
+    assert_eq!(grant.requested_scopes, ["basic"]);
+    let token_request = s.servers.requests_to(&format!("{AS}/token")).pop().unwrap();
+    let form = token_request.body.unwrap_or_default();
+    assert_eq!(form_field(&form, "code_verifier").as_deref(), Some(verifier.as_str()), "the stored verifier is the one used");
+    assert!(s.http.sign_in_required().is_none() && s.http.last_error().is_none());
+    assert_eq!(*changes.borrow(), [Some("access-1".to_owned())], "the grant is stored");
+    assert_eq!(call(&s.http, "tools/list"), 200);
+}

@@ -137,6 +137,12 @@ pub async fn console_errors(client: &Client) -> Vec<String> {
         .collect()
 }
 
+/// Every message Chromium logged to the console since the log was last read, at any level.
+pub async fn console_messages(client: &Client) -> Vec<String> {
+    let entries = client.issue_cmd(BrowserLog).await.unwrap_or(Value::Null);
+    entries.as_array().into_iter().flatten().map(|entry| entry["message"].as_str().unwrap_or_default().to_owned()).collect()
+}
+
 /// chromedriver's log endpoint (`POST /session/{id}/se/log`), not part of the W3C command set.
 #[derive(Debug)]
 struct BrowserLog;

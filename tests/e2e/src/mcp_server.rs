@@ -42,6 +42,8 @@ enum Program {
     Python(&'static str),
     /// A script in `tests/servers/` taking `--port PORT` only: an HTTP server of another kind.
     PythonApp(&'static str),
+    /// The authorization server of `tests/oauth-server` (npm oidc-provider), configured by its environment.
+    OAuthProvider,
 }
 
 pub struct McpServer {
@@ -89,8 +91,22 @@ impl McpServer {
         McpServer::start(Program::Python(script), transport, env).await
     }
 
+    /// [`McpServer::python_with_env`] on a port chosen beforehand (e.g. named to another server first).
+    pub async fn python_on(script: &'static str, transport: Transport, port: u16, env: Vec<(String, String)>) -> McpServer {
+        McpServer::start_on(Program::Python(script), transport, port, env).await
+    }
+
+    /// The OAuth authorization server of `tests/oauth-server/server.mjs` on `port`, its issuer
+    /// `http://127.0.0.1:PORT`; `env` configures it (see the script).
+    pub async fn oauth_provider(port: u16, env: Vec<(String, String)>) -> McpServer {
+        McpServer::start_on(Program::OAuthProvider, Transport::Streamable, port, env).await
+    }
+
     async fn start(program: Program, transport: Transport, env: Vec<(String, String)>) -> McpServer {
-        let port = free_port();
+        McpServer::start_on(program, transport, free_port(), env).await
+    }
+
+    async fn start_on(program: Program, transport: Transport, port: u16, env: Vec<(String, String)>) -> McpServer {
         let log =
             std::env::temp_dir().join(format!("autoui-e2e-mcp-{}-{port}.log", std::process::id()));
         let mut server = McpServer {
@@ -154,6 +170,13 @@ impl McpServer {
                 let mut command = Command::new("node");
                 command.arg("--import").arg(servers.join("loopback.mjs")).arg(entry);
                 command.env("PORT", self.port.to_string());
+                command
+            }
+            Program::OAuthProvider => {
+                let dir = servers.join("../oauth-server");
+                assert!(dir.join("node_modules/oidc-provider").is_dir(), "missing oidc-provider in {}: run scripts/setup.sh --test", dir.display());
+                let mut command = Command::new("node");
+                command.arg(dir.join("server.mjs")).env("PORT", self.port.to_string());
                 command
             }
             Program::Python(script) | Program::PythonApp(script) => {
@@ -221,15 +244,24 @@ impl McpServer {
 
     /// `GET path` on the server, read as JSON (the Ollama-like server's `/requests`).
     pub async fn get_json(&self, path: &str) -> serde_json::Value {
+        self.request_json("GET", path).await
+    }
+
+    /// `POST path` (empty body) on the server, read as JSON (the OAuth server's test control).
+    pub async fn post_json(&self, path: &str) -> serde_json::Value {
+        self.request_json("POST", path).await
+    }
+
+    async fn request_json(&self, method: &str, path: &str) -> serde_json::Value {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await.expect("connect");
-        let request = format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
+        let request = format!("{method} {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n");
         stream.write_all(request.as_bytes()).await.expect("send");
         let mut answer = Vec::new();
         stream.read_to_end(&mut answer).await.expect("read");
         let answer = String::from_utf8_lossy(&answer);
         let body = answer.split_once("\r\n\r\n").map_or("", |(_, body)| body);
-        serde_json::from_str(body).unwrap_or_else(|e| panic!("GET {path}: {e}: {answer}"))
+        serde_json::from_str(body).unwrap_or_else(|e| panic!("{method} {path}: {e}: {answer}"))
     }
 
     /// What the server printed so far, for failure messages.
@@ -249,7 +281,8 @@ fn servers_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../servers")
 }
 
-fn free_port() -> u16 {
+/// A loopback port nothing listens on right now.
+pub fn free_port() -> u16 {
     StdListener::bind("127.0.0.1:0")
         .and_then(|listener| listener.local_addr())
         .map(|address| address.port())

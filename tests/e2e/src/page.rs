@@ -405,6 +405,11 @@ impl Page {
             .await;
     }
 
+    /// Every console message (all levels) logged since the last read of the browser's log.
+    pub async fn console_messages(&self) -> Vec<String> {
+        crate::browser::console_messages(&self.client).await
+    }
+
     /// Console errors so far; scenarios assert this is empty at the end.
     pub async fn console_errors(&self) -> Vec<String> {
         console_errors(&self.client).await

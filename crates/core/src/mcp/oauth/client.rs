@@ -150,6 +150,15 @@ async fn register(http: &dyn HttpTransport, identity: &ClientIdentity, endpoint:
     })
 }
 
+/// The URL of the app's Client ID Metadata Document (`oauth/client.json`, which
+/// `scripts/oauth-client.sh` writes at build time for the deployment at `public_url`), when the page
+/// runs at that deployment: the document names only that deployment's callback page, so a copy of
+/// the app elsewhere (local development, a preview) registers itself instead.
+pub fn metadata_document_url(public_url: Option<&str>, redirect_uri: &str) -> Option<String> {
+    let public = public_url.filter(|url| url.starts_with("https://") && url.ends_with('/'))?;
+    (redirect_uri == format!("{public}oauth/callback.html")).then(|| format!("{public}oauth/client.json"))
+}
+
 /// `: <error>: <error_description>` from an OAuth error body, or nothing.
 pub fn oauth_error_text(body: &str) -> String {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(body) else { return String::new() };
@@ -189,6 +198,18 @@ mod tests {
     fn the_secret_never_shows_in_debug_output() {
         let text = format!("{:?}", secret(None));
         assert!(text.contains("<redacted>") && !text.contains("\"s\""), "{text}");
+    }
+
+    #[test]
+    fn the_metadata_document_is_used_only_at_the_deployment_it_names() {
+        let public = Some("https://dash.example.com/autoui/");
+        assert_eq!(
+            metadata_document_url(public, "https://dash.example.com/autoui/oauth/callback.html").as_deref(),
+            Some("https://dash.example.com/autoui/oauth/client.json")
+        );
+        assert_eq!(metadata_document_url(public, "http://127.0.0.1:8080/oauth/callback.html"), None, "another copy of the app");
+        assert_eq!(metadata_document_url(None, "https://dash.example.com/autoui/oauth/callback.html"), None, "none configured");
+        assert_eq!(metadata_document_url(Some("http://dash.example.com/"), "http://dash.example.com/oauth/callback.html"), None, "https only");
     }
 
     #[test]

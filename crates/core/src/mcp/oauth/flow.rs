@@ -128,7 +128,11 @@ pub fn authorization_url(
 
 /// The `code` from the callback URL, after checking `state` and, when present or promised, `iss`.
 pub fn read_callback(callback: &str, expected_state: &str, discovered: &Discovered) -> Result<String, OAuthError> {
-    let endpoint = &discovered.server.authorization_endpoint;
+    let server = &discovered.server;
+    check_callback(callback, expected_state, &server.issuer, server.authorization_response_iss_parameter_supported, &server.authorization_endpoint)
+}
+
+fn check_callback(callback: &str, expected_state: &str, issuer: &str, iss_promised: bool, endpoint: &str) -> Result<String, OAuthError> {
     let fail = |detail: String| OAuthError::new(Step::Authorization, endpoint, detail);
     let query = callback.split('#').next().unwrap_or_default().split_once('?').map_or("", |(_, query)| query);
     let field = |name: &str| form_urlencoded::parse(query.as_bytes()).find(|(key, _)| key == name).map(|(_, v)| v.into_owned());
@@ -143,13 +147,10 @@ pub fn read_callback(callback: &str, expected_state: &str, discovered: &Discover
         return Err(fail(format!("{prefix} ({error}{description})")));
     }
     match field("iss") {
-        Some(iss) if iss != discovered.server.issuer => {
-            return Err(fail(format!(
-                "the answer comes from issuer {iss}, not {} (RFC 9207); it was ignored",
-                discovered.server.issuer
-            )));
+        Some(iss) if iss != issuer => {
+            return Err(fail(format!("the answer comes from issuer {iss}, not {issuer} (RFC 9207); it was ignored")));
         }
-        None if discovered.server.authorization_response_iss_parameter_supported => {
+        None if iss_promised => {
             return Err(fail("the answer lacks the iss parameter its server promised (RFC 9207); it was ignored".into()));
         }
         _ => {}
@@ -157,8 +158,40 @@ pub fn read_callback(callback: &str, expected_state: &str, discovered: &Discover
     field("code").filter(|code| !code.is_empty()).ok_or_else(|| fail("the answer carries no code".into()))
 }
 
-/// The whole sign-in for `server_url`, which answered with `challenge`: discovery, a client_id,
-/// the person's authorization, the token. `previous` (same server) is reused on a step-up.
+/// A sign-in waiting for the authorization server's answer: the URL the person is sent to and what
+/// the token request then needs. It survives a full-page redirect (the page stores it for the
+/// moment it is away); `Debug` hides the PKCE verifier and the state.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+pub struct PendingSignIn {
+    pub server_url: String,
+    pub authorization_url: String,
+    state: String,
+    verifier: String,
+    redirect_uri: String,
+    issuer: String,
+    iss_promised: bool,
+    authorization_endpoint: String,
+    token_endpoint: String,
+    revocation_endpoint: Option<String>,
+    resource: String,
+    credentials: Credentials,
+    token_auth: TokenAuth,
+    scopes: Vec<String>,
+}
+
+impl std::fmt::Debug for PendingSignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PendingSignIn")
+            .field("server_url", &self.server_url)
+            .field("issuer", &self.issuer)
+            .field("scopes", &self.scopes)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The whole sign-in for `server_url`, which answered with `challenge`: [`begin_sign_in`], the
+/// person's authorization through `ports.authorizer`, [`finish_sign_in`]. `previous` (same server)
+/// is reused on a step-up.
 pub async fn sign_in(
     ports: &OAuthPorts,
     identity: &ClientIdentity,
@@ -166,6 +199,24 @@ pub async fn sign_in(
     challenge: Option<&Challenge>,
     previous: Option<&Grant>,
 ) -> Result<Grant, OAuthError> {
+    let pending = begin_sign_in(ports, identity, server_url, challenge, previous).await?;
+    let callback = ports
+        .authorizer
+        .authorize(pending.authorization_url.clone())
+        .await
+        .map_err(|why| OAuthError::new(Step::Authorization, &pending.authorization_endpoint, why))?;
+    finish_sign_in(ports, &pending, &callback).await
+}
+
+/// Discovery, a client_id, the scopes, PKCE and `state`: everything up to sending the person to
+/// the authorization server.
+pub async fn begin_sign_in(
+    ports: &OAuthPorts,
+    identity: &ClientIdentity,
+    server_url: &str,
+    challenge: Option<&Challenge>,
+    previous: Option<&Grant>,
+) -> Result<PendingSignIn, OAuthError> {
     let discovered = discover(ports.http.as_ref(), server_url, challenge).await?;
     let credentials = match previous.filter(|grant| grant.issuer == discovered.server.issuer) {
         Some(grant) => grant.credentials.clone(),
@@ -175,31 +226,48 @@ pub async fn sign_in(
     let scopes = choose_scopes(challenge, &discovered, previous.map_or(&[][..], |grant| &grant.requested_scopes));
     let pkce = Pkce::new(ports.random.as_ref());
     let state = random_string(ports.random.as_ref(), 2);
-    let url = authorization_url(&discovered, &credentials, &identity.redirect_uri, &scopes, &pkce, &state);
-    let callback = ports
-        .authorizer
-        .authorize(url)
-        .await
-        .map_err(|why| OAuthError::new(Step::Authorization, &discovered.server.authorization_endpoint, why))?;
-    let code = read_callback(&callback, &state, &discovered)?;
+    let authorization_url = authorization_url(&discovered, &credentials, &identity.redirect_uri, &scopes, &pkce, &state);
+    let server = discovered.server;
+    Ok(PendingSignIn {
+        server_url: server_url.to_owned(),
+        authorization_url,
+        state,
+        verifier: pkce.verifier,
+        redirect_uri: identity.redirect_uri.clone(),
+        issuer: server.issuer,
+        iss_promised: server.authorization_response_iss_parameter_supported,
+        authorization_endpoint: server.authorization_endpoint,
+        token_endpoint: server.token_endpoint,
+        revocation_endpoint: server.revocation_endpoint,
+        resource: discovered.resource,
+        credentials,
+        token_auth,
+        scopes,
+    })
+}
+
+/// The authorization server's answer (`callback`, the redirect URI it sent the person to) checked
+/// against `pending`, and its code exchanged for tokens.
+pub async fn finish_sign_in(ports: &OAuthPorts, pending: &PendingSignIn, callback: &str) -> Result<Grant, OAuthError> {
+    let code = check_callback(callback, &pending.state, &pending.issuer, pending.iss_promised, &pending.authorization_endpoint)?;
     let form = vec![
         ("grant_type", "authorization_code".to_owned()),
         ("code", code),
-        ("redirect_uri", identity.redirect_uri.clone()),
-        ("code_verifier", pkce.verifier),
-        ("resource", discovered.resource.clone()),
+        ("redirect_uri", pending.redirect_uri.clone()),
+        ("code_verifier", pending.verifier.clone()),
+        ("resource", pending.resource.clone()),
     ];
-    let token_endpoint = discovered.server.token_endpoint.clone();
-    let tokens = request_tokens(ports, Step::Token, &token_endpoint, &credentials, token_auth, form, None).await?;
+    let endpoint = &pending.token_endpoint;
+    let tokens = request_tokens(ports, Step::Token, endpoint, &pending.credentials, pending.token_auth, form, None).await?;
     Ok(Grant {
-        issuer: discovered.server.issuer,
-        token_endpoint,
-        revocation_endpoint: discovered.server.revocation_endpoint,
-        resource: discovered.resource,
-        credentials,
-        requested_scopes: scopes,
+        issuer: pending.issuer.clone(),
+        token_endpoint: endpoint.clone(),
+        revocation_endpoint: pending.revocation_endpoint.clone(),
+        resource: pending.resource.clone(),
+        credentials: pending.credentials.clone(),
+        requested_scopes: pending.scopes.clone(),
         tokens,
-        token_auth,
+        token_auth: pending.token_auth,
     })
 }
 

@@ -13,7 +13,7 @@ use crate::mcp::oauth::challenge::Challenge;
 use crate::mcp::oauth::client::ClientIdentity;
 use crate::mcp::oauth::discovery::origin_and_path;
 use crate::mcp::oauth::error::OAuthError;
-use crate::mcp::oauth::flow::{Grant, OAuthPorts, refresh, revoke, sign_in};
+use crate::mcp::oauth::flow::{Grant, OAuthPorts, PendingSignIn, begin_sign_in, finish_sign_in, refresh, revoke, sign_in};
 use crate::ports::{HttpError, HttpRequest, HttpResponse, HttpTransport};
 
 /// Sign-ins (first one and step-ups) one request may cause before its refusal is passed on: a
@@ -109,6 +109,35 @@ impl AuthorizedHttp {
             Err(error) => *self.last_error.borrow_mut() = Some(error.clone()),
         }
         result
+    }
+
+    /// The first half of a sign-in whose answer comes back to another page load (a full-page
+    /// redirect, when the sign-in window was blocked): the caller sends the person to
+    /// `authorization_url` and keeps the rest for [`AuthorizedHttp::finish_sign_in`].
+    pub async fn begin_sign_in(&self) -> Result<PendingSignIn, OAuthError> {
+        let _exclusive = self.exclusive.lock().await;
+        let challenge = self.pending.borrow().clone();
+        let previous = self.grant();
+        let result = begin_sign_in(&self.ports, &self.identity, &self.server_url, challenge.as_ref(), previous.as_ref()).await;
+        self.note(&result);
+        result
+    }
+
+    /// The second half: the authorization server's answer (`callback`) for `pending`, exchanged
+    /// for tokens.
+    pub async fn finish_sign_in(&self, pending: &PendingSignIn, callback: &str) -> Result<Grant, OAuthError> {
+        let _exclusive = self.exclusive.lock().await;
+        let result = finish_sign_in(&self.ports, pending, callback).await;
+        if let Ok(grant) = &result {
+            *self.pending.borrow_mut() = None;
+            self.store(Some(grant.clone()));
+        }
+        self.note(&result);
+        result
+    }
+
+    fn note<T>(&self, result: &Result<T, OAuthError>) {
+        *self.last_error.borrow_mut() = result.as_ref().err().cloned();
     }
 
     /// Forgets the grant, revoking it first where the server offers revocation; `Err` says the
