@@ -22,6 +22,9 @@ struct Active {
     series: Option<usize>,
 }
 
+/// A stacked series' interval per category (`None`: a gap).
+type Intervals = Vec<Option<(f64, f64)>>;
+
 /// The plot's geometry at one size and set of visible series.
 #[derive(Clone, Debug, PartialEq)]
 struct Frame {
@@ -39,7 +42,7 @@ struct Frame {
     label_every: usize,
     visible: Vec<usize>,
     /// Stacked bars: each stacked series with its intervals per category.
-    stacks: Vec<(usize, Vec<Option<(f64, f64)>>)>,
+    stacks: Vec<(usize, Intervals)>,
     /// Visible bar series drawn side by side (after the stacked column, if any), in order.
     grouped: Vec<usize>,
 }
@@ -64,7 +67,7 @@ impl Frame {
         let (stacked, grouped): (Vec<usize>, Vec<usize>) =
             bars.iter().partition(|&&s| chart.stacked && !chart.series[s].right);
         let values: Vec<&[Option<f64>]> = stacked.iter().map(|&s| chart.series[s].values.as_slice()).collect();
-        let stacks: Vec<(usize, Vec<Option<(f64, f64)>>)> = stacked.iter().copied().zip(stack(&values)).collect();
+        let stacks: Vec<(usize, Intervals)> = stacked.iter().copied().zip(stack(&values)).collect();
         // Room above the top tick for the units, when there are any.
         let right_series: Vec<usize> = visible.iter().copied().filter(|&s| chart.series[s].right).collect();
         let right_unit = right_series.first().map_or("", |&s| chart.series[s].unit(chart));

@@ -207,15 +207,13 @@ impl Chart {
             }
             s.values.resize(count, None);
         }
-        if kind.is_radial() || kind == ChartKind::Gauge {
-            if series.len() > 1 {
-                notes.push(format!(
-                    "a {} chart shows one series: {}",
-                    kind.as_str(),
-                    series[0].label
-                ));
-                series.truncate(1);
-            }
+        if (kind.is_radial() || kind == ChartKind::Gauge) && series.len() > 1 {
+            notes.push(format!(
+                "a {} chart shows one series: {}",
+                kind.as_str(),
+                series[0].label
+            ));
+            series.truncate(1);
         }
         if kind.is_radial() {
             let left_out = series[0]
