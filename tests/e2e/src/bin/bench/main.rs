@@ -330,6 +330,7 @@ async fn measure_storage(runs: usize) -> Result<(), BenchError> {
 async fn measure_charts(runs: usize) -> Result<(), BenchError> {
     let app = AppServer::start().await;
     let (mut figures, mut sizes, mut outcome) = (ChartFigures::default(), Sizes::default(), Ok(()));
+    println!("load average before: {}", machine::load_average());
     for run in 1..=runs {
         println!("run {run} of {runs}: the first vega-lite chart, then charts of 1,000 points");
         outcome = charts::measure(&app.base_url(), &dist_dir(), &mut sizes, &mut figures).await;
@@ -339,6 +340,7 @@ async fn measure_charts(runs: usize) -> Result<(), BenchError> {
     }
     app.stop().await;
     outcome?;
+    println!("load average after: {}", machine::load_average());
     for row in charts::rows(&figures) {
         println!("{}: {} ({})", row.figure, row.measured, row.limit);
     }
