@@ -34,6 +34,11 @@ thread_local! {
     static LOADER: JsValue = refusing_loader();
 }
 
+/// Whether the engine is on the page already (drawing will not wait for a download).
+pub fn engine_loaded() -> bool {
+    SCRIPTS.iter().all(|(global, _)| has_global(global))
+}
+
 /// Loads the engine once; a failed load is forgotten, so the next chart tries again.
 pub async fn load_engine() -> Result<(), String> {
     let loading = ENGINE.with(|engine| {

@@ -1,7 +1,8 @@
 //! `vega-lite` widget: any chart written as a Vega-Lite v6 spec, drawn as SVG by vega-embed
 //! (`adapters::vega`, its engine fetched when the first such widget renders). The spec is checked
-//! by the core first (inline data within its cap, no URL), so a refused spec loads nothing; the
-//! engine's errors and warnings are shown in the widget with a pointer to the recipe.
+//! by the core first (inline data within its cap, no URL), so a refused spec loads nothing; while
+//! the engine loads the widget says it is drawing; the engine's errors and warnings (or why it could
+//! not be loaded) are shown in the widget with a pointer to the recipe.
 
 use std::sync::Arc;
 
@@ -85,6 +86,12 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
         }),
         _ => None,
     };
+    // While the engine is fetched (a chart restored with the canvas, say), the widget says so.
+    let loading = move || {
+        (status.get() == Status::Drawing && !vega::engine_loaded()).then(|| view! {
+            <p class="au-vega-lite__status" role="status" data-testid="vega-lite-loading">"Drawing the chart…"</p>
+        })
+    };
     let warnings = move || match status.get() {
         Status::Drawn(warnings) if !warnings.is_empty() => {
             let items = warnings.into_iter().map(|warning| view! { <li>{warning}</li> }).collect_view();
@@ -99,6 +106,7 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
             Status::Failed(_) => "failed",
         }>
             {failed}
+            {loading}
             <div class="au-vega-lite__plot" class:au-vega-lite__plot--failed=move || matches!(status.get(), Status::Failed(_))>
                 <div class="au-vega-lite__chart" node_ref=host data-testid="vega-lite-chart"></div>
                 <div class="au-vega-lite__tooltip" node_ref=tip role="tooltip" hidden></div>

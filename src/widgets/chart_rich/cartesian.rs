@@ -1,6 +1,7 @@
-//! Bar (grouped), line and area plots: axes with nice ticks and gridlines, a zero baseline for
-//! negative values, a category tooltip on hover, and marks reachable by keyboard (arrow keys move
-//! between points or bars, showing the same tooltip).
+//! Bar (grouped or stacked), line and area plots, and bars with lines (a series' own `type`), with
+//! a second value axis at the right for the series that ask for it: axes with nice ticks and
+//! gridlines, a zero baseline for negative values, a category tooltip on hover, and marks reachable
+//! by keyboard (arrow keys move between points or bars, showing the same tooltip).
 
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, FocusEvent, KeyboardEvent, PointerEvent, SvgElement};
 
-use crate::widgets::chart_rich::model::{Chart, ChartKind};
+use crate::widgets::chart_rich::model::{Chart, ChartKind, Series};
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::chart_rich::{LABEL_CHARS, format_value, short_label};
 
@@ -20,6 +21,9 @@ struct Active {
     category: usize,
     series: Option<usize>,
 }
+
+/// A stacked series' interval per category (`None`: a gap).
+type Intervals = Vec<Option<(f64, f64)>>;
 
 /// The plot's geometry at one size and set of visible series.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,11 +36,25 @@ struct Frame {
     right: f64,
     ticks: Ticks,
     y: Linear,
+    /// The second axis, for the series measured at the right.
+    y_right: Option<(Ticks, Linear)>,
     x: Band,
     label_every: usize,
     visible: Vec<usize>,
-    /// Stacked bars: each visible series' intervals, by its slot; empty otherwise.
-    stacks: Vec<Vec<Option<(f64, f64)>>>,
+    /// Stacked bars: each stacked series with its intervals per category.
+    stacks: Vec<(usize, Intervals)>,
+    /// Visible bar series drawn side by side (after the stacked column, if any), in order.
+    grouped: Vec<usize>,
+}
+
+/// Whether `series` is drawn as a line (its own `type`, else the chart's).
+fn draws_line(chart: &Chart, series: &Series) -> bool {
+    series.line.unwrap_or(chart.kind != ChartKind::Bar)
+}
+
+/// The lowest and highest of `values`, or `None` when there are none.
+fn extent(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    values.fold(None, |range, v| Some(range.map_or((v, v), |(low, high): (f64, f64)| (low.min(v), high.max(v)))))
 }
 
 impl Frame {
@@ -44,47 +62,41 @@ impl Frame {
         let visible: Vec<usize> = (0..chart.series.len())
             .filter(|&s| !hidden.get(s).copied().unwrap_or(false))
             .collect();
-        let stacks = if chart.stacked {
-            let values: Vec<&[Option<f64>]> = visible.iter().map(|&s| chart.series[s].values.as_slice()).collect();
-            stack(&values)
-        } else {
-            Vec::new()
-        };
-        let extent = |(low, high): (f64, f64), v: f64| (low.min(v), high.max(v));
-        let (mut low, mut high) = if chart.stacked {
-            stacks.iter().flatten().flatten().flat_map(|&(a, b)| [a, b]).fold((f64::INFINITY, f64::NEG_INFINITY), extent)
-        } else {
-            visible
-                .iter()
-                .flat_map(|&s| chart.series[s].values.iter().flatten().copied())
-                .fold((f64::INFINITY, f64::NEG_INFINITY), extent)
-        };
-        if !low.is_finite() {
-            (low, high) = (0.0, 1.0);
-        }
-        // Bars and areas measure from zero; a line shows its shape, and crosses zero visibly when it does.
-        if chart.kind != ChartKind::Line {
-            (low, high) = (low.min(0.0), high.max(0.0));
-        }
-        // Room above the top tick for the unit, when there is one.
-        let top = if chart.unit.is_empty() { 12.0 } else { 24.0 };
+        let bars: Vec<usize> = visible.iter().copied().filter(|&s| !draws_line(chart, &chart.series[s])).collect();
+        // `stacked` stacks the bars of the left axis; bars on the right axis stand beside them.
+        let (stacked, grouped): (Vec<usize>, Vec<usize>) =
+            bars.iter().partition(|&&s| chart.stacked && !chart.series[s].right);
+        let values: Vec<&[Option<f64>]> = stacked.iter().map(|&s| chart.series[s].values.as_slice()).collect();
+        let stacks: Vec<(usize, Intervals)> = stacked.iter().copied().zip(stack(&values)).collect();
+        // Room above the top tick for the units, when there are any.
+        let right_series: Vec<usize> = visible.iter().copied().filter(|&s| chart.series[s].right).collect();
+        let right_unit = right_series.first().map_or("", |&s| chart.series[s].unit(chart));
+        let top = if chart.unit.is_empty() && right_unit.is_empty() { 12.0 } else { 24.0 };
         let bottom = (height - 26.0).max(top + 24.0);
         let target = ((bottom - top) / 44.0).floor().clamp(2.0, 8.0) as usize;
-        let ticks = Ticks::nice(low, high, target);
-        let widest_tick = ticks
-            .values()
-            .iter()
-            .map(|v| ticks.label(*v).chars().count())
-            .max()
-            .unwrap_or(1);
-        let left = (widest_tick as f64 * 6.8 + 14.0).max(30.0);
-        let right = (width - 10.0).max(left + 24.0);
-        let count = chart.categories.len().max(1);
-        let padding = if chart.kind == ChartKind::Bar {
-            0.24
-        } else {
-            0.0
+        // Each axis's ticks over its series; bars and areas measure from zero, a line shows its
+        // shape (and crosses zero visibly when it does).
+        let axis_ticks = |on_right: bool| {
+            let mine: Vec<usize> = visible.iter().copied().filter(|&s| chart.series[s].right == on_right).collect();
+            let stacked_ends = stacks.iter().filter(|_| !on_right).flat_map(|(_, stack)| stack.iter().flatten().flat_map(|&(a, b)| [a, b]));
+            let plain = mine
+                .iter()
+                .filter(|s| !stacks.iter().any(|(stacked, _)| stacked == *s))
+                .flat_map(|&s| chart.series[s].values.iter().flatten().copied());
+            let (mut low, mut high) = extent(stacked_ends.chain(plain)).unwrap_or((0.0, 1.0));
+            if mine.iter().any(|&s| !draws_line(chart, &chart.series[s]) || chart.kind == ChartKind::Area) {
+                (low, high) = (low.min(0.0), high.max(0.0));
+            }
+            Ticks::nice(low, high, target)
         };
+        let ticks = axis_ticks(false);
+        let ticks_right = (!right_series.is_empty()).then(|| axis_ticks(true));
+        let widest = |ticks: &Ticks| ticks.values().iter().map(|v| ticks.label(*v).chars().count()).max().unwrap_or(1);
+        let left = (widest(&ticks) as f64 * 6.8 + 14.0).max(30.0);
+        let right_margin = ticks_right.as_ref().map_or(10.0, |ticks| (widest(ticks) as f64 * 6.8 + 14.0).max(30.0));
+        let right = (width - right_margin).max(left + 24.0);
+        let count = chart.categories.len().max(1);
+        let padding = if bars.is_empty() { 0.0 } else { 0.24 };
         let x = Band {
             start: left,
             length: right - left,
@@ -111,24 +123,37 @@ impl Frame {
                 domain: (ticks.min, ticks.max),
                 range: (bottom, top),
             },
+            y_right: ticks_right.map(|ticks| (ticks, Linear { domain: (ticks.min, ticks.max), range: (bottom, top) })),
             x,
             label_every,
             visible,
             stacks,
+            grouped,
         }
     }
 
-    /// Where value zero sits (the bars' baseline), kept inside the plot.
+    /// Where value zero sits on the left axis (the bars' baseline), kept inside the plot.
     fn baseline(&self) -> f64 {
         self.y.map(0.0_f64.max(self.ticks.min).min(self.ticks.max))
     }
 
-    /// Left edge and width of series `slot` (its position among visible series) in category `category`.
-    fn bar(&self, category: usize, slot: usize) -> (f64, f64) {
-        if !self.stacks.is_empty() {
-            return (self.x.position(category), self.x.width());
+    /// The scale of the axis `series` is measured on, and where its zero sits.
+    fn scale(&self, chart: &Chart, series: usize) -> (Linear, f64) {
+        match &self.y_right {
+            Some((ticks, y)) if chart.series[series].right => (*y, y.map(0.0_f64.max(ticks.min).min(ticks.max))),
+            _ => (self.y, self.baseline()),
         }
-        let count = self.visible.len().max(1) as f64;
+    }
+
+    /// Left edge and width of `series`' bar in category `category`: the stacked column, or its
+    /// place among the bars side by side.
+    fn bar(&self, category: usize, series: usize) -> (f64, f64) {
+        let columns = self.grouped.len() + usize::from(!self.stacks.is_empty());
+        let slot = match self.grouped.iter().position(|&s| s == series) {
+            Some(index) => index + usize::from(!self.stacks.is_empty()),
+            None => 0,
+        };
+        let count = columns.max(1) as f64;
         let group = self.x.width();
         let gap = if count > 1.0 {
             (group / count * 0.12).min(3.0)
@@ -192,8 +217,9 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
     };
 
     let unit = chart.unit.trim().to_owned();
+    let right_unit = chart.series.iter().find(|s| s.right).map(|s| s.unit(&chart).trim().to_owned()).unwrap_or_default();
     let axes = move || {
-        let unit = unit.clone();
+        let (unit, right_unit) = (unit.clone(), right_unit.clone());
         frame.with(|f| {
             let grid = f
                 .ticks
@@ -216,10 +242,29 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                         dominant-baseline="middle">{unit}</text>
                 }
             });
+            let right_axis = f.y_right.map(|(ticks, y)| {
+                let labels = ticks
+                    .values()
+                    .into_iter()
+                    .map(|value| view! {
+                        <text class="au-chart-rich__tick au-chart-rich__tick--right" x=num(f.right + 8.0) y=num(y.map(value))
+                            dominant-baseline="middle">{ticks.label(value)}</text>
+                    })
+                    .collect_view();
+                let unit = (!right_unit.is_empty()).then(|| view! {
+                    <text class="au-chart-rich__unit" x=num(f.right + 8.0) y="10" dominant-baseline="middle">{right_unit.clone()}</text>
+                });
+                view! {
+                    <line class="au-chart-rich__axis" x1=num(f.right) x2=num(f.right) y1=num(f.top) y2=num(f.bottom) />
+                    {unit}
+                    {labels}
+                }
+            });
             view! {
                 <g aria-hidden="true">
                     {unit}
                     {grid}
+                    {right_axis}
                     <line class="au-chart-rich__axis" x1=num(f.left) x2=num(f.right)
                         y1=num(f.baseline()) y2=num(f.baseline()) />
                 </g>
@@ -253,7 +298,7 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
         let category = active.get()?.category;
         frame.with(|f| {
             Some(match kind {
-                ChartKind::Bar => {
+                ChartKind::Bar if f.visible.iter().all(|&s| !draws_line(&chart_for_spots, &chart_for_spots.series[s])) => {
                     let step = f.x.length / f.x.count.max(1) as f64;
                     view! {
                         <rect class="au-chart-rich__band" x=num(f.x.start + step * category as f64) y=num(f.top)
@@ -269,8 +314,9 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                         .filter_map(|&s| {
                             let series = &chart_for_spots.series[s];
                             let value = series.values.get(category).copied().flatten()?;
+                            let (y, _) = f.scale(&chart_for_spots, s);
                             Some(view! {
-                                <circle class="au-chart-rich__spot" cx=num(x) cy=num(f.y.map(value)) r="5"
+                                <circle class="au-chart-rich__spot" cx=num(x) cy=num(y.map(value)) r="5"
                                     style:stroke=series.color.clone() />
                             })
                         })
@@ -303,11 +349,10 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                 } else {
                     first_mark(&chart, &f.visible)
                 };
-                f.visible
-                    .iter()
-                    .enumerate()
-                    .map(|(slot, &series)| series_marks(&chart, f, slot, series, stop))
-                    .collect_view()
+                // Bars first, so lines stay visible over them.
+                let (lines, bars): (Vec<usize>, Vec<usize>) =
+                    f.visible.iter().partition(|&&s| draws_line(&chart, &chart.series[s]));
+                bars.into_iter().chain(lines).map(|series| series_marks(&chart, f, series, stop)).collect_view()
             })
         }
     };
@@ -337,7 +382,7 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                             <span class="au-chart-rich__swatch" style:background=s.color.clone()></span>
                             <span class="au-chart-rich__tip-series">{s.label.clone()}</span>
                             <span class="au-chart-rich__tip-value">
-                                {value.map(|v| format_value(v, &chart.unit)).unwrap_or_else(|| "—".to_owned())}
+                                {value.map(|v| format_value(v, s.unit(&chart))).unwrap_or_else(|| "—".to_owned())}
                             </span>
                         </li>
                     }
@@ -401,18 +446,18 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
 fn series_marks(
     chart: &Chart,
     frame: &Frame,
-    slot: usize,
     series: usize,
     stop: (usize, usize),
 ) -> AnyView {
     let s = &chart.series[series];
     let color = s.color.clone();
+    let (y, baseline) = frame.scale(chart, series);
     let mark = |category: usize, value: f64| {
         let label = format!(
             "{}, {}: {}",
             s.label,
             chart.categories[category],
-            format_value(value, &chart.unit)
+            format_value(value, s.unit(chart))
         );
         let tabindex = if stop == (series, category) {
             "0"
@@ -428,14 +473,15 @@ fn series_marks(
         .filter_map(|(category, value)| value.map(|v| (category, v)))
         .collect();
 
-    match chart.kind {
-        ChartKind::Bar => points
+    let stacked = frame.stacks.iter().find(|(stacked, _)| *stacked == series).map(|(_, stack)| stack);
+    match draws_line(chart, s) {
+        false => points
             .into_iter()
             .map(|(category, value)| {
-                let (x, width) = frame.bar(category, slot);
-                let (y0, y1) = match frame.stacks.get(slot).and_then(|stack| stack.get(category).copied().flatten()) {
-                    Some((start, end)) => (frame.y.map(end), frame.y.map(start)),
-                    None => (frame.y.map(value), frame.baseline()),
+                let (x, width) = frame.bar(category, series);
+                let (y0, y1) = match stacked.and_then(|stack| stack.get(category).copied().flatten()) {
+                    Some((start, end)) => (y.map(end), y.map(start)),
+                    None => (y.map(value), baseline),
                 };
                 let (label, tabindex) = mark(category, value);
                 view! {
@@ -447,16 +493,16 @@ fn series_marks(
             })
             .collect_view()
             .into_any(),
-        _ => {
+        true => {
             let coords: Vec<Option<(f64, f64)>> = s
                 .values
                 .iter()
                 .enumerate()
-                .map(|(category, value)| value.map(|v| (frame.x.center(category), frame.y.map(v))))
+                .map(|(category, value)| value.map(|v| (frame.x.center(category), y.map(v))))
                 .collect();
-            let area = (chart.kind == ChartKind::Area).then(|| {
+            let area = (chart.kind == ChartKind::Area && s.line.is_none()).then(|| {
                 view! {
-                    <path class="au-chart-rich__area" d=area_path(&coords, frame.baseline()) style:fill=color.clone() />
+                    <path class="au-chart-rich__area" d=area_path(&coords, baseline) style:fill=color.clone() />
                 }
             });
             // Past a few hundred dots the line says it all: dots then only show when active or focused.
@@ -467,14 +513,14 @@ fn series_marks(
                     let (label, tabindex) = mark(category, value);
                     view! {
                         <circle class="au-chart-rich__dot" class:au-chart-rich__dot--dense=dense
-                            cx=num(frame.x.center(category)) cy=num(frame.y.map(value)) r="3.5"
+                            cx=num(frame.x.center(category)) cy=num(y.map(value)) r="3.5"
                             style:stroke=color.clone() data-mark=format!("{series}-{category}") tabindex=tabindex
                             role="img" aria-label=label />
                     }
                 })
                 .collect_view();
             view! {
-                <g class="au-chart-rich__series">
+                <g class="au-chart-rich__series" class:au-chart-rich__series--right=s.right>
                     {area}
                     <path class="au-chart-rich__line" d=line_path(&coords) style:stroke=color.clone() />
                     {dots}
@@ -486,7 +532,7 @@ fn series_marks(
 }
 
 /// The first value of a visible series in reading order: the plot's tab stop.
-fn first_mark(chart: &Chart, visible: &[usize]) -> (usize, usize) {
+pub(crate) fn first_mark(chart: &Chart, visible: &[usize]) -> (usize, usize) {
     visible
         .iter()
         .find_map(|&series| {
@@ -501,7 +547,7 @@ fn first_mark(chart: &Chart, visible: &[usize]) -> (usize, usize) {
 
 /// Arrow keys move along a series (left/right, Home/End) or across series (up/down), to the nearest
 /// mark that is drawn (gaps and hidden series have none).
-fn move_focus(
+pub(crate) fn move_focus(
     (series, category): (usize, usize),
     (series_count, count): (usize, usize),
     event: &KeyboardEvent,
@@ -540,7 +586,7 @@ fn move_focus(
     }
 }
 
-fn capitalised(word: &str) -> String {
+pub(crate) fn capitalised(word: &str) -> String {
     let mut chars = word.chars();
     chars
         .next()
@@ -549,7 +595,7 @@ fn capitalised(word: &str) -> String {
 }
 
 /// The (series, category) of the mark an event happened on, from its `data-mark`.
-fn mark_of(event: &web_sys::Event) -> Option<(usize, usize)> {
+pub(crate) fn mark_of(event: &web_sys::Event) -> Option<(usize, usize)> {
     let mark = event
         .target()?
         .dyn_into::<Element>()

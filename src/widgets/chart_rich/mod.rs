@@ -1,10 +1,14 @@
-//! `chart-rich` widget: bar (grouped), line, area, pie and donut charts, hand-drawn as SVG at the
-//! plot's measured size (no chart crate: the wasm budget is tight), with a legend that shows and
-//! hides series, nice axis ticks, tooltips on hover and keyboard focus, and the numbers as a table.
+//! `chart-rich` widget: bar (grouped, stacked, horizontal), line, area, bar + line on two axes,
+//! scatter, bubble, pie, donut and gauge charts, hand-drawn as SVG at the plot's measured size (no
+//! chart crate: the wasm budget is tight), with a legend that shows and hides series, nice axis
+//! ticks, tooltips on hover and keyboard focus, and the numbers as a table.
 
 mod cartesian;
+mod gauge;
+mod horizontal;
 mod model;
 mod radial;
+mod scatter;
 pub(crate) mod size;
 
 use std::sync::Arc;
@@ -15,8 +19,11 @@ use leptos::prelude::*;
 
 use crate::widgets::WidgetProps;
 use crate::widgets::chart_rich::cartesian::CartesianPlot;
-use crate::widgets::chart_rich::model::{Chart, ChartProblem};
+use crate::widgets::chart_rich::gauge::GaugePlot;
+use crate::widgets::chart_rich::horizontal::HorizontalPlot;
+use crate::widgets::chart_rich::model::{Chart, ChartKind, ChartProblem};
 use crate::widgets::chart_rich::radial::RadialPlot;
+use crate::widgets::chart_rich::scatter::ScatterPlot;
 use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle};
 
 /// Longest category label drawn on the x axis; the tooltip and table show it whole.
@@ -39,10 +46,17 @@ fn ChartView(chart: Arc<Chart>) -> impl IntoView {
     let kind = chart.kind;
     let plot = if kind.is_radial() {
         view! { <RadialPlot chart=chart.clone() /> }.into_any()
+    } else if kind == ChartKind::Gauge {
+        view! { <GaugePlot chart=chart.clone() /> }.into_any()
+    } else if kind.plots_points() {
+        view! { <ScatterPlot chart=chart.clone() hidden /> }.into_any()
+    } else if chart.horizontal {
+        view! { <HorizontalPlot chart=chart.clone() hidden /> }.into_any()
     } else {
         view! { <CartesianPlot chart=chart.clone() hidden /> }.into_any()
     };
-    let legend = (!kind.is_radial() && chart.legend).then(|| series_legend(&chart, hidden));
+    let legend = (!kind.is_radial() && kind != ChartKind::Gauge && chart.legend).then(|| series_legend(&chart, hidden));
+    let orientation = chart.horizontal.then_some("horizontal");
     let notes = (!chart.notes.is_empty()).then(|| {
         let items = chart
             .notes
@@ -52,7 +66,8 @@ fn ChartView(chart: Arc<Chart>) -> impl IntoView {
         view! { <ul class="au-chart-rich__notes" data-testid="chart-notes">{items}</ul> }
     });
     view! {
-        <figure class=format!("au-chart-rich au-chart-rich--{}", kind.as_str()) data-chart-type=kind.as_str()>
+        <figure class=format!("au-chart-rich au-chart-rich--{}", kind.as_str()) data-chart-type=kind.as_str()
+            data-orientation=orientation>
             <div class="au-chart-rich__head">
                 <WidgetTitle title=chart.title.clone() />
                 {legend}
@@ -73,7 +88,7 @@ fn series_legend(chart: &Chart, hidden: RwSignal<Vec<bool>>) -> AnyView {
         .enumerate()
         .map(|(index, series)| {
             let swatch = view! { <span class="au-chart-rich__swatch" style:background=series.color.clone()></span> };
-            let label = series.label.clone();
+            let label = if series.right { format!("{} (right axis)", series.label) } else { series.label.clone() };
             if toggles {
                 let shown = move || hidden.with(|h| !h.get(index).copied().unwrap_or(false));
                 view! {
@@ -91,7 +106,7 @@ fn series_legend(chart: &Chart, hidden: RwSignal<Vec<bool>>) -> AnyView {
                                 }
                             })>
                             {swatch}
-                            {series.label.clone()}
+                            {label.clone()}
                         </button>
                     </li>
                 }
@@ -112,9 +127,11 @@ fn DataTable(chart: Arc<Chart>) -> impl IntoView {
     let opened = RwSignal::new(false);
     let table = move || {
         opened.get().then(|| {
+            if chart.kind.plots_points() {
+                return points_table(&chart).into_any();
+            }
             let radial = chart.kind.is_radial();
-            let cell =
-                |value: Option<f64>| value.map(|v| format_value(v, &chart.unit)).unwrap_or_else(|| "—".to_owned());
+            let cell = |value: Option<f64>, unit: &str| value.map(|v| format_value(v, unit)).unwrap_or_else(|| "—".to_owned());
             let head =
                 chart.series.iter().map(|series| view! { <th scope="col">{series.label.clone()}</th> }).collect_view();
             let rows = chart
@@ -125,7 +142,7 @@ fn DataTable(chart: Arc<Chart>) -> impl IntoView {
                     let cells = chart
                         .series
                         .iter()
-                        .map(|series| view! { <td>{cell(series.values.get(index).copied().flatten())}</td> })
+                        .map(|series| view! { <td>{cell(series.values.get(index).copied().flatten(), series.unit(&chart))}</td> })
                         .collect_view();
                     view! { <tr><th scope="row">{category.clone()}</th>{cells}</tr> }
                 })
@@ -138,6 +155,7 @@ fn DataTable(chart: Arc<Chart>) -> impl IntoView {
                     </table>
                 </div>
             }
+            .into_any()
         })
     };
     view! {
@@ -150,6 +168,38 @@ fn DataTable(chart: Arc<Chart>) -> impl IntoView {
             <summary>"Data table"</summary>
             {table}
         </details>
+    }
+}
+
+/// A scatter or bubble chart's points: one row each, with its series.
+fn points_table(chart: &Chart) -> impl IntoView + use<> {
+    let bubbles = chart.kind == ChartKind::Bubble;
+    let rows = chart
+        .series
+        .iter()
+        .flat_map(|series| {
+            series.points.iter().map(move |point| {
+                view! {
+                    <tr>
+                        <th scope="row">{series.label.clone()}</th>
+                        <td>{point.label.clone().unwrap_or_default()}</td>
+                        <td>{format_number(point.x)}</td>
+                        <td>{format_number(point.y)}</td>
+                        {bubbles.then(|| view! { <td>{point.size.map(format_number).unwrap_or_else(|| "—".to_owned())}</td> })}
+                    </tr>
+                }
+            })
+        })
+        .collect_view();
+    let (x, y) = (chart.x_title.clone().unwrap_or_else(|| "x".to_owned()), chart.y_title.clone().unwrap_or_else(|| "y".to_owned()));
+    view! {
+        <div class="au-chart-rich__table-scroll">
+            <table>
+                <thead><tr><th scope="col">"Series"</th><th scope="col">"Point"</th><th scope="col">{x}</th><th scope="col">{y}</th>
+                    {bubbles.then(|| view! { <th scope="col">"Size"</th> })}</tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
     }
 }
 

@@ -1,5 +1,6 @@
-//! `chart-rich` data read into a chart: its kind, categories and series, with lenient numbers
-//! (`"12.5"` is read, `null` leaves a gap) and notes for anything left out.
+//! `chart-rich` data read into a chart: its kind, categories and series (values per category, or
+//! x/y points for scatter and bubble charts), with lenient numbers (`"12.5"` is read, `null` leaves
+//! a gap) and notes for anything left out.
 
 use autoui_core::view::present::{display_value, safe_color, series_color};
 use serde::Deserialize;
@@ -26,6 +27,16 @@ struct ChartRichData {
     unit: Option<String>,
     #[serde(default)]
     stacked: Option<bool>,
+    #[serde(default)]
+    horizontal: Option<bool>,
+    #[serde(default, rename = "xTitle")]
+    x_title: Option<String>,
+    #[serde(default, rename = "yTitle")]
+    y_title: Option<String>,
+    #[serde(default)]
+    min: Option<Value>,
+    #[serde(default)]
+    max: Option<Value>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +46,9 @@ pub enum ChartKind {
     Area,
     Pie,
     Donut,
+    Scatter,
+    Bubble,
+    Gauge,
 }
 
 impl ChartKind {
@@ -45,6 +59,9 @@ impl ChartKind {
             "area" => Some(ChartKind::Area),
             "pie" => Some(ChartKind::Pie),
             "donut" | "doughnut" => Some(ChartKind::Donut),
+            "scatter" | "point" | "points" => Some(ChartKind::Scatter),
+            "bubble" => Some(ChartKind::Bubble),
+            "gauge" => Some(ChartKind::Gauge),
             _ => None,
         }
     }
@@ -56,12 +73,30 @@ impl ChartKind {
             ChartKind::Area => "area",
             ChartKind::Pie => "pie",
             ChartKind::Donut => "donut",
+            ChartKind::Scatter => "scatter",
+            ChartKind::Bubble => "bubble",
+            ChartKind::Gauge => "gauge",
         }
     }
 
     pub fn is_radial(self) -> bool {
         matches!(self, ChartKind::Pie | ChartKind::Donut)
     }
+
+    /// Scatter and bubble charts plot x/y points instead of values per category.
+    pub fn plots_points(self) -> bool {
+        matches!(self, ChartKind::Scatter | ChartKind::Bubble)
+    }
+}
+
+/// One point of a scatter or bubble series.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+    /// A bubble's size (its area shows it).
+    pub size: Option<f64>,
+    pub label: Option<String>,
 }
 
 /// One series: a value (or a gap) per category.
@@ -71,6 +106,21 @@ pub struct Series {
     pub values: Vec<Option<f64>>,
     /// A CSS colour: the data's when it is safe, otherwise a theme palette token.
     pub color: String,
+    /// Scatter and bubble charts: the series' points.
+    pub points: Vec<Point>,
+    /// Drawn as a line in a bar chart (or as bars in a line chart): the series' own `type`.
+    pub line: Option<bool>,
+    /// Measured on the second axis, at the right.
+    pub right: bool,
+    /// The series' own unit, formatted as `Chart::unit` is; the chart's when it has none.
+    pub unit: Option<String>,
+}
+
+impl Series {
+    /// The unit its values are shown with.
+    pub fn unit<'a>(&'a self, chart: &'a Chart) -> &'a str {
+        self.unit.as_deref().unwrap_or(&chart.unit)
+    }
 }
 
 /// A chart ready to draw: every series has exactly one entry per category.
@@ -85,6 +135,14 @@ pub struct Chart {
     pub unit: String,
     /// Bars of a category stacked into one column instead of side by side (bar charts only).
     pub stacked: bool,
+    /// Bars running left to right from labels on the left (bar charts only).
+    pub horizontal: bool,
+    /// Scatter and bubble charts: what each axis measures.
+    pub x_title: Option<String>,
+    pub y_title: Option<String>,
+    /// A gauge's range.
+    pub min: f64,
+    pub max: f64,
     /// What was left out of the data and why, shown under the chart.
     pub notes: Vec<String>,
 }
@@ -105,14 +163,21 @@ impl Chart {
             None => ChartKind::Bar,
             Some(name) => ChartKind::from_name(name).ok_or_else(|| {
                 ChartProblem::Invalid(format!(
-                    "unknown chart type \"{name}\": use bar, line, area, pie or donut"
+                    "unknown chart type \"{name}\": use bar, line, area, pie, donut, scatter, bubble or gauge"
                 ))
             })?,
         };
         let mut notes = Vec::new();
         let raw_series = data.data.or(data.datasets).unwrap_or_default();
         let mut series = read_series(&raw_series, &mut notes);
-        if series.iter().all(|s| s.values.iter().all(Option::is_none)) {
+        if kind.plots_points() {
+            series.retain(|s| !s.points.is_empty());
+            if series.is_empty() {
+                return Err(ChartProblem::Empty(
+                    "No points to plot yet: a scatter or bubble series needs points with x and y".to_owned(),
+                ));
+            }
+        } else if series.iter().all(|s| s.values.iter().all(Option::is_none)) {
             return Err(ChartProblem::Empty("No values to chart yet".to_owned()));
         }
 
@@ -142,15 +207,15 @@ impl Chart {
             }
             s.values.resize(count, None);
         }
+        if (kind.is_radial() || kind == ChartKind::Gauge) && series.len() > 1 {
+            notes.push(format!(
+                "a {} chart shows one series: {}",
+                kind.as_str(),
+                series[0].label
+            ));
+            series.truncate(1);
+        }
         if kind.is_radial() {
-            if series.len() > 1 {
-                notes.push(format!(
-                    "a {} chart shows one series: {}",
-                    kind.as_str(),
-                    series[0].label
-                ));
-                series.truncate(1);
-            }
             let left_out = series[0]
                 .values
                 .iter()
@@ -165,22 +230,42 @@ impl Chart {
                 ));
             }
         }
-        let unit = data
-            .unit
-            .map(|u| u.trim().to_owned())
-            .filter(|u| !u.is_empty());
+        let min = data.min.as_ref().and_then(number).unwrap_or(0.0);
+        let max = data.max.as_ref().and_then(number).unwrap_or(100.0);
+        if kind == ChartKind::Gauge && max <= min {
+            return Err(ChartProblem::Invalid(format!("a gauge needs max above min (min {min}, max {max})")));
+        }
+        let is_bar = kind == ChartKind::Bar;
+        if !matches!(kind, ChartKind::Bar | ChartKind::Line | ChartKind::Area) {
+            for s in &mut series {
+                (s.line, s.right) = (None, false);
+            }
+        }
         Ok(Chart {
             title: data.title,
             kind,
             categories,
             series,
             legend: data.legend.unwrap_or(true),
-            stacked: kind == ChartKind::Bar && data.stacked.unwrap_or(false),
-            unit: unit
-                .map(|u| if u == "%" { u } else { format!(" {u}") })
-                .unwrap_or_default(),
+            stacked: is_bar && data.stacked.unwrap_or(false),
+            horizontal: is_bar && data.horizontal.unwrap_or(false),
+            x_title: data.x_title.filter(|t| !t.trim().is_empty()),
+            y_title: data.y_title.filter(|t| !t.trim().is_empty()),
+            min,
+            max,
+            unit: unit_suffix(data.unit.as_deref()).unwrap_or_default(),
             notes,
         })
+    }
+}
+
+/// A unit as values carry it: `%` right after the number, anything else after a space.
+fn unit_suffix(unit: Option<&str>) -> Option<String> {
+    let unit = unit?.trim();
+    match unit {
+        "" => None,
+        "%" => Some(unit.to_owned()),
+        _ => Some(format!(" {unit}")),
     }
 }
 
@@ -195,11 +280,16 @@ fn read_series(raw: &[Value], notes: &mut Vec<String>) -> Vec<Series> {
             label: "Values".to_owned(),
             values: raw.iter().map(number).collect(),
             color: series_color(0),
+            points: Vec::new(),
+            line: None,
+            right: false,
+            unit: None,
         }];
     }
     let mut series = Vec::with_capacity(raw.len());
     for (index, item) in raw.iter().enumerate() {
-        let Some(raw_values) = item.get("values").and_then(Value::as_array) else {
+        let points = item.get("points").and_then(Value::as_array);
+        let Some(raw_values) = item.get("values").and_then(Value::as_array).or(points.map(|_| &NO_VALUES)) else {
             notes.push(format!(
                 "series {} has no list of values and is left out",
                 index + 1
@@ -232,14 +322,46 @@ fn read_series(raw: &[Value], notes: &mut Vec<String>) -> Vec<Series> {
             .and_then(Value::as_str)
             .and_then(safe_color)
             .unwrap_or_else(|| series_color(series.len()));
+        let points: Vec<Point> = points
+            .into_iter()
+            .flatten()
+            .filter_map(|point| {
+                Some(Point {
+                    x: number(point.get("x")?)?,
+                    y: number(point.get("y")?)?,
+                    size: point.get("size").and_then(number),
+                    label: point.get("label").map(display_value).filter(|l| !l.is_empty()),
+                })
+            })
+            .collect();
+        let dropped = item.get("points").and_then(Value::as_array).map_or(0, Vec::len) - points.len();
+        if dropped > 0 {
+            notes.push(format!(
+                "{dropped} {} in {label} {} no numeric x and y and {} left out",
+                if dropped == 1 { "point" } else { "points" },
+                if dropped == 1 { "has" } else { "have" },
+                if dropped == 1 { "is" } else { "are" },
+            ));
+        }
+        let line = match item.get("type").and_then(Value::as_str) {
+            Some("line") => Some(true),
+            Some("bar") => Some(false),
+            _ => None,
+        };
         series.push(Series {
             label,
             values,
             color,
+            points,
+            line,
+            right: item.get("axis").and_then(Value::as_str) == Some("right"),
+            unit: unit_suffix(item.get("unit").and_then(Value::as_str)),
         });
     }
     series
 }
+
+static NO_VALUES: Vec<Value> = Vec::new();
 
 /// A number, or a string holding one (`" 12.5 "`); anything else is a gap.
 fn number(value: &Value) -> Option<f64> {

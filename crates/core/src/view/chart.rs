@@ -1,5 +1,6 @@
 //! Chart geometry for `chart-rich`: nice axis ticks (1-2-5 steps) and their labels, linear and band
-//! scales, line and area paths with gaps, and pie/donut arcs. Pure numbers in, SVG path text out.
+//! scales, line and area paths with gaps, stacks, pie/donut arcs, bubble radii and a gauge's dial.
+//! Pure numbers in, SVG path text out.
 
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 use std::fmt::Write;
@@ -370,8 +371,62 @@ pub fn stack(series: &[&[Option<f64>]]) -> Vec<Vec<Option<(f64, f64)>>> {
         .collect()
 }
 
+/// A bubble's radius: its area is proportional to `size` (a bubble twice the size has twice the
+/// area), the largest `size` gets `largest` pixels; sizes that are not positive get the smallest
+/// readable dot.
+pub fn bubble_radius(size: f64, max_size: f64, largest: f64) -> f64 {
+    const SMALLEST: f64 = 3.0;
+    if !(size.is_finite() && size > 0.0 && max_size.is_finite() && max_size > 0.0) {
+        return SMALLEST;
+    }
+    (largest * (size / max_size).sqrt()).max(SMALLEST)
+}
+
+/// A gauge's dial: a half turn from nine o'clock (`min`) over twelve to three o'clock (`max`),
+/// in the angles `arc_path` takes.
+pub const GAUGE_START: f64 = PI;
+
+/// Where `value` sits on a gauge from `min` to `max`, as a share of the dial (clamped to it); an
+/// empty or reversed range reads as the value's sign.
+pub fn gauge_share(value: f64, min: f64, max: f64) -> f64 {
+    if !value.is_finite() {
+        return 0.0;
+    }
+    if max.is_nan() || min.is_nan() || max <= min {
+        return if value > min { 1.0 } else { 0.0 };
+    }
+    ((value - min) / (max - min)).clamp(0.0, 1.0)
+}
+
+/// The angle at `share` of a gauge's dial.
+pub fn gauge_angle(share: f64) -> f64 {
+    GAUGE_START + share.clamp(0.0, 1.0) * PI
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn bubble_areas_follow_the_sizes() {
+        let (big, small) = (super::bubble_radius(400.0, 400.0, 20.0), super::bubble_radius(100.0, 400.0, 20.0));
+        assert_eq!(big, 20.0);
+        assert!(((big / small).powi(2) - 4.0).abs() < 1e-9, "four times the size, four times the area");
+        assert_eq!(super::bubble_radius(-5.0, 400.0, 20.0), 3.0);
+        assert_eq!(super::bubble_radius(f64::NAN, 400.0, 20.0), 3.0);
+    }
+
+    #[test]
+    fn a_gauge_reads_its_value_as_a_share_of_its_dial() {
+        assert_eq!(super::gauge_share(72.0, 0.0, 100.0), 0.72);
+        assert_eq!(super::gauge_share(5.0, 10.0, 20.0), 0.0);
+        assert_eq!(super::gauge_share(25.0, 10.0, 20.0), 1.0);
+        assert_eq!(super::gauge_share(3.0, 5.0, 5.0), 0.0);
+        assert_eq!(super::gauge_share(f64::INFINITY, 0.0, 1.0), 0.0);
+        // Nine o'clock, twelve o'clock (SVG y grows down: sin = -1 is up), three o'clock.
+        let point = |share| super::polar((0.0, 0.0), 1.0, super::gauge_angle(share));
+        let near = |(x, y): (f64, f64), (a, b): (f64, f64)| (x - a).abs() < 1e-9 && (y - b).abs() < 1e-9;
+        assert!(near(point(0.0), (-1.0, 0.0)) && near(point(0.5), (0.0, -1.0)) && near(point(1.0), (1.0, 0.0)));
+    }
+
     #[test]
     fn stacks_grow_away_from_zero_on_each_side_and_keep_gaps() {
         let (a, b, c) = ([Some(2.0), Some(-1.0)], [Some(3.0), None], [Some(-4.0), Some(-2.0)]);

@@ -5,13 +5,15 @@
 //! each wasm module's bytes go; `--download-only` measures only what that report needs;
 //! `--storage-only` measures only the store's rows and prints them (writing no file); `--startup-only`
 //! measures only the cold start's timings (first paint, interactive, the gallery) and prints them, to
-//! compare two builds in alternating runs (`AUTOUI_DIST`).
+//! compare two builds in alternating runs (`AUTOUI_DIST`); `--charts-only` measures only the
+//! `vega-lite` widget's rows and prints them.
 //!
 //! `cargo run -p autoui-e2e --bin bench -- --native DIR --out FILE [--runs N] [--started UNIX_SECONDS]
-//!  [--size-report FILE] [--download-only | --storage-only | --startup-only]`
+//!  [--size-report FILE] [--download-only | --storage-only | --startup-only | --charts-only]`
 
 mod attribution;
 mod canvas;
+mod charts;
 mod display;
 mod download;
 mod gallery;
@@ -35,6 +37,7 @@ use autoui_e2e::app_server::{AppServer, dist_dir};
 use serde_json::json;
 
 use crate::canvas::CanvasFigures;
+use crate::charts::ChartFigures;
 use crate::display::DisplayFigures;
 use crate::download::{DownloadFigures, Visit};
 use crate::load::Load;
@@ -72,6 +75,7 @@ struct Options {
     download_only: bool,
     storage_only: bool,
     startup_only: bool,
+    charts_only: bool,
 }
 
 impl Options {
@@ -85,6 +89,7 @@ impl Options {
             download_only: false,
             storage_only: false,
             startup_only: false,
+            charts_only: false,
         };
         while let Some(flag) = args.next() {
             let mut value = || {
@@ -103,6 +108,7 @@ impl Options {
                 "--download-only" => options.download_only = true,
                 "--storage-only" => options.storage_only = true,
                 "--startup-only" => options.startup_only = true,
+                "--charts-only" => options.charts_only = true,
                 "--out" => options.out = PathBuf::from(value()?),
                 "--started" => {
                     let started = value()?;
@@ -113,10 +119,10 @@ impl Options {
                 other => return Err(BenchError::Usage(format!("unknown option {other:?}"))),
             }
         }
-        let modes = [options.download_only, options.storage_only, options.startup_only];
+        let modes = [options.download_only, options.storage_only, options.startup_only, options.charts_only];
         if modes.into_iter().filter(|on| *on).count() > 1 {
             return Err(BenchError::Usage(
-                "--download-only, --storage-only and --startup-only measure different things: pick one".to_owned(),
+                "--download-only, --storage-only, --startup-only and --charts-only measure different things: pick one".to_owned(),
             ));
         }
         if options.download_only && options.size_report.is_none() {
@@ -166,6 +172,7 @@ pub struct BrowserFigures {
     pub display: DisplayFigures,
     pub table: TableFigures,
     pub canvas: CanvasFigures,
+    pub charts: ChartFigures,
     pub storage: StorageFigures,
     pub first_requests: Vec<FirstRequest>,
     pub load_average: Vec<String>,
@@ -199,6 +206,9 @@ async fn run(options: &Options) -> Result<(), BenchError> {
     }
     if options.startup_only {
         return measure_startup(options.runs).await;
+    }
+    if options.charts_only {
+        return measure_charts(options.runs).await;
     }
     let native = if options.download_only { None } else { Some(report::Native::read(&options.native)?) };
     let app = AppServer::start().await;
@@ -270,6 +280,9 @@ async fn measure(base_url: &str, runs: usize) -> Result<BrowserFigures, BenchErr
         println!("run {run} of {runs}: the store with 20 10,000-row tables");
         storage::measure(base_url, 5, &mut figures.storage).await?;
 
+        println!("run {run} of {runs}: the first vega-lite chart, then charts of 1,000 points");
+        charts::measure(base_url, &dist, &mut sizes, &mut figures.charts).await?;
+
         println!("run {run} of {runs}: widget_display, 10,000-row table, 100-widget canvas");
         let session = Session::open(base_url, "/").await?;
         let outcome = interact(&session, &mut figures).await;
@@ -308,6 +321,27 @@ async fn measure_storage(runs: usize) -> Result<(), BenchError> {
     app.stop().await;
     outcome?;
     for row in report::storage_rows(&figures) {
+        println!("{}: {} ({})", row.figure, row.measured, row.limit);
+    }
+    Ok(())
+}
+
+/// Only the `vega-lite` rows, printed as the report would show them.
+async fn measure_charts(runs: usize) -> Result<(), BenchError> {
+    let app = AppServer::start().await;
+    let (mut figures, mut sizes, mut outcome) = (ChartFigures::default(), Sizes::default(), Ok(()));
+    println!("load average before: {}", machine::load_average());
+    for run in 1..=runs {
+        println!("run {run} of {runs}: the first vega-lite chart, then charts of 1,000 points");
+        outcome = charts::measure(&app.base_url(), &dist_dir(), &mut sizes, &mut figures).await;
+        if outcome.is_err() {
+            break;
+        }
+    }
+    app.stop().await;
+    outcome?;
+    println!("load average after: {}", machine::load_average());
+    for row in charts::rows(&figures) {
         println!("{}: {} ({})", row.figure, row.measured, row.limit);
     }
     Ok(())
@@ -529,6 +563,8 @@ mod tests {
         let error = Options::parse(args(&["--download-only", "--storage-only"])).err().expect("refused");
         assert!(error.to_string().contains("pick one"), "{error}");
         let error = Options::parse(args(&["--startup-only", "--storage-only"])).err().expect("refused");
+        assert!(error.to_string().contains("pick one"), "{error}");
+        let error = Options::parse(args(&["--charts-only", "--startup-only"])).err().expect("refused");
         assert!(error.to_string().contains("pick one"), "{error}");
         let error = Options::parse(args(&["--fast"])).err().expect("refused");
         assert!(error.to_string().contains("--fast"), "{error}");

@@ -66,6 +66,19 @@ pub struct Budget<'a> {
     verdict: Verdict,
 }
 
+impl<'a> Budget<'a> {
+    /// A budget met when `met` says so (not measured when it is `None`).
+    pub fn new(figure: &'a str, limit: &'a str, measured: String, met: Option<bool>) -> Budget<'a> {
+        Budget { figure, limit, measured, verdict: Verdict::of(met) }
+    }
+
+    /// A figure reported without a limit.
+    pub fn reported(figure: &'a str, measured: String, was_measured: bool) -> Budget<'a> {
+        let verdict = if was_measured { Verdict::Reported } else { Verdict::NotMeasured };
+        Budget { figure, limit: "reported", measured, verdict }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Verdict {
     Met,
@@ -439,6 +452,7 @@ fn budgets(out: &mut String, figures: &BrowserFigures, native: &Native) {
         },
     ];
     rows.extend(storage_rows(&figures.storage));
+    rows.extend(crate::charts::rows(&figures.charts));
     rows.extend(downloads.iter().map(|row| Budget {
         figure: row.figure,
         limit: row.limit,

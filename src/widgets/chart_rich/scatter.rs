@@ -1,0 +1,237 @@
+//! Scatter and bubble plots: x/y points per series on two value axes with nice ticks and optional
+//! titles; a bubble's area shows its size. Each point has a tooltip (its label, x, y and size) on
+//! hover and keyboard focus; arrow keys move along a series and across series.
+
+use std::sync::Arc;
+
+use autoui_core::view::chart::{Linear, Ticks, bubble_radius, num};
+use autoui_core::view::present::format_number;
+use leptos::html::Div;
+use leptos::prelude::*;
+use web_sys::{FocusEvent, KeyboardEvent};
+
+use crate::widgets::chart_rich::cartesian::{mark_of, move_focus};
+use crate::widgets::chart_rich::model::{Chart, ChartKind};
+use crate::widgets::chart_rich::size::use_element_size;
+use crate::widgets::chart_rich::tooltip_transform;
+
+/// The largest bubble's radius, in pixels.
+const LARGEST_BUBBLE: f64 = 26.0;
+const DOT: f64 = 4.5;
+
+/// The plot's geometry at one size and set of visible series.
+#[derive(Clone, Debug, PartialEq)]
+struct Frame {
+    width: f64,
+    height: f64,
+    top: f64,
+    bottom: f64,
+    left: f64,
+    right: f64,
+    x_ticks: Ticks,
+    y_ticks: Ticks,
+    x: Linear,
+    y: Linear,
+    visible: Vec<usize>,
+    /// The largest bubble size among visible points (bubble charts).
+    max_size: f64,
+}
+
+impl Frame {
+    fn new(chart: &Chart, (width, height): (f64, f64), hidden: &[bool]) -> Frame {
+        let visible: Vec<usize> =
+            (0..chart.series.len()).filter(|&s| !hidden.get(s).copied().unwrap_or(false)).collect();
+        let points = || visible.iter().flat_map(|&s| chart.series[s].points.iter());
+        let range = |values: Vec<f64>| {
+            let low = values.iter().copied().fold(f64::INFINITY, f64::min);
+            let high = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            if low.is_finite() { (low, high) } else { (0.0, 1.0) }
+        };
+        let (x_low, x_high) = range(points().map(|p| p.x).collect());
+        let (y_low, y_high) = range(points().map(|p| p.y).collect());
+        let bubbles = chart.kind == ChartKind::Bubble;
+        let max_size = points().filter_map(|p| p.size).fold(0.0, f64::max);
+        // Bubbles keep clear of the edges by their largest radius.
+        let inset = if bubbles { LARGEST_BUBBLE } else { DOT + 2.0 };
+        let top = 12.0 + if chart.y_title.is_some() { 14.0 } else { 0.0 } + inset / 2.0;
+        let bottom = (height - 26.0 - if chart.x_title.is_some() { 16.0 } else { 0.0 }).max(top + 24.0);
+        let y_ticks = Ticks::nice(y_low, y_high, ((bottom - top) / 44.0).floor().clamp(2.0, 8.0) as usize);
+        let widest = y_ticks.values().iter().map(|v| y_ticks.label(*v).chars().count()).max().unwrap_or(1);
+        let left = (widest as f64 * 6.8 + 14.0).max(30.0);
+        let right = (width - 14.0).max(left + 24.0);
+        let x_ticks = Ticks::nice(x_low, x_high, ((right - left) / 80.0).floor().clamp(2.0, 8.0) as usize);
+        Frame {
+            width,
+            height,
+            top,
+            bottom,
+            left,
+            right,
+            x_ticks,
+            y_ticks,
+            x: Linear { domain: (x_ticks.min, x_ticks.max), range: (left, right) },
+            y: Linear { domain: (y_ticks.min, y_ticks.max), range: (bottom, top) },
+            visible,
+            max_size,
+        }
+    }
+
+    fn radius(&self, kind: ChartKind, size: Option<f64>) -> f64 {
+        match kind {
+            ChartKind::Bubble => bubble_radius(size.unwrap_or(0.0), self.max_size, LARGEST_BUBBLE),
+            _ => DOT,
+        }
+    }
+}
+
+#[component]
+pub fn ScatterPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl IntoView {
+    let node = NodeRef::<Div>::new();
+    let size = use_element_size(node, (480.0, 280.0));
+    let frame = Memo::new({
+        let chart = chart.clone();
+        move |_| hidden.with(|hidden| Frame::new(&chart, size.get(), hidden))
+    });
+    let active = RwSignal::new(None::<(usize, usize)>);
+    let most_points = chart.series.iter().map(|s| s.points.len()).max().unwrap_or(0);
+    let dimensions = (chart.series.len(), most_points);
+    let kind = chart.kind;
+
+    let (x_title, y_title) = (chart.x_title.clone(), chart.y_title.clone());
+    let axes = move || {
+        let (x_title, y_title) = (x_title.clone(), y_title.clone());
+        frame.with(|f| {
+            let horizontal = f
+                .y_ticks
+                .values()
+                .into_iter()
+                .map(|value| {
+                    let y = num(f.y.map(value));
+                    view! {
+                        <line class="au-chart-rich__grid" x1=num(f.left) x2=num(f.right) y1=y.clone() y2=y.clone() />
+                        <text class="au-chart-rich__tick" x=num(f.left - 8.0) y=y text-anchor="end" dominant-baseline="middle">
+                            {f.y_ticks.label(value)}
+                        </text>
+                    }
+                })
+                .collect_view();
+            let vertical = f
+                .x_ticks
+                .values()
+                .into_iter()
+                .map(|value| {
+                    let x = num(f.x.map(value));
+                    view! {
+                        <line class="au-chart-rich__grid" x1=x.clone() x2=x.clone() y1=num(f.top) y2=num(f.bottom) />
+                        <text class="au-chart-rich__tick" x=x y=num(f.bottom + 16.0) text-anchor="middle">{f.x_ticks.label(value)}</text>
+                    }
+                })
+                .collect_view();
+            let x_title = x_title.map(|title| view! {
+                <text class="au-chart-rich__axis-title" x=num((f.left + f.right) / 2.0) y=num(f.height - 4.0) text-anchor="middle">{title}</text>
+            });
+            let y_title = y_title.map(|title| view! {
+                <text class="au-chart-rich__axis-title" x=num(f.left - 8.0) y="10" text-anchor="start" dominant-baseline="middle">{title}</text>
+            });
+            view! {
+                <g aria-hidden="true">
+                    {horizontal}
+                    {vertical}
+                    <line class="au-chart-rich__axis" x1=num(f.left) x2=num(f.right) y1=num(f.bottom) y2=num(f.bottom) />
+                    {x_title}
+                    {y_title}
+                </g>
+            }
+        })
+    };
+
+    let marks = {
+        let chart = chart.clone();
+        move || {
+            frame.with(|f| {
+                let first = f.visible.first().copied().unwrap_or(0);
+                f.visible
+                    .iter()
+                    .flat_map(|&series| {
+                        let s = &chart.series[series];
+                        let chart = &chart;
+                        s.points.iter().enumerate().map(move |(index, point)| {
+                            let label = format!("{}: {}", s.label, describe(chart, series, index));
+                            view! {
+                                <circle class="au-chart-rich__point" class:au-chart-rich__point--bubble=kind == ChartKind::Bubble
+                                    cx=num(f.x.map(point.x)) cy=num(f.y.map(point.y)) r=num(f.radius(kind, point.size))
+                                    style:fill=s.color.clone() style:stroke=s.color.clone()
+                                    data-mark=format!("{series}-{index}") tabindex=if (series, index) == (first, 0) { "0" } else { "-1" }
+                                    role="img" aria-label=label
+                                    on:pointerenter=move |_| active.set(Some((series, index))) />
+                            }
+                        })
+                    })
+                    .collect_view()
+            })
+        }
+    };
+
+    let tooltip = {
+        let chart = chart.clone();
+        move || {
+            let (series, index) = active.get()?;
+            let s = chart.series.get(series)?;
+            let point = s.points.get(index)?;
+            let (x, y) = frame.with(|f| (f.x.map(point.x) / f.width, f.y.map(point.y) / f.height));
+            Some(view! {
+                <div class="au-chart-rich__tooltip au-chart-rich__tooltip--point" role="status" data-testid="chart-tooltip"
+                    style:left=format!("{:.2}%", x * 100.0) style:top=format!("{:.2}%", y * 100.0)
+                    style:transform=tooltip_transform(x, y)>
+                    <strong class="au-chart-rich__tip-title">{point.label.clone().unwrap_or_else(|| s.label.clone())}</strong>
+                    <span class="au-chart-rich__tip-value">{describe(&chart, series, index)}</span>
+                </div>
+            })
+        }
+    };
+
+    let view_box = move || size.with(|(w, h)| format!("0 0 {} {}", num(*w), num(*h)));
+    let description = format!(
+        "{} chart{}: {} series, {} points. Use the arrow keys to move between points.",
+        if kind == ChartKind::Bubble { "Bubble" } else { "Scatter" },
+        chart.title.as_deref().map(|t| format!(" of {t}")).unwrap_or_default(),
+        chart.series.len(),
+        chart.series.iter().map(|s| s.points.len()).sum::<usize>()
+    );
+    view! {
+        <div class="au-chart-rich__plot" node_ref=node>
+            <svg class="au-chart-rich__svg" viewBox=view_box role="group" aria-label=description
+                on:pointerleave=move |_| active.set(None)
+                on:focusin=move |event: FocusEvent| {
+                    if let Some(mark) = mark_of(&event) {
+                        active.set(Some(mark));
+                    }
+                }
+                on:focusout=move |_| active.set(None)
+                on:keydown=move |event: KeyboardEvent| {
+                    if let Some(mark) = mark_of(&event) {
+                        move_focus(mark, dimensions, &event);
+                    }
+                }>
+                {axes}
+                {marks}
+            </svg>
+            {tooltip}
+        </div>
+    }
+}
+
+/// A point's values as its tooltip and label give them: `x 3.2 · y 41 · size 120`, with the axis
+/// titles when there are some.
+fn describe(chart: &Chart, series: usize, index: usize) -> String {
+    let s = &chart.series[series];
+    let Some(point) = s.points.get(index) else { return String::new() };
+    let x = chart.x_title.as_deref().unwrap_or("x");
+    let y = chart.y_title.as_deref().unwrap_or("y");
+    let mut text = format!("{}{x} {} · {y} {}", point.label.as_deref().map(|l| format!("{l}, ")).unwrap_or_default(),
+        format_number(point.x), format_number(point.y));
+    if let (ChartKind::Bubble, Some(size)) = (chart.kind, point.size) {
+        text.push_str(&format!(" · size {}", format_number(size)));
+    }
+    text
+}
