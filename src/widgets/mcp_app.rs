@@ -90,7 +90,9 @@ pub fn McpApp(props: WidgetProps) -> impl IntoView {
 #[component]
 fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
     let frame = NodeRef::<Iframe>::new();
-    let document_html = RwSignal::new(None::<String>);
+    // The view's document and the device permissions the person granted it (the frame's
+    // `allow`); the frames are made once both are known, since `allow` counts only at load.
+    let document_html = RwSignal::new(None::<(String, String)>);
     let proxy_ready = RwSignal::new(false);
     let failure = RwSignal::new(None::<String>);
     let height = RwSignal::new(DEFAULT_HEIGHT);
@@ -130,10 +132,16 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
     let hub = servers.hub();
     {
         let (hub, server, uri) = (hub.clone(), server.clone(), app.uri.clone());
+        let asker = format!("The view of \"{}\" ({})", app.server, app.tool);
         wasm_bindgen_futures::spawn_local(async move {
             match hub.view(&server, &uri, CancelToken::new()).await {
                 Ok(view) => {
-                    document_html.try_set(Some(view.sandboxed_document()));
+                    let asked = view.meta.permissions.asked();
+                    let words: Vec<&str> = asked.iter().map(|(_, words)| *words).collect();
+                    let granted = !asked.is_empty()
+                        && confirm(&format!("{asker} asks to use {}. Allow it?", words.join(", ")));
+                    let allow = if granted { view.meta.permissions.allow_attribute() } else { String::new() };
+                    document_html.try_set(Some((view.sandboxed_document(), allow)));
                 }
                 Err(error) => {
                     failure.try_set(Some(error));
@@ -156,9 +164,9 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
         }
         let ready = proxy_ready.get();
         match document_html.get() {
-            Some(html) if ready => {
+            Some((html, allow)) if ready => {
                 post(&json!({"jsonrpc": "2.0", "method": RESOURCE_READY,
-                    "params": {"html": html, "sandbox": "allow-scripts allow-forms"}}));
+                    "params": {"html": html, "sandbox": "allow-scripts allow-forms", "allow": allow}}));
                 true
             }
             _ => false,
@@ -311,9 +319,12 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
             {move || failure.get().map(|message| view! {
                 <p class="au-mcp-app__error" role="alert" data-testid="mcp-app-error">{message}</p>
             })}
-            <iframe class="au-mcp-app__frame" node_ref=frame sandbox="allow-scripts" src=sandbox_proxy_url()
-                referrerpolicy="no-referrer" title=title data-testid="mcp-app-frame"
-                style:height=move || format!("{}px", height.get().round())></iframe>
+            {move || document_html.with(|document| document.as_ref().map(|(_, allow)| allow.clone())).map(|allow| view! {
+                <iframe class="au-mcp-app__frame" node_ref=frame sandbox="allow-scripts" src=sandbox_proxy_url()
+                    allow=(!allow.is_empty()).then_some(allow)
+                    referrerpolicy="no-referrer" title=title.clone() data-testid="mcp-app-frame"
+                    style:height=move || format!("{}px", height.get().round())></iframe>
+            })}
         </div>
     }
 }
