@@ -278,12 +278,12 @@ impl AgentCtx {
         }
         self.push_item(ChatBody::User(shown));
         let context = self.view_context.try_update_value(std::mem::take).unwrap_or_default();
-        let told = context.iter().map(|(view, said)| format!("[The view {view} tells you: {said}]\n")).collect::<String>();
+        let told = context.iter().map(|(view, said)| format!("[{view} tells you: {said}]\n")).collect::<String>();
         self.start(UserTurn::text(format!("{told}{text}")));
     }
 
-    /// Replaces what the view `view` last told the model; it goes with the next turn
-    /// (`ui/update-model-context`). An empty text takes it back.
+    /// Replaces what the view `view` (named as a sentence starts, "The view of ...") last told the
+    /// model; it goes with the next turn (`ui/update-model-context`). An empty text takes it back.
     pub fn set_view_context(&self, view: String, text: String) {
         self.view_context.update_value(|context| {
             context.retain(|(known, _)| *known != view);

@@ -281,7 +281,7 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
                 }
                 ViewAction::ModelContext { text } => {
                     if let Some(agent) = agent {
-                        agent.set_view_context(described.get_value(), text);
+                        agent.set_view_context(capitalised(&described.get_value()), text);
                     }
                 }
                 ViewAction::DisplayMode { mode } => {

@@ -5,11 +5,12 @@
 //! each wasm module's bytes go; `--download-only` measures only what that report needs;
 //! `--storage-only` measures only the store's rows and prints them (writing no file); `--startup-only`
 //! measures only the cold start's timings (first paint, interactive, the gallery) and prints them, to
-//! compare two builds in alternating runs (`AUTOUI_DIST`).
+//! compare two builds in alternating runs (`AUTOUI_DIST`); `--apps-only` only the MCP Apps rows.
 //!
 //! `cargo run -p autoui-e2e --bin bench -- --native DIR --out FILE [--runs N] [--started UNIX_SECONDS]
-//!  [--size-report FILE] [--download-only | --storage-only | --startup-only]`
+//!  [--size-report FILE] [--download-only | --storage-only | --startup-only | --apps-only]`
 
+mod apps;
 mod attribution;
 mod canvas;
 mod display;
@@ -72,6 +73,7 @@ struct Options {
     download_only: bool,
     storage_only: bool,
     startup_only: bool,
+    apps_only: bool,
 }
 
 impl Options {
@@ -85,6 +87,7 @@ impl Options {
             download_only: false,
             storage_only: false,
             startup_only: false,
+            apps_only: false,
         };
         while let Some(flag) = args.next() {
             let mut value = || {
@@ -103,6 +106,7 @@ impl Options {
                 "--download-only" => options.download_only = true,
                 "--storage-only" => options.storage_only = true,
                 "--startup-only" => options.startup_only = true,
+                "--apps-only" => options.apps_only = true,
                 "--out" => options.out = PathBuf::from(value()?),
                 "--started" => {
                     let started = value()?;
@@ -113,7 +117,7 @@ impl Options {
                 other => return Err(BenchError::Usage(format!("unknown option {other:?}"))),
             }
         }
-        let modes = [options.download_only, options.storage_only, options.startup_only];
+        let modes = [options.download_only, options.storage_only, options.startup_only, options.apps_only];
         if modes.into_iter().filter(|on| *on).count() > 1 {
             return Err(BenchError::Usage(
                 "--download-only, --storage-only and --startup-only measure different things: pick one".to_owned(),
@@ -170,6 +174,7 @@ pub struct BrowserFigures {
     pub first_requests: Vec<FirstRequest>,
     pub load_average: Vec<String>,
     pub download: DownloadFigures,
+    pub apps: apps::AppFigures,
 }
 
 #[tokio::main]
@@ -199,6 +204,9 @@ async fn run(options: &Options) -> Result<(), BenchError> {
     }
     if options.startup_only {
         return measure_startup(options.runs).await;
+    }
+    if options.apps_only {
+        return apps::print_only(options.runs).await;
     }
     let native = if options.download_only { None } else { Some(report::Native::read(&options.native)?) };
     let app = AppServer::start().await;
@@ -276,6 +284,8 @@ async fn measure(base_url: &str, runs: usize) -> Result<BrowserFigures, BenchErr
         let fetched = load::timeline(&session).await;
         session.close().await;
         outcome?;
+        println!("run {run} of {runs}: MCP Apps views");
+        apps::measure(base_url, 10, &mut figures.apps).await?;
         for request in fetched?.requests {
             record_later(
                 &mut figures,
