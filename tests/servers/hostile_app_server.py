@@ -95,7 +95,7 @@ document.getElementById("flood").addEventListener("click", () => {{
   let sent = 0;
   const started = Date.now();
   const timer = setInterval(() => {{
-    for (let i = 0; i < 100; i++) {{ notify("notifications/message", {{ level: "debug", data: "flood " + sent++ }}); }}
+    for (let i = 0; i < 100; i++) {{ notify("notifications/message", {{ level: "info", data: "flood " + sent++ }}); }}
     if (Date.now() - started >= 2000) {{
       clearInterval(timer);
       document.getElementById("flood-report").textContent = String(sent);
