@@ -25,6 +25,20 @@ async fn leave_view(page: &Page) {
     }
 }
 
+/// The console's server-log rows that contain `needle`, once there is at least one.
+async fn console_rows(page: &Page, needle: &str) -> Vec<String> {
+    let script = "return [...document.querySelectorAll('[data-testid=console-server-log]')]\
+                  .map(row => row.textContent).filter(text => text.includes(arguments[0]));";
+    for _ in 0..300 {
+        let rows: Vec<String> = serde_json::from_value(page.eval(script, vec![json!(needle)]).await).unwrap_or_default();
+        if !rows.is_empty() {
+            return rows;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("no console row says {needle:?}");
+}
+
 async fn alert_text(page: &Page) -> String {
     for _ in 0..300 {
         if let Ok(text) = page.client().get_alert_text().await {
@@ -40,8 +54,9 @@ async fn a_hostile_view_reaches_nothing_and_its_forbidden_and_spoofed_calls_get_
     let hostile = McpServer::python("hostile_app_server.py", Transport::Streamable).await;
     let other = McpServer::app("server-basic-vanillajs").await;
     let llm = ScriptedLlm::start(|_: &Value, index| match index {
-        0 => Reply::tool("hostile_mcp_show-probe", json!({})),
-        _ => Reply::text("The probe is on the canvas."),
+        0 => Reply::tool("basic_mcp_get-time", json!({})),
+        1 => Reply::tool("hostile_mcp_show-probe", json!({})),
+        _ => Reply::text("The clock and the probe are on the canvas."),
     })
     .await;
     let (base, hostile_url, other_url) = (llm.base_url(), hostile.url(), other.url());
@@ -54,7 +69,9 @@ async fn a_hostile_view_reaches_nothing_and_its_forbidden_and_spoofed_calls_get_
         page.say("Run the probe").await;
         page.wait_for_runs(1).await;
 
-        enter_view(&page).await;
+        page.wait_for_count("[data-testid=mcp-app-frame]", 2).await;
+        page.find("[data-testid=mcp-app-frame][title*=show-probe]").await.enter_frame().await.expect("enter the probe's proxy frame");
+        page.find("iframe").await.enter_frame().await.expect("enter the probe");
         page.wait_until("the probe finished", "return document.getElementById('report').textContent.includes('\"done\":true');")
             .await;
         let report: Value = serde_json::from_str(&page.text_content("#report").await).expect("the probe's JSON report");
@@ -68,15 +85,21 @@ async fn a_hostile_view_reaches_nothing_and_its_forbidden_and_spoofed_calls_get_
         let model_only = report["modelOnlyTool"].as_str().unwrap_or_default();
         assert!(model_only.starts_with("refused") && model_only.contains("model-only"), "{report}");
         assert_eq!(report["ownTool"], "ran", "{report}");
-        // The spoofed calls posted straight to the app never reached the server.
+        // The spoofed call posted straight to the app never reached the probe's server...
         assert_eq!(report["serverReceived"], json!(["view", "final"]), "{report}");
+        // ...nor did those posted into the clock view's frames reach the clock's server.
+        assert_eq!(report["otherFrames"], 1, "the probe found the clock view: {report}");
 
         // The top window stayed where it was, and the app still works.
         assert_eq!(page.client().current_url().await.expect("url").to_string(), app_url, "{report}");
         page.find("[data-testid=chat-input]").await;
         page.click("[data-testid=open-console]").await;
-        let logged = page.wait_for_text("[data-testid=console-server-log]", "refused").await;
-        assert!(logged.contains("get-time") || logged.contains("model-only"), "{logged}");
+        let refused = console_rows(&page, "refused").await;
+        assert!(refused.iter().any(|row| row.contains("get-time")) && refused.iter().any(|row| row.contains("model-only")), "{refused:?}");
+        let clock_calls = page
+            .eval("return [...document.querySelectorAll('[data-testid=console-server-log]')].filter(row => row.textContent.includes('basic (view)')).length;", vec![])
+            .await;
+        assert_eq!(clock_calls, 0, "the clock view made no call: the spoof did not pass as it");
     })
     .await;
     llm.stop().await;
@@ -126,7 +149,7 @@ async fn a_view_sending_ten_thousand_messages_a_second_is_cut_and_the_page_keeps
         assert!(sent >= 10_000, "the view sent {sent} messages");
 
         page.click("[data-testid=open-console]").await;
-        page.wait_for_text("[data-testid=console-server-log]", "more than 200 messages").await;
+        console_rows(&page, "more than 200 messages").await;
         let shown = page.eval("return [...document.querySelectorAll('[data-testid=console-server-log]')].filter(row => row.textContent.includes('flood ')).length;", vec![]).await;
         let shown = shown.as_u64().expect("a count");
         assert!(shown > 0 && shown <= 800, "{shown} of {sent} flood messages reached the console");
