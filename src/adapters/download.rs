@@ -12,6 +12,15 @@ pub fn download_text(filename: &str, mime: &str, content: &str) -> bool {
     download_blob(filename, &blob)
 }
 
+/// Offers `bytes` for download as `filename`; returns false when the browser refused.
+pub fn download_bytes(filename: &str, mime: &str, bytes: &[u8]) -> bool {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = Blob::new_with_u8_array_sequence_and_options(&parts, &options) else { return false };
+    download_blob(filename, &blob)
+}
+
 pub fn download_blob(filename: &str, blob: &Blob) -> bool {
     let Ok(url) = Url::create_object_url_with_blob(blob) else { return false };
     let clicked = (|| {

@@ -117,6 +117,9 @@ pub struct AgentCtx {
     last_stop: RwSignal<Option<StopReason>>,
     /// Runs finished since the page loaded.
     finished_runs: RwSignal<u32>,
+    /// What an MCP Apps view last told the model (`ui/update-model-context`), by view: sent
+    /// with the next turn, then dropped.
+    view_context: StoredValue<Vec<(String, String)>>,
 }
 
 impl AgentCtx {
@@ -274,7 +277,20 @@ impl AgentCtx {
             return;
         }
         self.push_item(ChatBody::User(shown));
-        self.start(UserTurn::text(text));
+        let context = self.view_context.try_update_value(std::mem::take).unwrap_or_default();
+        let told = context.iter().map(|(view, said)| format!("[{view} tells you: {said}]\n")).collect::<String>();
+        self.start(UserTurn::text(format!("{told}{text}")));
+    }
+
+    /// Replaces what the view `view` (named as a sentence starts, "The view of ...") last told the
+    /// model; it goes with the next turn (`ui/update-model-context`). An empty text takes it back.
+    pub fn set_view_context(&self, view: String, text: String) {
+        self.view_context.update_value(|context| {
+            context.retain(|(known, _)| *known != view);
+            if !text.trim().is_empty() {
+                context.push((view, text));
+            }
+        });
     }
 
     /// Runs again from where the conversation stopped (after an error, Stop or the iteration cap),
@@ -594,6 +610,7 @@ pub fn provide_agent(
         queued: StoredValue::new(None),
         last_stop: RwSignal::new(interrupted.then_some(StopReason::Interrupted)),
         finished_runs: RwSignal::new(0),
+        view_context: StoredValue::new(Vec::new()),
     };
     provide_context(ctx);
     ctx

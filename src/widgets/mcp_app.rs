@@ -18,6 +18,8 @@ use serde_json::{Value, json};
 use wasm_bindgen::JsValue;
 use web_sys::MessageEvent;
 
+use crate::adapters::confirm::confirm;
+use crate::adapters::download::download_bytes;
 use crate::state::agent::AgentCtx;
 use crate::state::canvas::CanvasCtx;
 use crate::state::engine::EngineCtx;
@@ -88,10 +90,15 @@ pub fn McpApp(props: WidgetProps) -> impl IntoView {
 #[component]
 fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
     let frame = NodeRef::<Iframe>::new();
-    let document_html = RwSignal::new(None::<String>);
+    // The view's document and the device permissions the person granted it (the frame's
+    // `allow`); the frames are made once both are known, since `allow` counts only at load.
+    let document_html = RwSignal::new(None::<(String, String)>);
     let proxy_ready = RwSignal::new(false);
     let failure = RwSignal::new(None::<String>);
     let height = RwSignal::new(DEFAULT_HEIGHT);
+    let fullscreen = RwSignal::new(false);
+    // The person agreed to this view sending turns as them (asked once per view).
+    let messages_agreed = StoredValue::new(false);
     let server = ServerId::sanitize(&app.server);
     let agent = use_context::<AgentCtx>();
     let settings = use_settings();
@@ -125,10 +132,16 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
     let hub = servers.hub();
     {
         let (hub, server, uri) = (hub.clone(), server.clone(), app.uri.clone());
+        let asker = format!("The view of \"{}\" ({})", app.server, app.tool);
         wasm_bindgen_futures::spawn_local(async move {
             match hub.view(&server, &uri, CancelToken::new()).await {
                 Ok(view) => {
-                    document_html.try_set(Some(view.sandboxed_document()));
+                    let asked = view.meta.permissions.asked();
+                    let words: Vec<&str> = asked.iter().map(|(_, words)| *words).collect();
+                    let granted = !asked.is_empty()
+                        && confirm(&format!("{asker} asks to use {}. Allow it?", words.join(", ")));
+                    let allow = if granted { view.meta.permissions.allow_attribute() } else { String::new() };
+                    document_html.try_set(Some((view.sandboxed_document(), allow)));
                 }
                 Err(error) => {
                     failure.try_set(Some(error));
@@ -151,9 +164,9 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
         }
         let ready = proxy_ready.get();
         match document_html.get() {
-            Some(html) if ready => {
+            Some((html, allow)) if ready => {
                 post(&json!({"jsonrpc": "2.0", "method": RESOURCE_READY,
-                    "params": {"html": html, "sandbox": "allow-scripts allow-forms"}}));
+                    "params": {"html": html, "sandbox": "allow-scripts allow-forms", "allow": allow}}));
                 true
             }
             _ => false,
@@ -177,6 +190,7 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
     });
 
     let view_name = StoredValue::new(format!("{server} (view)"));
+    let described = StoredValue::new(format!("the view of \"{}\" ({})", app.server, app.tool));
     let log = move |level: &str, message: String| {
         if let Some(agent) = agent {
             agent.server_log(view_name.get_value(), level.to_owned(), Some("view".to_owned()), message);
@@ -234,6 +248,57 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
                     height.set(asked.clamp(HEIGHT_RANGE.0, HEIGHT_RANGE.1));
                 }
                 ViewAction::Resize { .. } => {}
+                ViewAction::OpenLink { id, link } => {
+                    let question = format!(
+                        "{} wants to open a page on {}:\n{}\n\nOpen it in a new tab?",
+                        capitalised(&described.get_value()),
+                        link.host,
+                        link.url
+                    );
+                    let opened = confirm(&question)
+                        && window().open_with_url_and_target_and_features(&link.url, "_blank", "noopener,noreferrer").is_ok();
+                    log("info", format!("ui/open-link {}: {}", link.url, if opened { "opened" } else { "declined" }));
+                    post(&answer(id, Ok(if opened { json!({}) } else { json!({"isError": true}) })));
+                }
+                ViewAction::Message { id, text } => {
+                    let agreed = messages_agreed.get_value()
+                        || confirm(&format!(
+                            "{} wants to send this message to the assistant as you:\n\n{text}\n\nSend it (and its later messages)?",
+                            capitalised(&described.get_value())
+                        ));
+                    messages_agreed.set_value(agreed);
+                    match agent.filter(|_| agreed) {
+                        Some(agent) => {
+                            let turn = format!("[From {}] {text}", described.get_value());
+                            agent.send_shown(turn.clone(), turn);
+                            post(&answer(id, Ok(json!({}))));
+                        }
+                        None => {
+                            log("info", "ui/message: declined".to_owned());
+                            post(&answer(id, Ok(json!({"isError": true}))));
+                        }
+                    }
+                }
+                ViewAction::ModelContext { text } => {
+                    if let Some(agent) = agent {
+                        agent.set_view_context(capitalised(&described.get_value()), text);
+                    }
+                }
+                ViewAction::DisplayMode { mode } => {
+                    fullscreen.set(mode == "fullscreen");
+                    let changed = json!({"displayMode": mode});
+                    let outgoing = bridge.try_update_value(|bridge| bridge.host_context_changed(changed)).unwrap_or_default();
+                    outgoing.iter().for_each(post);
+                }
+                ViewAction::Download { id, files } => {
+                    let names: Vec<&str> = files.iter().map(|file| file.name.as_str()).collect();
+                    let question =
+                        format!("{} wants to save {}. Save?", capitalised(&described.get_value()), names.join(", "));
+                    let saved = confirm(&question)
+                        && files.iter().all(|file| download_bytes(&file.name, &file.mime_type, &file.bytes));
+                    log("info", format!("ui/download-file {}: {}", names.join(", "), if saved { "saved" } else { "declined" }));
+                    post(&answer(id, Ok(if saved { json!({}) } else { json!({"isError": true}) })));
+                }
                 ViewAction::RequestTeardown => log("info", "the view asked to be closed; remove it from the canvas to close it".to_owned()),
                 ViewAction::RateLimited => log(
                     "warning",
@@ -249,16 +314,24 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
 
     let title = app.title.clone().unwrap_or_else(|| format!("{} · {}", app.server, app.tool));
     view! {
-        <div class="au-mcp-app" data-testid="mcp-app">
+        <div class="au-mcp-app" class:au-mcp-app--fullscreen=move || fullscreen.get() data-testid="mcp-app">
             <WidgetTitle title=app.title.clone() />
             {move || failure.get().map(|message| view! {
                 <p class="au-mcp-app__error" role="alert" data-testid="mcp-app-error">{message}</p>
             })}
-            <iframe class="au-mcp-app__frame" node_ref=frame sandbox="allow-scripts" src=sandbox_proxy_url()
-                referrerpolicy="no-referrer" title=title data-testid="mcp-app-frame"
-                style:height=move || format!("{}px", height.get().round())></iframe>
+            {move || document_html.with(|document| document.as_ref().map(|(_, allow)| allow.clone())).map(|allow| view! {
+                <iframe class="au-mcp-app__frame" node_ref=frame sandbox="allow-scripts" src=sandbox_proxy_url()
+                    allow=(!allow.is_empty()).then_some(allow)
+                    referrerpolicy="no-referrer" title=title.clone() data-testid="mcp-app-frame"
+                    style:height=move || format!("{}px", height.get().round())></iframe>
+            })}
         </div>
     }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }
 
 /// Whether the page shows its dark theme (the person's choice, else the system's).

@@ -97,3 +97,26 @@ fn app_only_tools_are_neither_offered_nor_callable_by_the_model() {
     assert!(executed.result.is_error, "{}", executed.text);
     assert!(setup.mcp.calls().is_empty(), "the call never reaches the server");
 }
+
+#[test]
+fn the_model_shows_an_earlier_calls_view_again_by_the_calls_id() {
+    let mut setup = setup(Behaviour::Reply(ToolResult::text("2026-12-02T05:20:00Z")));
+    setup.call("clock_mcp_get-time", json!({"zone": "UTC"}));
+    let again = setup.call(
+        "autoui_webmcp_widget_display",
+        json!({"name": "mcp-app", "params": {"call_id": "c1", "title": "Clock again"}}),
+    );
+    assert!(!again.result.is_error, "{}", again.text);
+    let widgets = setup.autoui.canvas.widgets();
+    assert_eq!(widgets.len(), 2, "a second view of the same call");
+    let (kind, data) = &widgets[1];
+    assert_eq!(*kind, WidgetKind::McpApp);
+    assert_eq!((data["uri"].as_str(), data["title"].as_str()), (Some(VIEW), Some("Clock again")));
+    assert_eq!(data["input"], json!({"zone": "UTC"}));
+    assert_eq!(data["result"]["content"][0]["text"], "2026-12-02T05:20:00Z");
+    assert_eq!(setup.mcp.calls().len(), 1, "the server is not called again");
+
+    let unknown = setup.call("autoui_webmcp_widget_display", json!({"name": "mcp-app", "params": {"call_id": "nope"}}));
+    assert!(unknown.result.is_error);
+    assert!(unknown.text.contains("no call \"nope\"") && unknown.text.contains("calls with views: c1"), "{}", unknown.text);
+}

@@ -9,6 +9,7 @@ mod support;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use autoui_core::approval::ApprovalChoice;
 use autoui_core::cancel::CancelToken;
 use autoui_core::dispatch::catalog::Catalog;
 use autoui_core::ids::ServerId;
@@ -183,6 +184,17 @@ fn a_view_calls_only_its_own_servers_tools_that_views_may_call() {
         .map(|request| request.params()["name"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(called, ["poll-stats", "get-time"], "refused calls never reach the server");
+}
+
+#[test]
+fn a_tool_the_person_set_to_never_is_refused_to_its_view_too() {
+    let world = world();
+    let refused = world.connected(async |hub, id| {
+        hub.update_approvals(&id, |rules| rules.set_tool("poll-stats", Some(ApprovalChoice::Never)));
+        hub.call_from_view(&id, "poll-stats", json!({}), CancelToken::new()).await
+    });
+    assert!(refused.unwrap_err().contains("you set it to never run"));
+    assert!(world.net.requests().iter().all(|request| request.rpc() != "tools/call"), "never reaches the server");
 }
 
 #[test]

@@ -3,7 +3,11 @@
 //! and the server's own view shows the time two frames deep (our proxy page, then the view); its
 //! "Get Server Time" button calls the server through the host and shows the new time. With
 //! server-system-monitor, the app-only `poll-system-stats` is never offered to the model while the
-//! view polls it through the host (shown in the console as the view's calls).
+//! view polls it through the host (shown in the console as the view's calls). The React views of
+//! server-budget-allocator and server-cohort-heatmap draw their charts from the tool's result. The
+//! get-time view follows a theme switch (`host-context-changed`), and its "Open Link" and "Send
+//! Message" buttons reach the person first: a link opens only after they agree (told its host),
+//! and the view's message becomes a user turn only after they agree.
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::llm::{Reply, ScriptedLlm, tool_names, tool_results};
@@ -18,6 +22,42 @@ async fn enter_view(page: &Page) {
     page.find("iframe").await.enter_frame().await.expect("enter the view's frame");
 }
 
+/// The question of the `confirm` the page shows, once it is up.
+async fn alert_text(page: &Page) -> String {
+    for _ in 0..200 {
+        if let Ok(text) = page.client().get_alert_text().await {
+            return text;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the page never asked");
+}
+
+async fn wait_for_windows(page: &Page, expected: usize) {
+    for _ in 0..200 {
+        if page.client().windows().await.expect("windows").len() == expected {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("never {expected} windows");
+}
+
+/// The text of the user's turns in an LLM request.
+fn user_texts(request: &Value) -> Vec<String> {
+    request["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|message| message["role"] == "user")
+        .flat_map(|message| match &message["content"] {
+            Value::String(text) => vec![text.clone()],
+            Value::Array(blocks) => blocks.iter().filter_map(|b| b["text"].as_str().map(str::to_owned)).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
 async fn leave_view(page: &Page) {
     for _ in 0..2 {
         page.client().enter_parent_frame().await.expect("back to the app");
@@ -29,7 +69,8 @@ async fn the_get_time_view_shows_the_time_and_its_button_calls_the_server_throug
     let server = McpServer::app("server-basic-vanillajs").await;
     let llm = ScriptedLlm::start(|_: &Value, index| match index {
         0 => Reply::tool("basic_mcp_get-time", json!({})),
-        _ => Reply::text("The server's clock is on the canvas."),
+        1 => Reply::text("The server's clock is on the canvas."),
+        _ => Reply::text("The server's clock is in UTC."),
     })
     .await;
     let (base, url, llm_ref) = (llm.base_url(), server.url(), &llm);
@@ -69,7 +110,53 @@ async fn the_get_time_view_shows_the_time_and_its_button_calls_the_server_throug
             )
             .await;
         assert_eq!(reach, json!(["no", "no", "null"]), "the view is isolated from the app");
+        let view_theme = page.eval("return document.documentElement.dataset.theme || '';", vec![]).await;
         leave_view(&page).await;
+
+        // A theme switch reaches the view, which takes the theme and our tokens.
+        page.click("[data-testid=theme-toggle]").await;
+        let theme = page.eval("return document.documentElement.dataset.theme;", vec![]).await;
+        assert_ne!(theme, view_theme, "the toggle changed the theme");
+        let surface = page
+            .eval("return getComputedStyle(document.documentElement).getPropertyValue('--au-surface').trim();", vec![])
+            .await;
+        enter_view(&page).await;
+        page.wait_until(
+            "the view follows the app's theme",
+            &format!(
+                "const root = document.documentElement; return root.dataset.theme === {theme} \
+                 && root.style.getPropertyValue('--color-background-primary').trim() === {surface};"
+            ),
+        )
+        .await;
+
+        // "Open Link": asked first, with the host shown; declined, nothing opens.
+        let windows = page.client().windows().await.expect("windows").len();
+        page.set_value("#link-url", "http://127.0.0.1:9/docs").await;
+        page.click("#open-link-btn").await;
+        let question = alert_text(&page).await;
+        assert!(question.contains("127.0.0.1") && question.contains("http://127.0.0.1:9/docs"), "{question}");
+        page.client().dismiss_alert().await.expect("decline");
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(page.client().windows().await.expect("windows").len(), windows, "declined: no tab opened");
+        page.click("#open-link-btn").await;
+        alert_text(&page).await;
+        page.client().accept_alert().await.expect("agree");
+        wait_for_windows(&page, windows + 1).await;
+
+        // "Send Message": a user turn from the view, once the person agrees.
+        page.set_value("#message-text", "Which time zone is the server in?").await;
+        page.click("#send-message-btn").await;
+        let question = alert_text(&page).await;
+        assert!(question.contains("Which time zone is the server in?"), "{question}");
+        page.client().accept_alert().await.expect("agree");
+        leave_view(&page).await;
+        page.wait_for_runs(2).await;
+        let turn = user_texts(llm_ref.requests().last().expect("a request"));
+        assert!(
+            turn.iter().any(|text| text.contains("[From the view of \"basic\" (get-time)] Which time zone is the server in?")),
+            "{turn:?}"
+        );
 
         page.click("[data-testid=open-console]").await;
         let logged = page.wait_for_text("[data-testid=console-server-log]", "tools/call get-time").await;
@@ -112,6 +199,77 @@ async fn the_system_monitor_view_polls_its_app_only_tool_which_the_model_never_s
         }
         let listed: Vec<String> = llm_ref.requests().iter().flat_map(tool_names).collect();
         assert!(listed.iter().any(|name| name == "monitor_mcp_get-system-info"), "{listed:?}");
+    })
+    .await;
+    llm.stop().await;
+    drop(server);
+}
+
+#[tokio::test]
+async fn the_budget_allocator_view_draws_its_chart_and_a_slider_per_category() {
+    let server = McpServer::app("server-budget-allocator").await;
+    let llm = ScriptedLlm::start(|_: &Value, index| match index {
+        0 => Reply::tool("budget_mcp_get-budget-data", json!({})),
+        _ => Reply::text("Here is the budget."),
+    })
+    .await;
+    let (base, url) = (llm.base_url(), server.url());
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "budget").await;
+        page.say("Show me the budget allocation").await;
+        page.wait_for_runs(1).await;
+
+        enter_view(&page).await;
+        page.wait_until(
+            "a slider for each of the five categories of the result",
+            "return document.querySelectorAll('#sliders-container input[type=range]').length === 5;",
+        )
+        .await;
+        page.wait_until(
+            "the doughnut chart is drawn",
+            "const c = document.getElementById('budget-chart'); if (!c || !c.width || !c.height) return false;\
+             const pixels = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;\
+             let painted = 0; for (let i = 3; i < pixels.length; i += 4) { if (pixels[i] > 0) painted++; }\
+             return painted > 500;",
+        )
+        .await;
+        leave_view(&page).await;
+    })
+    .await;
+    llm.stop().await;
+    drop(server);
+}
+
+#[tokio::test]
+async fn the_cohort_heatmap_view_draws_a_coloured_cell_for_each_cohort_and_period() {
+    let server = McpServer::app("server-cohort-heatmap").await;
+    let llm = ScriptedLlm::start(|_: &Value, index| match index {
+        0 => Reply::tool("cohort_mcp_get-cohort-data", json!({})),
+        _ => Reply::text("Here is the retention heatmap."),
+    })
+    .await;
+    let (base, url) = (llm.base_url(), server.url());
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "cohort").await;
+        page.say("Show me cohort retention").await;
+        page.wait_for_runs(1).await;
+
+        enter_view(&page).await;
+        // The view asks its server for 12 cohorts of 12 months through the host: the newest
+        // cohort is seen for one month, the oldest for twelve, 12 + 11 + ... + 1 cells.
+        page.wait_until(
+            "78 coloured cells",
+            "const cells = [...document.querySelectorAll('[class^=_cell_]')];\
+             return cells.length === 78 && cells.every(cell => getComputedStyle(cell).backgroundColor !== 'rgba(0, 0, 0, 0)');",
+        )
+        .await;
+        leave_view(&page).await;
+        page.click("[data-testid=open-console]").await;
+        page.wait_for_text("[data-testid=console-server-log]", "tools/call get-cohort-data").await;
     })
     .await;
     llm.stop().await;

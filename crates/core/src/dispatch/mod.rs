@@ -11,7 +11,7 @@ pub mod pseudo;
 pub mod record;
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::pin::pin;
 use std::rc::Rc;
@@ -165,6 +165,9 @@ pub struct Dispatcher {
     approver: Option<Rc<dyn Approver>>,
     /// Tools the person allowed for this conversation (server, real tool name).
     granted: RefCell<HashSet<(ServerId, String)>>,
+    /// The `mcp-app` block of each view a call placed in this conversation, by the call's id, so
+    /// the model can show it again (`widget_display` with `mcp-app` and only `call_id`).
+    views: RefCell<HashMap<String, Value>>,
 }
 
 impl Dispatcher {
@@ -187,6 +190,7 @@ impl Dispatcher {
             remembered: Vec::new(),
             approver: None,
             granted: RefCell::new(HashSet::new()),
+            views: RefCell::new(HashMap::new()),
         }
     }
 
@@ -422,6 +426,10 @@ impl Dispatcher {
         let args = (*call.args).clone();
         let outcome = match (server.protocol, server.local.and_then(|position| self.local.get(position))) {
             (Protocol::WebMcp, Some(local)) => {
+                let args = match self.with_earlier_view(&tool.real, args) {
+                    Ok(args) => args,
+                    Err(message) => return Some(ToolResult::error(format!("Error: {message}"))),
+                };
                 let context = CallContext {
                     origin: Origin::Agent { call_id: call.id.clone(), source: self.last_source.clone() },
                     cancel: cancel.clone(),
@@ -464,17 +472,16 @@ impl Dispatcher {
             candidate.canvas_tool(DISPLAY_TOOL).map(|_| local.clone())
         });
         let Some(display) = display else { return result };
-        let params = json!({
-            "name": WidgetKind::McpApp.as_str(),
-            "params": {
-                "server": server.id.to_string(),
-                "tool": tool.real,
-                "uri": uri,
-                "input": args,
-                "result": call_tool_result(&result),
-                "call_id": call.id.to_string(),
-            },
+        let block = json!({
+            "server": server.id.to_string(),
+            "tool": tool.real,
+            "uri": uri,
+            "input": args,
+            "result": call_tool_result(&result),
+            "call_id": call.id.to_string(),
         });
+        self.views.borrow_mut().insert(call.id.to_string(), block.clone());
+        let params = json!({"name": WidgetKind::McpApp.as_str(), "params": block});
         let context = CallContext {
             origin: Origin::Agent { call_id: call.id.clone(), source: Some(DataSource { server: server.id.clone(), tool: tool.real.clone() }) },
             cancel: cancel.clone(),
@@ -488,6 +495,35 @@ impl Dispatcher {
         let mut result = result;
         result.content.push(ResultPart::Text { text: note });
         result
+    }
+
+    /// `widget_display` of `mcp-app` naming only an earlier call (`call_id`, maybe a `title`):
+    /// the block that call's view had. Other calls pass unchanged.
+    fn with_earlier_view(&self, tool: &str, args: Value) -> Result<Value, String> {
+        let params = args.get("params");
+        let wants_earlier = tool == DISPLAY_TOOL
+            && args.get("name").and_then(Value::as_str) == Some(WidgetKind::McpApp.as_str())
+            && params.is_some_and(|params| params.get("uri").is_none());
+        if !wants_earlier {
+            return Ok(args);
+        }
+        let call_id = params.and_then(|params| params.get("call_id")).and_then(Value::as_str).unwrap_or_default();
+        let views = self.views.borrow();
+        let Some(block) = views.get(call_id) else {
+            let mut known: Vec<&str> = views.keys().map(String::as_str).collect();
+            known.sort_unstable();
+            return Err(format!(
+                "no call \"{call_id}\" of this conversation showed a view; calls with views: {}",
+                if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+            ));
+        };
+        let mut block = block.clone();
+        if let Some(title) = params.and_then(|params| params.get("title")) {
+            block["title"] = title.clone();
+        }
+        let mut args = args;
+        args["params"] = block;
+        Ok(args)
     }
 
     async fn call_remote(

@@ -12,7 +12,7 @@ use futures::stream::FuturesUnordered;
 use futures::{FutureExt, StreamExt};
 use serde_json::Value;
 
-use crate::approval::ApprovalRules;
+use crate::approval::{ApprovalChoice, ApprovalRules};
 use crate::cancel::CancelToken;
 use crate::ids::ServerId;
 use crate::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKind};
@@ -459,6 +459,12 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
         let allowed = entry.snapshot.borrow().tools.iter().any(|spec| spec.name == tool && spec.for_views());
         if !allowed {
             return Err(format!("the view may not call \"{tool}\": {server} offers no such tool to its views"));
+        }
+        // The view is the server's own code acting on the person's clicks (or its own polling),
+        // not the model: the model's approval questions do not apply, but a tool the person set to
+        // "never" stays refused whoever calls it.
+        if entry.snapshot.borrow().config.approvals.choice_for(tool) == Some(ApprovalChoice::Never) {
+            return Err(format!("the view may not call \"{tool}\": you set it to never run"));
         }
         self.call_tool(server, tool, args, cancel).await.map_err(|error| error.to_string())
     }

@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::asks::{self, DISPLAY_MODES, Download, Link};
 use crate::tool::{ResultPart, ToolResult};
 
 /// The protocol revision this host speaks.
@@ -33,6 +34,17 @@ pub enum ViewAction {
     Resize { width: Option<f64>, height: Option<f64> },
     /// `ui/notifications/request-teardown`: the view asks to be closed.
     RequestTeardown,
+    /// `ui/open-link`: open `link` in a new tab once the person agrees (shown its host).
+    OpenLink { id: Value, link: Link },
+    /// `ui/message`: a user turn from the view (the person confirms the first one per view).
+    Message { id: Value, text: String },
+    /// `ui/update-model-context`: replaces what the view last told the model; travels with the
+    /// next turn. Answered already.
+    ModelContext { text: String },
+    /// `ui/request-display-mode`: show the view in `mode` (one of [`DISPLAY_MODES`]). Answered already.
+    DisplayMode { mode: String },
+    /// `ui/download-file`: save these files once the person agrees.
+    Download { id: Value, files: Vec<Download> },
     /// The view passed [`MESSAGES_PER_SECOND`]; its messages are dropped until the next second.
     /// Reported once per flood.
     RateLimited,
@@ -58,12 +70,13 @@ pub struct ViewBridge {
     window_start_ms: f64,
     in_window: u32,
     flood_reported: bool,
+    display_mode: &'static str,
 }
 
 impl ViewBridge {
     /// A bridge that will answer `ui/initialize` with `host_context` (see [`host_context`]).
     pub fn new(host_context: Value) -> ViewBridge {
-        ViewBridge { phase: Phase::New, host_context, held: Vec::new(), window_start_ms: 0.0, in_window: 0, flood_reported: false }
+        ViewBridge { phase: Phase::New, host_context, held: Vec::new(), window_start_ms: 0.0, in_window: 0, flood_reported: false, display_mode: DISPLAY_MODES[0] }
     }
 
     /// Whether the view finished its handshake.
@@ -112,6 +125,10 @@ impl ViewBridge {
                         "serverTools": {},
                         "serverResources": {},
                         "sandbox": {},
+                        "openLinks": {},
+                        "downloadFile": {},
+                        "message": {"text": {}},
+                        "updateModelContext": {"text": {}, "structuredContent": {}},
                     },
                     "hostContext": self.host_context,
                 })))
@@ -128,6 +145,33 @@ impl ViewBridge {
             "resources/read" => match params.get("uri").and_then(Value::as_str) {
                 Some(uri) => vec![ViewAction::ReadResource { id, uri: uri.to_owned() }],
                 None => reply(Err((INVALID_PARAMS, "resources/read needs a uri".to_owned()))),
+            },
+            "ui/open-link" => match asks::link(&params) {
+                Ok(link) => vec![ViewAction::OpenLink { id, link }],
+                Err(message) => reply(Err((INVALID_PARAMS, message))),
+            },
+            "ui/message" => match asks::content_text(params.get("content")) {
+                text if text.is_empty() => reply(Err((INVALID_PARAMS, "ui/message needs text content".to_owned()))),
+                text => vec![ViewAction::Message { id, text }],
+            },
+            "ui/update-model-context" => {
+                let mut actions = vec![ViewAction::ModelContext { text: asks::model_context(&params) }];
+                actions.extend(reply(Ok(json!({}))));
+                actions
+            }
+            "ui/request-display-mode" => {
+                let asked = params.get("mode").and_then(Value::as_str).unwrap_or_default();
+                if let Some(mode) = DISPLAY_MODES.iter().find(|mode| **mode == asked) {
+                    self.display_mode = mode;
+                }
+                // Answered with the mode actually set: an unknown one leaves the current mode.
+                let mut actions = vec![ViewAction::DisplayMode { mode: self.display_mode.to_owned() }];
+                actions.extend(reply(Ok(json!({"mode": self.display_mode}))));
+                actions
+            }
+            "ui/download-file" => match asks::downloads(&params) {
+                Ok(files) => vec![ViewAction::Download { id, files }],
+                Err(message) => reply(Err((INVALID_PARAMS, message))),
             },
             other => reply(Err((METHOD_NOT_FOUND, format!("this host does not implement \"{other}\"")))),
         }
@@ -277,7 +321,7 @@ pub fn host_context(facts: &HostFacts) -> Value {
         "theme": theme_name(facts.dark),
         "styles": {"variables": variables},
         "displayMode": "inline",
-        "availableDisplayModes": ["inline"],
+        "availableDisplayModes": DISPLAY_MODES,
         "containerDimensions": match facts.width {
             Some(width) => json!({"width": width, "maxHeight": facts.max_height}),
             None => json!({"maxHeight": facts.max_height}),
@@ -372,6 +416,27 @@ mod tests {
         assert_eq!(refused[0]["error"]["code"], METHOD_NOT_FOUND);
         let nameless = sent(bridge.receive(&request(11, "tools/call", json!({})), 0.0));
         assert_eq!(nameless[0]["error"]["code"], INVALID_PARAMS);
+    }
+
+    #[test]
+    fn asks_of_the_person_wait_for_the_page_and_display_modes_stay_within_those_offered() {
+        let mut bridge = ViewBridge::new(json!({}));
+        let link = bridge.receive(&request(1, "ui/open-link", json!({"url": "https://example.org/x"})), 0.0);
+        assert!(matches!(&link[..], [ViewAction::OpenLink { link, .. }] if link.host == "example.org"));
+        let script = sent(bridge.receive(&request(2, "ui/open-link", json!({"url": "javascript:alert(1)"})), 0.0));
+        assert_eq!(script[0]["error"]["code"], INVALID_PARAMS);
+        let message = bridge.receive(&request(3, "ui/message", json!({"role": "user", "content": [{"type": "text", "text": "Explain"}]})), 0.0);
+        assert_eq!(message, [ViewAction::Message { id: json!(3), text: "Explain".into() }]);
+        let context = bridge.receive(&request(4, "ui/update-model-context", json!({"structuredContent": {"a": 1}})), 0.0);
+        assert_eq!(context[0], ViewAction::ModelContext { text: "{\"a\":1}".into() });
+        assert_eq!(context[1], ViewAction::Send(answer(json!(4), Ok(json!({})))));
+        let full = bridge.receive(&request(5, "ui/request-display-mode", json!({"mode": "fullscreen"})), 0.0);
+        assert_eq!(full[0], ViewAction::DisplayMode { mode: "fullscreen".into() });
+        assert_eq!(full[1], ViewAction::Send(answer(json!(5), Ok(json!({"mode": "fullscreen"})))));
+        let pip = bridge.receive(&request(6, "ui/request-display-mode", json!({"mode": "pip"})), 0.0);
+        assert_eq!(pip[1], ViewAction::Send(answer(json!(6), Ok(json!({"mode": "fullscreen"})))), "the mode actually set");
+        let file = bridge.receive(&request(7, "ui/download-file", json!({"contents": [{"type": "resource", "resource": {"uri": "a.txt", "text": "x"}}]})), 0.0);
+        assert!(matches!(&file[..], [ViewAction::Download { files, .. }] if files[0].name == "a.txt"));
     }
 
     #[test]

@@ -62,6 +62,27 @@ pub struct ViewPermissions {
     pub clipboard_write: bool,
 }
 
+impl ViewPermissions {
+    /// What the view asks for: (the `allow` attribute's feature, words for the person).
+    pub fn asked(&self) -> Vec<(&'static str, &'static str)> {
+        [
+            (self.camera, "camera", "the camera"),
+            (self.microphone, "microphone", "the microphone"),
+            (self.geolocation, "geolocation", "your location"),
+            (self.clipboard_write, "clipboard-write", "writing to your clipboard"),
+        ]
+        .into_iter()
+        .filter_map(|(asked, feature, words)| asked.then_some((feature, words)))
+        .collect()
+    }
+
+    /// The frame's `allow` attribute granting what the view asks (to its own opaque origin, which
+    /// no allowlist can name but `*`); empty when it asks nothing.
+    pub fn allow_attribute(&self) -> String {
+        self.asked().iter().map(|(feature, _)| format!("{feature} *")).collect::<Vec<_>>().join("; ")
+    }
+}
+
 /// A permission is asked for by `{}` (the specification's shape) or `true`.
 fn asked<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
     let value = Value::deserialize(deserializer)?;
@@ -242,6 +263,14 @@ mod tests {
         assert!(headless.starts_with("<html><head><meta http-equiv=\"Content-Security-Policy\" content=\"x\"></head><body><header>"), "{headless}");
         assert!(with_policy("<p>bare</p>", "x").starts_with("<head><meta"));
         assert!(with_policy("<head>", "a\"b").contains("content=\"a&quot;b\""));
+    }
+
+    #[test]
+    fn permissions_asked_become_an_allow_attribute_and_words_for_the_person() {
+        let asked: ViewPermissions = serde_json::from_value(json!({"camera": {}, "clipboardWrite": true, "microphone": false})).unwrap();
+        assert_eq!(asked.asked(), [("camera", "the camera"), ("clipboard-write", "writing to your clipboard")]);
+        assert_eq!(asked.allow_attribute(), "camera *; clipboard-write *");
+        assert_eq!(ViewPermissions::default().allow_attribute(), "");
     }
 
     #[test]

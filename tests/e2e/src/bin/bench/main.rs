@@ -6,11 +6,12 @@
 //! `--storage-only` measures only the store's rows and prints them (writing no file); `--startup-only`
 //! measures only the cold start's timings (first paint, interactive, the gallery) and prints them, to
 //! compare two builds in alternating runs (`AUTOUI_DIST`); `--charts-only` measures only the
-//! `vega-lite` widget's rows and prints them.
+//! `vega-lite` widget's rows and prints them; `--apps-only` only the MCP Apps rows.
 //!
 //! `cargo run -p autoui-e2e --bin bench -- --native DIR --out FILE [--runs N] [--started UNIX_SECONDS]
-//!  [--size-report FILE] [--download-only | --storage-only | --startup-only | --charts-only]`
+//!  [--size-report FILE] [--download-only | --storage-only | --startup-only | --charts-only | --apps-only]`
 
+mod apps;
 mod attribution;
 mod canvas;
 mod charts;
@@ -76,6 +77,7 @@ struct Options {
     storage_only: bool,
     startup_only: bool,
     charts_only: bool,
+    apps_only: bool,
 }
 
 impl Options {
@@ -90,6 +92,7 @@ impl Options {
             storage_only: false,
             startup_only: false,
             charts_only: false,
+            apps_only: false,
         };
         while let Some(flag) = args.next() {
             let mut value = || {
@@ -109,6 +112,7 @@ impl Options {
                 "--storage-only" => options.storage_only = true,
                 "--startup-only" => options.startup_only = true,
                 "--charts-only" => options.charts_only = true,
+                "--apps-only" => options.apps_only = true,
                 "--out" => options.out = PathBuf::from(value()?),
                 "--started" => {
                     let started = value()?;
@@ -119,10 +123,10 @@ impl Options {
                 other => return Err(BenchError::Usage(format!("unknown option {other:?}"))),
             }
         }
-        let modes = [options.download_only, options.storage_only, options.startup_only, options.charts_only];
+        let modes = [options.download_only, options.storage_only, options.startup_only, options.charts_only, options.apps_only];
         if modes.into_iter().filter(|on| *on).count() > 1 {
             return Err(BenchError::Usage(
-                "--download-only, --storage-only, --startup-only and --charts-only measure different things: pick one".to_owned(),
+                "--download-only, --storage-only, --startup-only, --charts-only and --apps-only measure different things: pick one".to_owned(),
             ));
         }
         if options.download_only && options.size_report.is_none() {
@@ -177,6 +181,7 @@ pub struct BrowserFigures {
     pub first_requests: Vec<FirstRequest>,
     pub load_average: Vec<String>,
     pub download: DownloadFigures,
+    pub apps: apps::AppFigures,
 }
 
 #[tokio::main]
@@ -209,6 +214,9 @@ async fn run(options: &Options) -> Result<(), BenchError> {
     }
     if options.charts_only {
         return measure_charts(options.runs).await;
+    }
+    if options.apps_only {
+        return apps::print_only(options.runs).await;
     }
     let native = if options.download_only { None } else { Some(report::Native::read(&options.native)?) };
     let app = AppServer::start().await;
@@ -289,6 +297,8 @@ async fn measure(base_url: &str, runs: usize) -> Result<BrowserFigures, BenchErr
         let fetched = load::timeline(&session).await;
         session.close().await;
         outcome?;
+        println!("run {run} of {runs}: MCP Apps views");
+        apps::measure(base_url, 10, &mut figures.apps).await?;
         for request in fetched?.requests {
             record_later(
                 &mut figures,

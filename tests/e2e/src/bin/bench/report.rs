@@ -453,7 +453,8 @@ fn budgets(out: &mut String, figures: &BrowserFigures, native: &Native) {
     ];
     rows.extend(storage_rows(&figures.storage));
     rows.extend(crate::charts::rows(&figures.charts));
-    rows.extend(downloads.iter().map(|row| Budget {
+    let apps = crate::apps::rows(&figures.apps);
+    rows.extend(downloads.iter().chain(&apps).map(|row| Budget {
         figure: row.figure,
         limit: row.limit,
         measured: row.measured.clone(),
