@@ -439,6 +439,9 @@ fn budgets(out: &mut String, figures: &BrowserFigures, native: &Native) {
         },
     ];
     rows.extend(storage_rows(&figures.storage));
+    rows.extend(crate::live::rows(&figures.live).into_iter().map(|(figure, limit, measured, met)| Budget {
+        figure, limit, measured, verdict: Verdict::of(met),
+    }));
     rows.extend(downloads.iter().map(|row| Budget {
         figure: row.figure,
         limit: row.limit,
