@@ -66,6 +66,8 @@ pub enum Method {
     ResourcesList,
     ResourceTemplatesList,
     ResourcesRead,
+    ResourcesSubscribe,
+    ResourceUpdated,
     PromptsList,
     PromptsGet,
     LoggingSetLevel,
@@ -88,6 +90,8 @@ impl Method {
             Method::ResourcesList => "resources/list",
             Method::ResourceTemplatesList => "resources/templates/list",
             Method::ResourcesRead => "resources/read",
+            Method::ResourcesSubscribe => "resources/subscribe",
+            Method::ResourceUpdated => "notifications/resources/updated",
             Method::PromptsList => "prompts/list",
             Method::PromptsGet => "prompts/get",
             Method::LoggingSetLevel => "logging/setLevel",
@@ -101,7 +105,7 @@ impl Method {
     }
 
     pub fn from_wire(name: &str) -> Method {
-        const KNOWN: [Method; 16] = [
+        const KNOWN: [Method; 18] = [
             Method::Initialize,
             Method::Initialized,
             Method::Ping,
@@ -110,6 +114,8 @@ impl Method {
             Method::ResourcesList,
             Method::ResourceTemplatesList,
             Method::ResourcesRead,
+            Method::ResourcesSubscribe,
+            Method::ResourceUpdated,
             Method::PromptsList,
             Method::PromptsGet,
             Method::LoggingSetLevel,
