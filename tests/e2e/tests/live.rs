@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::cdp::cdp;
 use autoui_e2e::llm::{Reply, ScriptedLlm, tool_results};
-use autoui_e2e::mcp_server::McpServer;
+use autoui_e2e::mcp_server::{McpServer, Transport};
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
 use serde_json::{Value, json};
@@ -229,6 +229,44 @@ async fn an_interval_binding_refreshes_while_the_page_is_visible_and_calls_nothi
         let time = hidden_text.split_whitespace().find(|word| word.ends_with('Z')).unwrap_or_default().to_owned();
         wait_for_change(&page, &time, Duration::from_secs(8), "visible again, the overdue refresh runs").await;
         assert!(requests_to(&page, &origin).await > before, "the refresh called the server");
+    })
+    .await;
+    llm.stop().await;
+    drop(server);
+}
+
+fn counter_card(_request: &Value, index: usize) -> Reply {
+    match index {
+        0 => Reply::tool(DISPLAY, json!({"name": "stat-card", "params": {"label": "Count"},
+            "source": {"resource": "live://counter", "map": "{value: (.count | tostring)}", "refresh": "manual"}})),
+        _ => Reply::text("The card follows the counter."),
+    }
+}
+
+/// `tests/servers/live_server.py`'s counter stays 0 until a client subscribes to it, then goes up
+/// every second with `notifications/resources/updated`: a card bound to it with a manual refresh
+/// can only show a higher count if the app subscribed and refreshed on the server's word.
+#[tokio::test]
+async fn a_card_bound_to_a_subscribed_resource_follows_the_server_without_the_model() {
+    let server = McpServer::python("live_server.py", Transport::Streamable).await;
+    let llm = ScriptedLlm::start(counter_card).await;
+    let base = llm.base_url();
+    let url = server.url();
+    let llm_ref = &llm;
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "live").await;
+        page.say("Show the live counter").await;
+        page.wait_for_runs(1).await;
+        page.wait_until(
+            "the card follows the counter past 2",
+            &format!("const card = document.querySelector('{CARD}'); \
+                      return !!card && (card.textContent.match(/\\d+/g) ?? []).some((n) => Number(n) >= 2);"),
+        )
+        .await;
+        assert_eq!(llm_ref.requests().len(), 2, "the model was asked once: display, then its answer");
+        assert_eq!(page.eval("return document.querySelector('[data-testid=widget-freshness]').dataset.stale;", vec![]).await, json!("false"));
     })
     .await;
     llm.stop().await;
