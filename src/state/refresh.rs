@@ -175,9 +175,21 @@ impl RefreshCtx {
     /// Asks the servers of the bound resources not subscribed to yet (once each in this page,
     /// when their server is connected) to announce their changes.
     fn subscribe_new_resources(&self, schedule: &Rc<RefCell<Schedule>>) {
+        let wanted: Vec<String> = self
+            .bound()
+            .into_iter()
+            .filter_map(|(_, _, target, _)| match target {
+                Target::Resource { resource } => Some(resource),
+                Target::Call { .. } => None,
+            })
+            .filter(|resource| !schedule.borrow().subscribed.contains(resource))
+            .collect();
+        // Listing the servers copies their tools: not every second for nothing.
+        if wanted.is_empty() {
+            return;
+        }
         let servers = self.servers.remote().servers();
-        for (_, _, target, _) in self.bound() {
-            let Target::Resource { resource } = target else { continue };
+        for resource in wanted {
             let server = servers.iter().find(|server| {
                 server.status == RemoteStatus::Connected && server.resources.iter().any(|listed| listed.uri == resource)
             });
