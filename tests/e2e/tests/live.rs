@@ -259,12 +259,8 @@ async fn a_card_bound_to_a_subscribed_resource_follows_the_server_without_the_mo
         page.add_server(&url, "live").await;
         page.say("Show the live counter").await;
         page.wait_for_runs(1).await;
-        page.wait_until(
-            "the card follows the counter past 2",
-            &format!("const card = document.querySelector('{CARD}'); \
-                      return !!card && (card.textContent.match(/\\d+/g) ?? []).some((n) => Number(n) >= 2);"),
-        )
-        .await;
+        let count = format!("return Number(document.querySelector('{CARD} .au-stat-card__value')?.textContent ?? -1);");
+        page.wait_until("the card follows the counter past 2", &format!("{} >= 2;", count.trim_end_matches(';'))).await;
         assert_eq!(llm_ref.requests().len(), 2, "the model was asked once: display, then its answer");
         assert_eq!(page.eval("return document.querySelector('[data-testid=widget-freshness]').dataset.stale;", vec![]).await, json!("false"));
     })
