@@ -272,6 +272,35 @@ async fn follow_progress(url: &str) {
     remove_all(&hub).await;
 }
 
+/// server-everything takes resource subscriptions: the hub subscribes to one of its resources and,
+/// once the server's simulated updates are switched on, hears `notifications/resources/updated`
+/// for it on the listening stream.
+#[wasm_bindgen_test]
+async fn a_subscribed_resource_of_server_everything_announces_its_updates() {
+    let hub = spawn_hub(McpOptions::default());
+    let mut events = Events::watch(&hub);
+    let id = hub.add_server(ServerConfig::new(everything_streamable())).expect("a valid URL");
+    events.connected(&id).await;
+    events
+        .until("listing its resources", |event| {
+            matches!(event, HubEvent::OffersChanged { server, .. } if server == &id).then_some(())
+        })
+        .await;
+    let resources = snapshot(&hub, &id).offers.resources;
+    let uri = resources.first().expect("server-everything lists resources").uri.clone();
+    hub.subscribe_resource(&id, &uri).await.expect("server-everything takes subscriptions");
+    let toggle = pick_tool(&tool_names(&hub, &id), &["toggle-subscriber-updates"]);
+    assert!(!call(&hub, &id, &toggle, json!({})).await.is_error);
+    let updated = events
+        .until("an update of the subscribed resource", |event| match event {
+            HubEvent::ResourceUpdated { server, uri } if server == &id => Some(uri.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(updated, uri);
+    remove_all(&hub).await;
+}
+
 #[wasm_bindgen_test]
 async fn a_long_running_tool_reports_its_progress_over_streamable_http() {
     follow_progress(everything_streamable()).await;

@@ -1,6 +1,8 @@
 //! Refreshing bound widgets (see the core's `binding/`): on the person's click, for the whole canvas
 //! ("Refresh all"), when the dashboard is opened or restored (`on_open`), and on each binding's
-//! interval while the page is visible, backing off after errors. One refresh per widget at a time;
+//! interval while the page is visible, backing off after errors; a widget bound to a resource of a
+//! server that offers subscriptions is subscribed to it and refreshed when the server says it
+//! changed (`notifications/resources/updated`, also only while visible). One refresh per widget at a time;
 //! nothing refreshes while the canvas is read-only (a shared link not yet made one's own) or
 //! another tab edits it. A refresh never changes a widget's kind or layout, and a failed one keeps
 //! its data, marked stale (`AutoUi::refresh_block`).
@@ -12,6 +14,7 @@ use std::rc::Rc;
 use autoui_core::binding::source::{Refresh, Target};
 use autoui_core::cancel::CancelToken;
 use autoui_core::ids::BlockId;
+use autoui_core::mcp::hub::HubEvent;
 use autoui_core::ports::Clock;
 use autoui_core::remote::RemoteStatus;
 use autoui_core::tool_name::ToolName;
@@ -42,6 +45,10 @@ struct Schedule {
     tried: HashMap<BlockId, f64>,
     /// Failures in a row per widget.
     failures: HashMap<BlockId, u32>,
+    /// Resources this page asked their server to announce changes of.
+    subscribed: HashSet<String>,
+    /// Resources the server said changed since the last tick.
+    updated: HashSet<String>,
 }
 
 #[derive(Clone, Copy)]
@@ -135,6 +142,8 @@ impl RefreshCtx {
         }
         let now = BrowserClock.unix_ms();
         let schedule = self.schedule.get_value();
+        self.subscribe_new_resources(&schedule);
+        let updated = std::mem::take(&mut schedule.borrow_mut().updated);
         let due: Vec<BlockId> = self
             .bound()
             .into_iter()
@@ -153,12 +162,47 @@ impl RefreshCtx {
                     }
                     Refresh::Every { seconds } => opened_stale || now >= tried.unwrap_or(0.0).max(*fetched) + backoff(*seconds),
                 };
-                due && !waiting_for_server
+                let pushed = matches!(target, Target::Resource { resource } if updated.contains(resource));
+                (due || pushed) && !waiting_for_server
             })
             .map(|(id, _, _, _)| id)
             .collect();
         for id in due {
             self.refresh(id);
+        }
+    }
+
+    /// Asks the servers of the bound resources not subscribed to yet (once each in this page,
+    /// when their server is connected) to announce their changes.
+    fn subscribe_new_resources(&self, schedule: &Rc<RefCell<Schedule>>) {
+        let wanted: Vec<String> = self
+            .bound()
+            .into_iter()
+            .filter_map(|(_, _, target, _)| match target {
+                Target::Resource { resource } => Some(resource),
+                Target::Call { .. } => None,
+            })
+            .filter(|resource| !schedule.borrow().subscribed.contains(resource))
+            .collect();
+        // Listing the servers copies their tools: not every second for nothing.
+        if wanted.is_empty() {
+            return;
+        }
+        let servers = self.servers.remote().servers();
+        for resource in wanted {
+            let server = servers.iter().find(|server| {
+                server.status == RemoteStatus::Connected && server.resources.iter().any(|listed| listed.uri == resource)
+            });
+            let Some(server) = server else { continue };
+            if !schedule.borrow_mut().subscribed.insert(resource.clone()) {
+                continue;
+            }
+            let (hub, id) = (self.servers.hub(), server.id.clone());
+            leptos::task::spawn_local(async move {
+                // Without a subscription (none offered; a refusal is shown as the server's warning)
+                // the binding's own schedule still refreshes it.
+                let _ = hub.subscribe_resource(&id, &resource).await;
+            });
         }
     }
 
@@ -191,6 +235,12 @@ pub fn provide_refresh(canvas: CanvasCtx, autoui: AutoUiCtx, servers: ServersCtx
         refresh_block,
     };
     provide_context(ctx);
+    let schedule = ctx.schedule.get_value();
+    servers.hub().subscribe(move |event| {
+        if let HubEvent::ResourceUpdated { uri, .. } = event {
+            schedule.borrow_mut().updated.insert(uri.clone());
+        }
+    });
     leptos::task::spawn_local(async move {
         loop {
             BrowserClock.sleep(TICK_MS).await;

@@ -116,6 +116,7 @@ impl ServerRow {
             }
             HubEvent::Warning { message, .. } => self.warning = Some(message.clone()),
             HubEvent::ServerLog { .. }
+            | HubEvent::ResourceUpdated { .. }
             | HubEvent::OffersChanged { .. }
             | HubEvent::Added(_)
             | HubEvent::StatusChanged { .. }

@@ -19,6 +19,7 @@ use autoui_core::mcp::model::content::{Content, ContentBlock};
 use autoui_core::mcp::model::notify::LogLevel;
 use autoui_core::mcp::model::prompt::PromptRole;
 use autoui_core::mcp::session::SessionPorts;
+use autoui_core::ports::Method;
 use autoui_core::remote::{RemoteCallError, RemoteServers};
 use futures::task::LocalSpawnExt;
 use serde_json::{Value, json};
@@ -302,4 +303,86 @@ fn a_server_that_declares_no_logging_is_not_asked_for_a_level() {
     let error = outcome.unwrap_err();
     assert!(error.ends_with("did not take log level debug: this server offers no logging"), "{error}");
     assert!(!world.net.rpc_log().iter().any(|method| method == "logging/setLevel"));
+}
+
+/// A server that declares resource subscriptions (or not) and keeps its listening stream open.
+fn subscribing_world(subscribe: bool) -> World {
+    let declared = json!({"resources": {"subscribe": subscribe}});
+    let server = Rc::new(RefCell::new(FakeServer { list_changed: false, offers: declared, ..FakeServer::default() }));
+    let net = FakeNet::new(move |request: &Logged, net: &FakeNet| {
+        if request.method == Method::Get {
+            return net.live_sse();
+        }
+        match (request.rpc(), offers(request)) {
+            ("resources/subscribe", _) => Reply::json(200, rpc_result(request.id(), json!({}))),
+            (_, Some(answer)) => Reply::json(200, answer),
+            _ => server.borrow_mut().streamable(request),
+        }
+    });
+    let clock = FakeClock::default();
+    let ports = SessionPorts { http: net.clone(), event_sources: net.clone(), clock: Rc::new(clock.clone()) };
+    let hub = McpHub::new(ports, McpOptions::default());
+    let listed = Rc::new(Cell::new(0));
+    let counter = listed.clone();
+    hub.subscribe(move |event| {
+        if matches!(event, HubEvent::OffersChanged { .. }) {
+            counter.set(counter.get() + 1);
+        }
+    });
+    World { clock, net, hub, listed }
+}
+
+fn subscribed_uris(net: &FakeNet) -> Vec<String> {
+    net.requests()
+        .iter()
+        .filter(|request| request.body.is_some() && request.rpc() == "resources/subscribe")
+        .map(|request| request.params()["uri"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_subscribed_resource_that_changes_is_announced_and_subscribed_to_again_after_a_reconnection() {
+    let world = subscribing_world(true);
+    let updates = Rc::new(RefCell::new(Vec::new()));
+    let heard = updates.clone();
+    world.hub.subscribe(move |event| {
+        if let HubEvent::ResourceUpdated { server, uri } = event {
+            heard.borrow_mut().push((server.to_string(), uri.clone()));
+        }
+    });
+    let (net, clock) = (world.net.clone(), world.clock.clone());
+    let id = world.connected(async move |hub, prefix| {
+        hub.subscribe_resource(&prefix, "test://static/resource/1").await.unwrap();
+        // Asking twice sends nothing more.
+        hub.subscribe_resource(&prefix, "test://static/resource/1").await.unwrap();
+        while net.streams.borrow().is_empty() {
+            support::pass_time(&clock, 1).await;
+        }
+        net.feed("data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"test://static/resource/1\"}}\n\n");
+        // A notification without a uri names nothing: it is dropped.
+        net.feed("data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{}}\n\n");
+        while updates.borrow().is_empty() {
+            support::pass_time(&clock, 1).await;
+        }
+        let id = snapshot(&hub, &prefix).id;
+        assert_eq!(updates.borrow().as_slice(), [(id.to_string(), "test://static/resource/1".to_owned())]);
+        assert_eq!(subscribed_uris(&net), ["test://static/resource/1"]);
+
+        // A new session knows nothing of the old one's subscriptions: the hub asks again.
+        assert!(hub.reconnect(&id));
+        while subscribed_uris(&net).len() < 2 {
+            support::pass_time(&clock, 1).await;
+        }
+        id
+    });
+    assert_eq!(subscribed_uris(&world.net), ["test://static/resource/1", "test://static/resource/1"], "{id}");
+}
+
+#[test]
+fn a_server_that_offers_no_subscriptions_is_never_asked_and_the_refusal_says_so() {
+    let world = subscribing_world(false);
+    let refused = world.connected(async |hub, prefix| hub.subscribe_resource(&prefix, "test://static/resource/1").await);
+    let error = refused.unwrap_err();
+    assert!(error.contains("offers no resource subscriptions"), "{error}");
+    assert!(subscribed_uris(&world.net).is_empty());
 }

@@ -4,11 +4,16 @@
 //! the server killed, a refresh marks it stale and keeps its time. A share link of it, opened
 //! read-only with the server connected, refreshes nothing and offers no refresh until the person
 //! makes it their own. A map
-//! error and a schema error come back to the model in the same turn.
+//! error and a schema error come back to the model in the same turn. An interval binding refreshes
+//! while the page is visible and calls nothing while its window is minimized (which is what hides a
+//! page in headless Chromium: `document.visibilityState` becomes "hidden").
+
+use std::time::{Duration, Instant};
 
 use autoui_e2e::browser::BrowserOptions;
+use autoui_e2e::cdp::cdp;
 use autoui_e2e::llm::{Reply, ScriptedLlm, tool_results};
-use autoui_e2e::mcp_server::McpServer;
+use autoui_e2e::mcp_server::{McpServer, Transport};
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
 use serde_json::{Value, json};
@@ -141,6 +146,123 @@ async fn a_map_error_and_a_schema_error_come_back_to_the_model_in_the_same_turn(
         assert!(schema_error.contains("Validation failed") && schema_error.contains("/variant"), "{schema_error}");
         assert!(schema_error.contains("map_output"), "{schema_error}");
         assert_eq!(page.count("[data-testid=widget]").await, 0, "nothing was shown");
+    })
+    .await;
+    llm.stop().await;
+    drop(server);
+}
+
+fn interval_card(_request: &Value, index: usize) -> Reply {
+    match index {
+        0 => Reply::tool(DISPLAY, json!({"name": "stat-card", "params": {"label": "Server time"},
+            "source": {"call": GET_TIME, "map": "{value: .time}", "refresh": "every 10s"}})),
+        _ => Reply::text("The card refreshes every 10 seconds."),
+    }
+}
+
+/// How many requests the page has sent to the MCP server at `origin` so far (resource timing sees
+/// every `fetch`, its tool calls included).
+async fn requests_to(page: &Page, origin: &str) -> u64 {
+    page.eval(
+        "return performance.getEntriesByType('resource').filter(entry => entry.name.startsWith(arguments[0])).length;",
+        vec![json!(origin)],
+    )
+    .await
+    .as_u64()
+    .unwrap_or_default()
+}
+
+async fn card_text(page: &Page) -> String {
+    page.text_content(CARD).await
+}
+
+/// Minimizes (hides) or restores the browser window, and checks what the page sees.
+async fn set_window(page: &Page, state: &str, visibility: &str) {
+    let window = cdp(page.client(), "Browser.getWindowForTarget", json!({})).await.expect("the window");
+    cdp(page.client(), "Browser.setWindowBounds", json!({"windowId": window["windowId"], "bounds": {"windowState": state}}))
+        .await
+        .expect("set the window's state");
+    page.wait_until(&format!("the page is {visibility}"), &format!("return document.visibilityState === '{visibility}';")).await;
+}
+
+/// Waits up to `limit` for the card to show a time other than `old`.
+async fn wait_for_change(page: &Page, old: &str, limit: Duration, what: &str) -> String {
+    let deadline = Instant::now() + limit;
+    loop {
+        let text = card_text(page).await;
+        if text.contains('Z') && !text.contains(old) {
+            return text;
+        }
+        assert!(Instant::now() < deadline, "{what}: the card still shows {text:?} after {limit:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test]
+async fn an_interval_binding_refreshes_while_the_page_is_visible_and_calls_nothing_while_it_is_hidden() {
+    let server = McpServer::app(PACKAGE).await;
+    let llm = ScriptedLlm::start(interval_card).await;
+    let base = llm.base_url();
+    let url = server.url();
+    let origin = server.base_url();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "basic").await;
+        page.say("Show the server's time, every 10 seconds").await;
+        page.wait_for_runs(1).await;
+        let first = shown_time(&page).await;
+
+        // Visible: the interval fetches again by itself (10 s, checked every second).
+        let second = wait_for_change(&page, &first, Duration::from_secs(25), "visible, the interval refreshes").await;
+
+        // Hidden for more than two intervals: no request reaches the server, the card keeps its time.
+        set_window(&page, "minimized", "hidden").await;
+        let hidden_text = card_text(&page).await;
+        let before = requests_to(&page, &origin).await;
+        tokio::time::sleep(Duration::from_secs(25)).await;
+        assert_eq!(requests_to(&page, &origin).await, before, "no call while the page is hidden");
+        assert_eq!(card_text(&page).await, hidden_text, "nothing refreshed while hidden ({second})");
+
+        // Visible again: the overdue refresh runs at once (within the scheduler's tick).
+        set_window(&page, "normal", "visible").await;
+        let time = hidden_text.split_whitespace().find(|word| word.ends_with('Z')).unwrap_or_default().to_owned();
+        wait_for_change(&page, &time, Duration::from_secs(8), "visible again, the overdue refresh runs").await;
+        assert!(requests_to(&page, &origin).await > before, "the refresh called the server");
+    })
+    .await;
+    llm.stop().await;
+    drop(server);
+}
+
+fn counter_card(_request: &Value, index: usize) -> Reply {
+    match index {
+        0 => Reply::tool(DISPLAY, json!({"name": "stat-card", "params": {"label": "Count"},
+            "source": {"resource": "live://counter", "map": "{value: (.count | tostring)}", "refresh": "manual"}})),
+        _ => Reply::text("The card follows the counter."),
+    }
+}
+
+/// `tests/servers/live_server.py`'s counter stays 0 until a client subscribes to it, then goes up
+/// every second with `notifications/resources/updated`: a card bound to it with a manual refresh
+/// can only show a higher count if the app subscribed and refreshed on the server's word.
+#[tokio::test]
+async fn a_card_bound_to_a_subscribed_resource_follows_the_server_without_the_model() {
+    let server = McpServer::python("live_server.py", Transport::Streamable).await;
+    let llm = ScriptedLlm::start(counter_card).await;
+    let base = llm.base_url();
+    let url = server.url();
+    let llm_ref = &llm;
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "live").await;
+        page.say("Show the live counter").await;
+        page.wait_for_runs(1).await;
+        let count = format!("return Number(document.querySelector('{CARD} .au-stat-card__value')?.textContent ?? -1);");
+        page.wait_until("the card follows the counter past 2", &format!("{} >= 2;", count.trim_end_matches(';'))).await;
+        assert_eq!(llm_ref.requests().len(), 2, "the model was asked once: display, then its answer");
+        assert_eq!(page.eval("return document.querySelector('[data-testid=widget-freshness]').dataset.stale;", vec![]).await, json!("false"));
     })
     .await;
     llm.stop().await;

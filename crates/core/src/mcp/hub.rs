@@ -2,7 +2,7 @@
 //! panel folds, and the [`RemoteServers`] view the dispatcher calls tools through.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::rc::Rc;
 
@@ -134,6 +134,12 @@ pub enum HubEvent {
         latency_ms: f64,
         outcome: CallOutcome,
     },
+    /// A resource subscribed to with [`McpHub::subscribe_resource`] changed
+    /// (`notifications/resources/updated`).
+    ResourceUpdated {
+        server: ServerId,
+        uri: String,
+    },
     /// A log entry the server sent (`notifications/message`), for the console.
     ServerLog {
         server: ServerId,
@@ -166,6 +172,7 @@ impl HubEvent {
             | HubEvent::CallFinished { server, .. }
             | HubEvent::Warning { server, .. }
             | HubEvent::ServerLog { server, .. }
+            | HubEvent::ResourceUpdated { server, .. }
             | HubEvent::Removed { server } => server,
         }
     }
@@ -210,6 +217,7 @@ impl ServerSnapshot {
             HubEvent::Progress { .. }
             | HubEvent::Warning { .. }
             | HubEvent::ServerLog { .. }
+            | HubEvent::ResourceUpdated { .. }
             | HubEvent::Removed { .. } => {}
         }
     }
@@ -267,6 +275,8 @@ struct Entry<H: ?Sized> {
     session: RefCell<Rc<Session<H>>>,
     /// Stops the task driving the current session.
     stop: RefCell<CancelToken>,
+    /// Resources subscribed to: asked for again on every connection (a new session forgets them).
+    subscriptions: RefCell<BTreeSet<String>>,
 }
 
 impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
@@ -365,6 +375,7 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             snapshot: RefCell::new(snapshot.clone()),
             session: RefCell::new(session),
             stop: RefCell::new(CancelToken::new()),
+            subscriptions: RefCell::default(),
         });
         self.inner.servers.borrow_mut().push(entry.clone());
         self.inner.emit(HubEvent::Added(Box::new(snapshot)));
@@ -491,6 +502,29 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
             .set_log_level(level)
             .await
             .map_err(|error| format!("{server} did not take log level {}: {error}", level.as_str()))
+    }
+
+    /// Subscribes to resource `uri` of `server` (the name the model knows it by): listeners hear
+    /// [`HubEvent::ResourceUpdated`] when it changes, from now on and after every reconnection.
+    /// `Err` says why not (the server offers no subscriptions, is not connected, or refused: then
+    /// listeners also hear a warning).
+    pub async fn subscribe_resource(&self, server: &ServerId, uri: &str) -> Result<(), String> {
+        let session = self.inner.connected_session(server).map_err(|error| error.to_string())?;
+        if !session.offers_subscriptions() {
+            return Err(format!("{server} offers no resource subscriptions"));
+        }
+        let Some(entry) = self.inner.entry_for_model(server) else {
+            return Err(format!("no server \"{server}\""));
+        };
+        if !entry.subscriptions.borrow_mut().insert(uri.to_owned()) {
+            return Ok(());
+        }
+        session.subscribe_resource(uri).await.map_err(|error| {
+            entry.subscriptions.borrow_mut().remove(uri);
+            let message = format!("subscribing to <{uri}> failed: {error}");
+            self.inner.emit(HubEvent::Warning { server: entry.id.clone(), message: message.clone() });
+            message
+        })
     }
 
     /// Changes a server's config (its id) in place, without reconnecting; listeners hear
@@ -670,10 +704,14 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
         });
     }
 
-    fn on_notice(&self, id: &ServerId, notice: Notice) {
+    fn on_notice(self: &Rc<Self>, id: &ServerId, notice: Notice) {
         let Some(entry) = self.entry(id) else { return };
         match notice {
-            Notice::Connected => self.on_connected(&entry),
+            Notice::Connected => {
+                self.on_connected(&entry);
+                self.resubscribe(&entry);
+            }
+            Notice::ResourceUpdated { uri } => self.emit(HubEvent::ResourceUpdated { server: id.clone(), uri }),
             Notice::ToolsChanged => {
                 self.publish_tools(&entry);
                 let tools = entry.snapshot.borrow().tools.len();
@@ -722,6 +760,28 @@ impl<H: HttpTransport + ?Sized + 'static> Inner<H> {
                 });
             }
         }
+    }
+
+    /// Asks a server that connected again for the resources subscribed to before; a refusal becomes
+    /// a warning.
+    fn resubscribe(self: &Rc<Self>, entry: &Entry<H>) {
+        let uris: Vec<String> = entry.subscriptions.borrow().iter().cloned().collect();
+        if uris.is_empty() {
+            return;
+        }
+        let session = entry.session.borrow().clone();
+        let weak = Rc::downgrade(self);
+        let id = entry.id.clone();
+        let task = async move {
+            for uri in uris {
+                if let Err(error) = session.subscribe_resource(&uri).await
+                    && let Some(inner) = weak.upgrade()
+                {
+                    inner.emit(HubEvent::Warning { server: id.clone(), message: format!("subscribing to <{uri}> again failed: {error}") });
+                }
+            }
+        };
+        let _ = self.tasks.unbounded_send(task.boxed_local());
     }
 
     fn on_connected(&self, entry: &Entry<H>) {

@@ -35,6 +35,8 @@ pub enum Notice {
     SamplingRefused { reason: String },
     /// `notifications/message`: a log entry from the server, its data as text.
     Log { level: String, logger: Option<String>, message: String },
+    /// `notifications/resources/updated`: a resource we subscribed to changed.
+    ResourceUpdated { uri: String },
     /// `notifications/progress` for a running `tools/call`.
     Progress {
         tool: String,
@@ -209,8 +211,14 @@ impl Inbound {
                 };
                 self.notice(Notice::Log { level: log.level, logger: log.logger, message });
             }
+            Method::ResourceUpdated => {
+                let uri = notification.params.as_ref().and_then(|params| params.get("uri")).and_then(Value::as_str);
+                if let Some(uri) = uri {
+                    self.notice(Notice::ResourceUpdated { uri: uri.to_owned() });
+                }
+            }
             Method::Other(name) if name == RESOURCES_LIST_CHANGED => self.views_stale.set(true),
-            // Resource updates and the like have no consumer in this app.
+            // Other notifications have no consumer in this app.
             _ => {}
         }
     }

@@ -66,6 +66,8 @@ pub enum Method {
     ResourcesList,
     ResourceTemplatesList,
     ResourcesRead,
+    ResourcesSubscribe,
+    ResourceUpdated,
     PromptsList,
     PromptsGet,
     CompletionComplete,
@@ -90,6 +92,8 @@ impl Method {
             Method::ResourcesList => "resources/list",
             Method::ResourceTemplatesList => "resources/templates/list",
             Method::ResourcesRead => "resources/read",
+            Method::ResourcesSubscribe => "resources/subscribe",
+            Method::ResourceUpdated => "notifications/resources/updated",
             Method::PromptsList => "prompts/list",
             Method::PromptsGet => "prompts/get",
             Method::CompletionComplete => "completion/complete",
@@ -105,7 +109,7 @@ impl Method {
     }
 
     pub fn from_wire(name: &str) -> Method {
-        const KNOWN: [Method; 18] = [
+        const KNOWN: [Method; 20] = [
             Method::Initialize,
             Method::Initialized,
             Method::Ping,
@@ -114,6 +118,8 @@ impl Method {
             Method::ResourcesList,
             Method::ResourceTemplatesList,
             Method::ResourcesRead,
+            Method::ResourcesSubscribe,
+            Method::ResourceUpdated,
             Method::PromptsList,
             Method::PromptsGet,
             Method::CompletionComplete,

@@ -309,6 +309,26 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         })
     }
 
+    /// Asks the server to say when the resource at `uri` changes (`resources/subscribe`; it then
+    /// sends `notifications/resources/updated`), when it declared `resources.subscribe`.
+    pub async fn subscribe_resource(&self, uri: &str) -> Result<(), McpError> {
+        if !self.offers_subscriptions() {
+            return Err(McpError::NotOffered("resource subscriptions"));
+        }
+        let request = self.new_request(Method::ResourcesSubscribe, Some(serde_json::json!({ "uri": uri })));
+        self.exchange_renewing(&request, self.options.connect_timeout_ms, &CancelToken::new())
+            .await
+            .map(|_| ())
+            .map_err(McpError::after_connected)
+    }
+
+    /// Whether the server declared `resources.subscribe` in its `initialize` result.
+    pub fn offers_subscriptions(&self) -> bool {
+        self.facts.borrow().hello.as_ref().is_some_and(|hello| {
+            hello.capabilities.resources.as_ref().is_some_and(|resources| resources.subscribe == Some(true))
+        })
+    }
+
     /// The MCP Apps view at `uri` (`ui://`), from the cache or read once (`resources/read`, within
     /// [`McpOptions::max_resource_bytes`]). Servers may leave views out of `resources/list`, so the
     /// read is made whether or not the server declared resources.
@@ -756,7 +776,9 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                         .hello
                         .as_ref()
                         .is_some_and(InitializeResult::announces_tool_changes);
-                    // A server may also send requests (elicitation, sampling) on this stream, outside any call.
+                    // A server may also send requests (elicitation, sampling) on this stream, outside any call,
+                    // and announce changes of the resources subscribed to.
+                    let announces = announces || self.offers_subscriptions();
                     if !announces && !self.inbound.takes_requests() {
                         // Nothing to listen for: the session lives on through its POSTs.
                         futures::future::pending::<()>().await;

@@ -16,9 +16,9 @@ use crate::{BenchError, BrowserFigures, download};
 const LISTED: usize = 15;
 
 /// One item of a module as twiggy sees it: a function, a data segment, a table.
-struct Item {
-    name: String,
-    bytes: u64,
+pub(crate) struct Item {
+    pub name: String,
+    pub bytes: u64,
 }
 
 pub fn render(figures: &BrowserFigures, dist: &Path) -> Result<String, BenchError> {
@@ -58,7 +58,7 @@ pub fn render(figures: &BrowserFigures, dist: &Path) -> Result<String, BenchErro
 
 /// The whole app before splitting, its split modules, then the validator module, of the last
 /// release build.
-fn modules(dist: &Path) -> Result<Vec<PathBuf>, BenchError> {
+pub(crate) fn modules(dist: &Path) -> Result<Vec<PathBuf>, BenchError> {
     let root = dist.parent().unwrap_or(dist);
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     let split = target.join("wasm-split/release/split");
@@ -108,7 +108,7 @@ fn attribute(out: &mut String, module: &Path) -> Result<(), BenchError> {
 }
 
 /// Every item of `module`, largest first.
-fn twiggy(module: &Path) -> Result<Vec<Item>, BenchError> {
+pub(crate) fn twiggy(module: &Path) -> Result<Vec<Item>, BenchError> {
     let output = Command::new("twiggy")
         .args(["top", "--format", "json"])
         .arg(module)

@@ -18,6 +18,7 @@ mod charts;
 mod display;
 mod download;
 mod gallery;
+mod live;
 mod load;
 mod machine;
 mod native;
@@ -182,6 +183,7 @@ pub struct BrowserFigures {
     pub load_average: Vec<String>,
     pub download: DownloadFigures,
     pub apps: apps::AppFigures,
+    pub live: live::LiveFigures,
 }
 
 #[tokio::main]
@@ -310,7 +312,11 @@ async fn measure(base_url: &str, runs: usize) -> Result<BrowserFigures, BenchErr
                 &first_load,
             )?;
         }
+
+        println!("run {run} of {runs}: refreshing a 1,000-row table bound to a tool");
+        live::measure(base_url, 5, &mut figures.live).await?;
     }
+    figures.live.jq = Some(live::jq_bytes(&dist)?);
     figures.load_average.push(machine::load_average());
     figures.download.read_modules(&dist, &mut sizes)?;
     Ok(figures)
