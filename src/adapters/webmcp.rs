@@ -106,7 +106,8 @@ class ModelContextRegistry extends EventTarget {
   // Takes a tool from getTools() (as Chromium does) or its name, and the input as an object (as
   // Chromium does) or a JSON string; resolves to the result as a string, like Chromium.
   async executeTool(tool, input = {}, options = {}) {
-    await firstUse();
+    // Only a first use waits: otherwise the lookup happens at once, as the browser's does.
+    if (onFirstListing) await firstUse();
     const name = typeof tool === 'string' ? tool : tool?.name;
     const entry = this.#tools.get(name);
     if (!entry) throw new DOMException(`No tool named "${name}" is registered`, 'NotFoundError');
