@@ -297,8 +297,13 @@ impl Page {
         .await;
     }
 
-    /// The text of the last file downloaded since [`Page::catch_downloads`], if any.
+    /// The text of the last file downloaded since [`Page::catch_downloads`], waiting up to [`WAIT`]
+    /// for one (the file tools may still be coming with their chunk); `None` if none came.
     pub async fn downloaded_text(&self) -> Option<String> {
+        let deadline = Instant::now() + WAIT;
+        while self.eval("return Boolean(window.__exported);", vec![]).await != Value::Bool(true) && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         let script = "const done = arguments[arguments.length - 1]; \
                       window.__exported ? window.__exported.text().then(done) : done(null);";
         self.eval_async(script, vec![]).await.as_str().map(str::to_owned)
