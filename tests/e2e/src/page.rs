@@ -199,12 +199,17 @@ impl Page {
         }
     }
 
+    /// Clicks the element matching `css`. An element re-rendered between finding and clicking it
+    /// (a stale reference) is found again, as a person would click the one on screen.
     pub async fn click(&self, css: &str) {
-        self.find(css)
-            .await
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("cannot click `{css}`: {e}"));
+        for _ in 0..3 {
+            match self.find(css).await.click().await {
+                Ok(()) => return,
+                Err(error) if error.to_string().contains("stale element") => continue,
+                Err(error) => panic!("cannot click `{css}`: {error}"),
+            }
+        }
+        panic!("cannot click `{css}`: it was re-rendered under every attempt");
     }
 
     pub async fn type_into(&self, css: &str, text: &str) {
