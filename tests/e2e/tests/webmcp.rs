@@ -99,7 +99,9 @@ async fn another_agent_builds_and_edits_the_dashboard(page: Page, surface: &str,
     page.find("[data-testid=canvas]").await;
     assert_eq!(page.text("[data-testid=webmcp-status]").await, header, "the header says whether the browser offers WebMCP");
     page.click("[data-testid=open-settings]").await;
-    assert_eq!(page.text("[data-testid=settings-webmcp]").await, format!("WebMCP: {surface}"));
+    // Its section comes with the engine, which opening Settings fetches on an empty canvas.
+    let shown = page.wait_for_text("[data-testid=settings-webmcp]", "WebMCP: ").await;
+    assert_eq!(shown, format!("WebMCP: {surface}"));
     page.click("[data-testid=settings] [aria-label='Close settings']").await;
 
     let names = wait_for_tools(&page, "listed the page tools", |names| names == PAGE_TOOLS).await;
