@@ -60,7 +60,7 @@ replace "$work/bindgen/$bundle.js" "from \"./__wasm_split.js\"" "from \"./$split
 replace "$link" "from \"./$bundle.js\"" "from \"../$bundle.js\""
 
 # Each chunk is fetched and compiled in one step, then instantiated once the main module's memory and
-# table exist. On the routes made of the views chunk (`#/gallery`, `#/recipes`: src/ui/route.rs) the
+# table exist. On the routes that show widgets at once (`#/gallery`, `#/recipes`: src/ui/route.rs) the
 # loader starts that step for the views chunk (`views` in src/ui/views.rs) and the shared chunks as
 # soon as it is evaluated, while the main module is still compiling; a chunk's first load uses it, a later load (after a failure) fetches again. (Debug
 # builds wrap the instantiation in `debugWrap`, release builds do not: the wrapper is kept.)

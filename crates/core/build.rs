@@ -1,5 +1,7 @@
 //! Build step: compiles `recipes/*.md` (YAML frontmatter + markdown body) into one JSON file that
-//! `recipes/embedded.rs` includes, so no YAML or markdown parser ships in the wasm bundle.
+//! `recipes/embedded.rs` includes, so no YAML or markdown parser ships in the wasm bundle; and a
+//! small one with what the gallery shows of each recipe (`recipes/showcase.rs`), so the gallery does
+//! not need the whole registry.
 //!
 //! A recipe that does not parse is embedded as an error entry (and reported as a cargo warning)
 //! instead of failing the build: the native self-check test (`tests/recipes.rs`) fails on it, while
@@ -28,8 +30,24 @@ fn main() {
     files.sort();
 
     let compiled: Vec<Value> = files.iter().map(|path| compile(path)).collect();
-    let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("recipes.json");
-    fs::write(&out, Value::Array(compiled).to_string()).expect("OUT_DIR is writable");
+    let showcase: Vec<Value> = compiled.iter().filter_map(showcase_entry).collect();
+    let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    fs::write(out_dir.join("recipes.json"), Value::Array(compiled).to_string())
+        .expect("OUT_DIR is writable");
+    fs::write(out_dir.join("showcase.json"), Value::Array(showcase).to_string())
+        .expect("OUT_DIR is writable");
+}
+
+/// What the gallery shows of a loaded recipe: `{widget, description, example}`, the example being
+/// the `params` of its first example call.
+fn showcase_entry(compiled: &Value) -> Option<Value> {
+    let frontmatter = compiled.get("frontmatter")?;
+    let example = compiled["examples"].get(0).and_then(|call| call.get("params"));
+    Some(json!({
+        "widget": frontmatter.get("widget")?,
+        "description": frontmatter.get("description")?,
+        "example": example.cloned().unwrap_or(Value::Null),
+    }))
 }
 
 /// One recipe file as `{status: "loaded", file, frontmatter, body, examples}` or `{status: "failed", file, error}`.

@@ -1,5 +1,5 @@
 //! The engine chunk: the agent loop and its providers, the tool servers, WebMCP, the MCP servers and
-//! their panel, the chat's `/` prompt picker and attachments bar, the console, servers' questions (forms, pages
+//! their panel, the recipes browser, the chat's `/` prompt picker and attachments bar, the console, servers' questions (forms, pages
 //! to open, sampling requests) and approval cards, and the settings sections beyond the provider and key (what it brings
 //! and how the page waits for it: `state::engine`).
 
@@ -16,15 +16,20 @@ use crate::ui::attachments::AttachmentsBar;
 use crate::ui::console::ConsolePanel;
 use crate::ui::elicitation::ElicitationForms;
 use crate::ui::prompts::PromptPicker;
+use crate::ui::recipes::RecipesBrowser;
 use crate::ui::sampling::SamplingCards;
 use crate::ui::servers::ServersDrawer;
 use crate::ui::settings_agent::AgentSettings;
+use crate::widgets::mcp_app::ViewFrames;
 
 part! {
     #[chunk(engine, "the agent")]
     pub fn engine() -> Part<Engine> {
         Engine {
-            start,
+            start: |canvas| {
+                start(canvas);
+                ViewFrames::provide();
+            },
             run: run_turn,
             servers_drawer: |open| view! { <ServersDrawer open /> }.into_any(),
             console_drawer: |open| view! { <ConsolePanel open /> }.into_any(),
@@ -42,6 +47,7 @@ part! {
                 None => ().into_any(),
             },
             settings_sections: |open| view! { <AgentSettings open /> }.into_any(),
+            recipes_page: || view! { <RecipesBrowser /> }.into_any(),
         }
     }
 }

@@ -1,5 +1,5 @@
-//! The views chunk: every widget component, the gallery and recipes pages, and markdown (the parser's
-//! tables are large). The page fetches it as soon as a widget or a chat message is shown, the person
+//! The views chunk: every widget component, the gallery page, and markdown (the parser's tables are
+//! large). The page fetches it as soon as a widget or a chat message is shown, the person
 //! types in the chat, a turn starts or another agent lists the page's tools (never for an empty canvas
 //! alone); until it is here a widget shows a loading line in its frame and markdown shows as plain text
 //! (`ui::views`). The widgets' stylesheet comes with it (`style/widgets/<kind>.css`, one file per
@@ -10,7 +10,6 @@ use leptos::prelude::*;
 
 use crate::deferred::part;
 use crate::ui::gallery::Gallery;
-use crate::ui::recipes::RecipesBrowser;
 use crate::ui::views::Views;
 use crate::widgets::render;
 
@@ -20,7 +19,6 @@ part! {
         Views {
             widget: render,
             gallery: || view! { <Gallery /> }.into_any(),
-            recipes: || view! { <RecipesBrowser /> }.into_any(),
             markdown: to_safe_html_with,
         }
     }

@@ -57,6 +57,9 @@ pub struct Engine {
     /// The settings below the provider and key (model profile, agent, WebMCP, storage), given the
     /// drawer's signal.
     pub settings_sections: Drawer,
+    /// The recipes browser: it lists the engine's servers' recipes and reads the whole recipe
+    /// registry, which the gallery (in the views chunk) does without.
+    pub recipes_page: fn() -> AnyView,
 }
 
 /// The engine chunk, installed by `chunks::install`.

@@ -183,8 +183,8 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
                         <CanvasArea on_make_copy on_open_settings=move |()| settings_open.set(true) on_prompt />
                     }.into_any(),
                     View::Gallery => views().view(|views| (views.gallery)()),
-                    // Its data recipes come from the engine's servers.
-                    View::Recipes => engine.view(|_| views().view(|views| (views.recipes)())),
+                    // Its data recipes come from the engine's servers; its examples are widgets.
+                    View::Recipes => engine.view(|engine| views().view(move |_| (engine.recipes_page)())),
                 }}
                 <ChatPanel open=chat_open on_open_settings=move |()| settings_open.set(true) />
                 <SettingsDrawer open=settings_open />

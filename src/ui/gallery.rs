@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use autoui_core::canvas::op::Op;
 use autoui_core::ids::BlockId;
-use autoui_core::recipes::registry;
+use autoui_core::recipes::showcase::showcase;
 use autoui_core::tool::Origin;
 use leptos::prelude::*;
 use serde_json::Value;
@@ -20,13 +20,12 @@ pub fn Gallery() -> impl IntoView {
     let last_event = RwSignal::new(None::<String>);
     let canvas = use_canvas();
     let notices = use_notices();
-    let items = registry()
-        .all()
-        .iter()
-        .filter(|recipe| !recipe.kind.needs_server())
-        .map(|recipe| {
-            let kind = recipe.kind;
-            let example = recipe.examples.first().cloned().unwrap_or(Value::Null);
+    let items = showcase()
+        .into_iter()
+        .filter(|shown| !shown.kind.needs_server())
+        .map(|shown| {
+            let kind = shown.kind;
+            let example = shown.example;
             let inserted = Arc::new(example.clone());
             let insert = move |_| {
                 let op = Op::Add {
@@ -52,7 +51,7 @@ pub fn Gallery() -> impl IntoView {
                 <article class="au-gallery-page__item" data-testid=format!("gallery-item-{kind}")>
                     <header class="au-gallery-page__header">
                         <h3>{kind.as_str()}</h3>
-                        <p>{recipe.description.clone()}</p>
+                        <p>{shown.description}</p>
                         <div class="au-gallery-page__actions">
                             <button class="au-button" data-testid=format!("gallery-add-{kind}") on:click=insert>"Add to canvas"</button>
                         </div>

@@ -14,7 +14,6 @@ use crate::widgets::WidgetProps;
 pub struct Views {
     pub widget: fn(WidgetKind, WidgetProps) -> AnyView,
     pub gallery: Page,
-    pub recipes: Page,
     pub markdown: fn(&str, ImageSources<'_>) -> String,
 }
 

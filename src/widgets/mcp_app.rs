@@ -79,10 +79,22 @@ pub fn McpApp(props: WidgetProps) -> impl IntoView {
             <div class="au-mcp-app"><p class="au-mcp-app__status">"Connecting to the view's server…"</p></div>
         }
         .into_any(),
-        Ok(app) => match use_context::<ServersCtx>() {
-            Some(servers) => view! { <ViewFrame app servers /> }.into_any(),
-            None => view! { <WidgetError message="No MCP servers here to show this view" /> }.into_any(),
+        Ok(app) => match (use_context::<ServersCtx>(), use_context::<ViewFrames>()) {
+            (Some(servers), Some(frames)) => (frames.0)(app, servers),
+            _ => view! { <WidgetError message="No MCP servers here to show this view" /> }.into_any(),
         },
+    }
+}
+
+/// Makes a view's frames; provided by the engine chunk, whose hub the frames talk to. The widget
+/// reaches them only through this context, so the hub's code is not downloaded with the widgets
+/// (the gallery renders every widget without it).
+#[derive(Clone, Copy)]
+pub struct ViewFrames(pub fn(McpAppData, ServersCtx) -> AnyView);
+
+impl ViewFrames {
+    pub fn provide() {
+        provide_context(ViewFrames(|app, servers| view! { <ViewFrame app servers /> }.into_any()));
     }
 }
 

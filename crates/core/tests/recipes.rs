@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use autoui_core::recipes::showcase::showcase;
 use autoui_core::recipes::{RecipeGroup, Registry, registry};
 use autoui_core::widget_kind::WidgetKind;
 
@@ -22,6 +23,18 @@ fn there_is_exactly_one_recipe_per_widget_kind_in_gallery_order() {
     for kind in WidgetKind::ALL {
         assert_eq!(registry().get(*kind).map(|recipe| recipe.kind), Some(*kind));
     }
+}
+
+#[test]
+fn the_gallery_shows_every_recipe_with_its_description_and_first_example() {
+    let shown: Vec<(WidgetKind, String, serde_json::Value)> =
+        showcase().into_iter().map(|entry| (entry.kind, entry.description, entry.example)).collect();
+    let registered: Vec<(WidgetKind, String, serde_json::Value)> = registry()
+        .all()
+        .iter()
+        .map(|recipe| (recipe.kind, recipe.description.clone(), recipe.examples[0].clone()))
+        .collect();
+    assert_eq!(shown, registered);
 }
 
 #[test]

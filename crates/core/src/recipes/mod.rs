@@ -11,6 +11,7 @@ mod embedded;
 pub mod repair;
 pub mod sanitize;
 pub mod search;
+pub mod showcase;
 pub mod validate;
 
 use std::sync::{Arc, OnceLock};
