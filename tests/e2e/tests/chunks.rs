@@ -111,6 +111,39 @@ async fn the_gallery_says_it_could_not_load_and_try_again_shows_every_widget() {
     .await;
 }
 
+/// The widgets' stylesheet is fetched with their chunk; when it cannot be, the widgets still show
+/// and work, unstyled, rather than the page waiting for it or failing.
+#[tokio::test]
+async fn widgets_whose_stylesheet_cannot_load_still_show_and_work() {
+    with_app(BrowserOptions::default(), |page| async move {
+        block(&page, vec!["*/widgets.css"]).await;
+        page.open("/#/gallery").await;
+        page.wait_for_count("[data-testid^=gallery-item-]", 26).await;
+        let stat = page.wait_for_text("[data-testid=gallery-item-stat-card]", "Add to canvas").await;
+        assert!(!stat.trim().is_empty(), "the stat card's example shows: {stat}");
+        let styled = page
+            .eval(
+                "return [...document.styleSheets].some(sheet => { \
+                   try { return (sheet.href || '').endsWith('/widgets.css') && sheet.cssRules.length > 0; } \
+                   catch (e) { return false; } })",
+                Vec::new(),
+            )
+            .await;
+        assert_eq!(styled, json!(false), "the stylesheet really was not loaded");
+
+        page.click("[data-testid=gallery-add-stat-card]").await;
+        page.wait_for_text("[data-testid=notice]", "Added the stat-card example").await;
+        let errors: Vec<String> = page
+            .console_errors()
+            .await
+            .into_iter()
+            .filter(|e| !e.contains("widgets.css") && !e.contains("ERR_BLOCKED_BY_CLIENT"))
+            .collect();
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn a_share_whose_file_tools_cannot_load_says_so_keeps_the_canvas_and_works_once_they_can() {
     with_app(BrowserOptions::default(), |page| async move {
