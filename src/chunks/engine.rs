@@ -1,6 +1,6 @@
 //! The engine chunk: the agent loop and its providers, the tool servers, WebMCP, the MCP servers and
 //! their panel, the chat's `/` prompt picker and attachments bar, the console, servers' questions (forms, pages
-//! to open, sampling requests) and approval cards, and the settings sections beyond the provider and key (what it brings
+//! to open, sampling requests) and approval cards, the settings sections beyond the provider and key, and a bound widget's source editor (what it brings
 //! and how the page waits for it: `state::engine`).
 
 use leptos::prelude::*;
@@ -19,6 +19,7 @@ use crate::ui::prompts::PromptPicker;
 use crate::ui::sampling::SamplingCards;
 use crate::ui::servers::ServersDrawer;
 use crate::ui::settings_agent::AgentSettings;
+use crate::ui::source_editor::SourceEditor;
 
 part! {
     #[chunk(engine, "the agent")]
@@ -42,6 +43,7 @@ part! {
                 None => ().into_any(),
             },
             settings_sections: |open| view! { <AgentSettings open /> }.into_any(),
+            source_editor: |id, close| view! { <SourceEditor id close /> }.into_any(),
         }
     }
 }

@@ -14,7 +14,7 @@ use std::rc::Rc;
 use autoui_core::agent::session::UserTurn;
 use autoui_core::autoui::bind::Sources;
 use autoui_core::binding::remote::{RemoteFetcher, SourceCall};
-use autoui_core::ids::ServerId;
+use autoui_core::ids::{BlockId, ServerId};
 use autoui_core::cancel::CancelToken;
 use autoui_core::settings::Settings;
 use autoui_core::tool::LocalServer;
@@ -57,6 +57,8 @@ pub struct Engine {
     /// The settings below the provider and key (model profile, agent, WebMCP, storage), given the
     /// drawer's signal.
     pub settings_sections: Drawer,
+    /// A bound widget's source, to edit or unbind, given the widget and what closes it.
+    pub source_editor: fn(BlockId, Callback<()>) -> AnyView,
 }
 
 /// The engine chunk, installed by `chunks::install`.

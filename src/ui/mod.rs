@@ -26,6 +26,7 @@ pub mod settings;
 pub mod settings_agent;
 pub mod settings_model;
 pub mod settings_storage;
+pub mod source_editor;
 pub mod theme;
 pub mod views;
 pub mod widget_frame;
