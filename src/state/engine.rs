@@ -59,6 +59,9 @@ pub struct Engine {
     pub settings_sections: Drawer,
     /// A bound widget's source, to edit or unbind, given the widget and what closes it.
     pub source_editor: fn(BlockId, Callback<()>) -> AnyView,
+    /// The servers the dashboard's bindings need and are not connected, with "Connect", given what
+    /// opens the servers panel.
+    pub needed_servers: fn(Callback<()>) -> AnyView,
 }
 
 /// The engine chunk, installed by `chunks::install`.

@@ -16,6 +16,7 @@ pub mod files;
 pub mod gallery;
 pub mod header;
 pub mod icons;
+pub mod needed_servers;
 pub mod notices;
 pub mod prompts;
 pub mod recipes;

@@ -11,9 +11,9 @@ use autoui_core::autoui::AutoUi;
 use autoui_core::autoui::bind::{RebindError, Sources};
 use autoui_core::binding::edit;
 use autoui_core::binding::fetch::SourceFetcher;
-use autoui_core::binding::source::{Refresh, Target};
+use autoui_core::binding::source::{Refresh, Target, servers_needed};
 use autoui_core::cancel::CancelToken;
-use autoui_core::ids::BlockId;
+use autoui_core::ids::{BlockId, ServerId};
 use autoui_core::tool::ToolResult;
 use common::Counter;
 use common::autoui_server::Harness;
@@ -293,4 +293,17 @@ fn an_edited_source_that_fails_changes_nothing_and_says_why() {
     let Err(RebindError::Source(message)) = block_on(h.ui.rebind(&id, original)) else { panic!("a fetch error") };
     assert!(message.contains("connection refused"), "{message}");
     assert_eq!(h.block(id.as_str()), before, "nothing changed");
+}
+
+#[test]
+fn a_dashboard_names_each_server_its_bindings_need_once() {
+    let (h, server, _) = harness();
+    server.time("05:40:01");
+    server.time("05:40:02");
+    let first = h.ok("widget_display", bound_stat_card("on_open"))["id"].as_str().unwrap().to_owned();
+    let second = h.ok("widget_display", bound_stat_card("manual"))["id"].as_str().unwrap().to_owned();
+    let snapshot = h.show("stat-card", json!({"label": "Static", "value": "1"}));
+    let blocks = [h.block(&snapshot), h.block(&first), h.block(&second)];
+    assert_eq!(servers_needed(&blocks), vec![ServerId::sanitize("basic")]);
+    assert_eq!(servers_needed(&blocks[..1]), vec![], "a snapshot needs no server");
 }
