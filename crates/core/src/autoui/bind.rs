@@ -115,8 +115,8 @@ impl AutoUi {
             AutoUiError::Source(message) => RebindError::Source(message),
             other => RebindError::Other(other.to_string()),
         })?;
-        self.update_block_when_ready(id, fetched.params, Origin::User).await.map_err(|error| match error {
-            AutoUiError::Invalid { rejected, .. } => RebindError::Schema { details: rejected.details, mapped: fetched.mapped },
+        self.update_block_when_ready(id, fetched.params.clone(), Origin::User).await.map_err(|error| match error {
+            AutoUiError::Invalid { rejected, .. } => RebindError::Schema { details: rejected.details, mapped: fetched.mapped() },
             other => RebindError::Other(other.to_string()),
         })?;
         self.bind(id, source, at_ms, Origin::User).map_err(|error| RebindError::Other(error.to_string()))
