@@ -322,13 +322,14 @@ async fn the_person_edits_a_cards_source_from_its_menu_and_unbinds_it() {
         page.set_value("[data-testid=source-map]", "{value: .time, label: \"Edited by hand\"}").await;
         page.click("[data-testid=source-apply]").await;
         page.wait_until_gone("[data-testid=source-editor]").await;
-        page.wait_for_text(CARD, "Edited by hand").await;
+        page.wait_until("the card shows the edited label",
+            &format!("return document.querySelector('{CARD}')?.textContent.includes('Edited by hand');")).await;
         let edited = wait_for_new_time(&page, &first, "the edit shows a new time").await;
 
         // Kept with the dashboard: a reload refreshes it (on_open) with the edited map.
         page.reload().await;
         wait_for_new_time(&page, &edited, "the reload refreshes the edited binding").await;
-        assert!(page.text(CARD).await.contains("Edited by hand"));
+        assert!(card_text(&page).await.contains("Edited by hand"), "the reload kept the edited map");
 
         // Unbind: the card keeps its data as a snapshot and nothing fetches it any more.
         let kept = shown_time(&page).await;

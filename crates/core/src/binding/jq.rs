@@ -375,6 +375,20 @@ mod tests {
     }
 
     #[test]
+    fn a_map_compiled_once_runs_afresh_each_time() {
+        assert_eq!(run("{n: (.a + 1)}", &json!({"a": 1})).unwrap(), json!({"n": 2}));
+        assert_eq!(run("{n: (.a + 1)}", &json!({"a": 5})).unwrap(), json!({"n": 6}));
+        // Each run has the whole step budget: two runs of 60,000 steps are both fine.
+        for _ in 0..2 {
+            assert_eq!(run("[range(60000)] | length", &json!(null)).unwrap(), json!(60000));
+        }
+        // A program that does not compile is not kept: it fails the same way every time.
+        for _ in 0..2 {
+            assert!(matches!(run("{a: ", &json!(null)), Err(MapError::Syntax(_))));
+        }
+    }
+
+    #[test]
     fn the_output_must_be_exactly_one_value() {
         assert_eq!(run(".[]", &json!([1, 2])), Err(MapError::SeveralOutputs));
         assert_eq!(run("empty", &json!(1)), Err(MapError::NoOutput));
