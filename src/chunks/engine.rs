@@ -1,6 +1,6 @@
 //! The engine chunk: the agent loop and its providers, the tool servers, WebMCP, the MCP servers and
 //! their panel, the recipes browser, the chat's `/` prompt picker and attachments bar, the console, servers' questions (forms, pages
-//! to open, sampling requests) and approval cards, and the settings sections beyond the provider and key (what it brings
+//! to open, sampling requests) and approval cards, the settings sections beyond the provider and key, a bound widget's source editor and the servers a dashboard's bindings need (what it brings
 //! and how the page waits for it: `state::engine`).
 
 use leptos::prelude::*;
@@ -15,12 +15,14 @@ use crate::ui::approval::ApprovalCards;
 use crate::ui::attachments::AttachmentsBar;
 use crate::ui::console::ConsolePanel;
 use crate::ui::elicitation::ElicitationForms;
+use crate::ui::needed_servers::NeededServers;
 use crate::ui::prompts::PromptPicker;
 use crate::ui::recipes::RecipesBrowser;
 use crate::ui::sampling::SamplingCards;
 use crate::ui::servers::ServersDrawer;
 use crate::ui::settings_agent::AgentSettings;
 use crate::widgets::mcp_app::ViewFrames;
+use crate::ui::source_editor::SourceEditor;
 
 part! {
     #[chunk(engine, "the agent")]
@@ -48,6 +50,8 @@ part! {
             },
             settings_sections: |open| view! { <AgentSettings open /> }.into_any(),
             recipes_page: || view! { <RecipesBrowser /> }.into_any(),
+            source_editor: |id, close| view! { <SourceEditor id close /> }.into_any(),
+            needed_servers: |open_servers| view! { <NeededServers open_servers /> }.into_any(),
         }
     }
 }

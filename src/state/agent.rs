@@ -388,8 +388,7 @@ impl AgentCtx {
 
     /// Shows a call a widget's source made in the console.
     pub fn refresh_log(&self, call: SourceCall) {
-        let outcome = call.outcome.map(|result| result.text_content());
-        self.push_console(ConsoleRow::Refresh { label: call.label, outcome });
+        self.push_console(ConsoleRow::Refresh { label: call.label, outcome: call.outcome });
     }
 
     fn push_console(&self, row: ConsoleRow) {

@@ -76,6 +76,12 @@ pub fn provide_autoui_with(canvas: CanvasCtx, validator: Rc<dyn SchemaValidator>
     provide_autoui_over(canvas, validator, None)
 }
 
+/// The autoui server with a given validator whose widgets may be bound through `sources` (browser
+/// tests fetch from a stand-in).
+pub fn provide_autoui_with_sources(canvas: CanvasCtx, validator: Rc<dyn SchemaValidator>, sources: Sources) -> AutoUiCtx {
+    provide_autoui_over(canvas, validator, Some(sources))
+}
+
 fn provide_autoui_over(canvas: CanvasCtx, validator: Rc<dyn SchemaValidator>, sources: Option<Sources>) -> AutoUiCtx {
     let results = Rc::new(ResultBuffer::new());
     let urls = Rc::new(UrlLedger::default());

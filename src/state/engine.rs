@@ -14,7 +14,7 @@ use std::rc::Rc;
 use autoui_core::agent::session::UserTurn;
 use autoui_core::autoui::bind::Sources;
 use autoui_core::binding::remote::{RemoteFetcher, SourceCall};
-use autoui_core::ids::ServerId;
+use autoui_core::ids::{BlockId, ServerId};
 use autoui_core::cancel::CancelToken;
 use autoui_core::settings::Settings;
 use autoui_core::tool::LocalServer;
@@ -60,6 +60,11 @@ pub struct Engine {
     /// The recipes browser: it lists the engine's servers' recipes and reads the whole recipe
     /// registry, which the gallery (in the views chunk) does without.
     pub recipes_page: fn() -> AnyView,
+    /// A bound widget's source, to edit or unbind, given the widget and what closes it.
+    pub source_editor: fn(BlockId, Callback<()>) -> AnyView,
+    /// The servers the dashboard's bindings need and are not connected, with "Connect", given what
+    /// opens the servers panel.
+    pub needed_servers: fn(Callback<()>) -> AnyView,
 }
 
 /// The engine chunk, installed by `chunks::install`.

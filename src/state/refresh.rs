@@ -29,9 +29,6 @@ use crate::state::servers::ServersCtx;
 
 /// How often the scheduler looks for due refreshes.
 const TICK_MS: u32 = 1_000;
-/// How long after the page opens a source whose server is not listed yet waits for it (the MCP
-/// servers are restored from storage a moment after the canvas).
-const SERVERS_GRACE_MS: f64 = 15_000.0;
 /// After a failed `on_open` refresh, the first wait before trying again (doubling, as intervals do).
 const ON_OPEN_RETRY_S: u32 = 30;
 /// Failures in a row after which the interval stops doubling (2^6 times the interval, at most a day).
@@ -150,7 +147,7 @@ impl RefreshCtx {
             .filter(|(id, refresh, target, fetched)| {
                 let schedule = schedule.borrow();
                 let tried = schedule.tried.get(id).copied();
-                let waiting_for_server = self.server_connecting(target);
+                let waiting_for_server = self.server_not_ready(target);
                 let failures = schedule.failures.get(id).copied().unwrap_or(0).min(MAX_BACKOFF_STEPS);
                 let backoff = |seconds: u32| (f64::from(seconds) * 1_000.0 * f64::from(1u32 << failures)).min(MAX_BACKOFF_MS);
                 let opened_stale = tried.is_none() && *fetched < self.opened_ms;
@@ -206,9 +203,10 @@ impl RefreshCtx {
         }
     }
 
-    /// A source whose server is still connecting (or, just after the page opened, not restored
-    /// yet) waits for it rather than failing.
-    fn server_connecting(&self, target: &Target) -> bool {
+    /// A source whose server is still connecting, or not added in this page (a shared or imported
+    /// dashboard: `ui::needed_servers` offers to connect it), waits for it rather than failing; a
+    /// click on its refresh button still tries, and says why it failed.
+    fn server_not_ready(&self, target: &Target) -> bool {
         let Target::Call { call, .. } = target else {
             return false;
         };
@@ -218,7 +216,7 @@ impl RefreshCtx {
         let servers = self.servers.remote().servers();
         match servers.iter().find(|server| server.id == name.server) {
             Some(server) => server.status == RemoteStatus::Connecting,
-            None => BrowserClock.unix_ms() < self.opened_ms + SERVERS_GRACE_MS,
+            None => true,
         }
     }
 }

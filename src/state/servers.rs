@@ -163,6 +163,8 @@ pub struct ServersCtx {
     /// Why a full-page sign-in could not leave, if it could not.
     redirect_error: RwSignal<Option<String>, LocalStorage>,
     rows: RwSignal<Vec<ServerRow>, LocalStorage>,
+    /// The name a "Connect" for a dashboard's missing server asked the add form to fill in.
+    wanted_name: RwSignal<Option<String>, LocalStorage>,
     /// Where the configs are saved; bearer tokens and OAuth grants are stored with them, in this browser
     /// only, like the API key.
     persist: PersistCtx,
@@ -179,6 +181,7 @@ impl ServersCtx {
             auth_revision: RwSignal::new_local(0),
             redirect_error: RwSignal::new_local(None),
             rows,
+            wanted_name: RwSignal::new_local(None),
             persist,
         };
         // Absent where the panel is mounted alone (browser tests).
@@ -345,6 +348,30 @@ impl ServersCtx {
     /// Forgets every approval choice remembered for the server; saved.
     pub fn reset_approvals(&self, id: &ServerId) {
         self.hub.with_value(|hub| hub.update_approvals(id, |rules| *rules = ApprovalRules::default()));
+    }
+
+    /// The server the model calls `prefix` (its tools are `{prefix}_mcp_…`): its id and status
+    /// (tracked); `None` when no such server is added.
+    pub fn by_prefix(&self, prefix: &ServerId) -> Option<(ServerId, ServerStatus)> {
+        self.rows.with(|rows| {
+            rows.iter()
+                .find(|row| &row.snapshot.tool_prefix == prefix && !row.removing)
+                .map(|row| (row.snapshot.id.clone(), row.snapshot.status.clone()))
+        })
+    }
+
+    /// Asks the add form to fill in `name` (a dashboard's missing server, see `ui::needed_servers`).
+    pub fn want(&self, name: String) {
+        self.wanted_name.set(Some(name));
+    }
+
+    /// The name asked for, once (tracked).
+    pub fn take_wanted(&self) -> Option<String> {
+        let wanted = self.wanted_name.get();
+        if wanted.is_some() {
+            self.wanted_name.set(None);
+        }
+        wanted
     }
 
     /// Server ids in the order they were added (tracked).

@@ -180,7 +180,8 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
             <main class="au-app__main">
                 {move || match view.get() {
                     View::Canvas => view! {
-                        <CanvasArea on_make_copy on_open_settings=move |()| settings_open.set(true) on_prompt />
+                        <CanvasArea on_make_copy on_open_settings=move |()| settings_open.set(true) on_prompt
+                            on_open_servers=move |()| servers_open.set(true) />
                     }.into_any(),
                     View::Gallery => views().view(|views| (views.gallery)()),
                     // Its data recipes come from the engine's servers; its examples are widgets.

@@ -1,11 +1,13 @@
-//! The canvas area: the toolbar, the widgets on a 12-column grid, or the empty state, and the banner
-//! of a shared dashboard opened read-only.
+//! The canvas area: the toolbar, the widgets on a 12-column grid, or the empty state, the banner
+//! of a shared dashboard opened read-only, and (once the engine is here) the servers its bindings
+//! need that are not connected.
 
 use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 
 use crate::state::agent::use_agent;
 use crate::state::canvas::{Foreign, use_canvas};
+use crate::state::engine::use_engine;
 use crate::state::settings::use_settings;
 use crate::ui::canvas_toolbar::CanvasToolbar;
 use crate::ui::widget_frame::WidgetFrame;
@@ -52,9 +54,14 @@ pub fn CanvasArea(
     #[prop(into)] on_make_copy: Callback<()>,
     #[prop(into)] on_open_settings: Callback<()>,
     #[prop(into)] on_prompt: Callback<String>,
+    #[prop(into)] on_open_servers: Callback<()>,
 ) -> impl IntoView {
     let canvas = use_canvas();
     let agent = use_agent();
+    let engine = use_engine();
+    let needed_servers = move || {
+        engine.is_ready().then(|| engine.view(move |loaded| (loaded.needed_servers)(on_open_servers)))
+    };
     view! {
         <section class="au-canvas" data-testid="canvas" aria-label="Dashboard canvas">
             <Show when=move || canvas.is_read_only() fallback=|| view! { <CanvasToolbar /> }>
@@ -71,6 +78,7 @@ pub fn CanvasArea(
                     </div>
                 </Show>
             </Show>
+            {needed_servers}
             <Show when=move || canvas.foreign() == Some(Foreign::Imported)>
                 <div class="au-banner" role="status" data-testid="imported-banner">
                     <span>"This dashboard came from a file: its buttons cannot message your agent until you allow them."</span>

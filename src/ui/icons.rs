@@ -17,6 +17,7 @@ pub enum Icon {
     Download,
     Close,
     Grip,
+    Source,
 }
 
 impl Icon {
@@ -36,6 +37,7 @@ impl Icon {
             Icon::Download => "M8 2.5v8M4.5 7l3.5 3.5L11.5 7M3 13.5h10",
             Icon::Close => "M4 4l8 8M12 4l-8 8",
             Icon::Grip => "M6 4h.01M10 4h.01M6 8h.01M10 8h.01M6 12h.01M10 12h.01",
+            Icon::Source => "M5.5 4L2 8l3.5 4M10.5 4L14 8l-3.5 4",
         }
     }
 }

@@ -63,6 +63,16 @@ fn AddServerForm(servers: ServersCtx) -> impl IntoView {
     let timeout = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let default_timeout_s = McpOptions::default().call_timeout_ms / 1_000;
+    // A dashboard's "Connect" names the server it needs: fill the name in, the person gives the URL.
+    let url_input = NodeRef::<leptos::html::Input>::new();
+    Effect::new(move |_| {
+        if let Some(wanted) = servers.take_wanted() {
+            name.set(wanted);
+            if let Some(input) = url_input.get_untracked() {
+                let _ = input.focus();
+            }
+        }
+    });
 
     let submit = move || {
         let text = url.get_untracked().trim().to_owned();
@@ -122,7 +132,7 @@ fn AddServerForm(servers: ServersCtx) -> impl IntoView {
         <form class="au-servers__form" data-testid="server-form" novalidate on:submit=move |event| { event.prevent_default(); submit(); }>
             <label class="au-field">
                 <span>"URL"</span>
-                <input data-testid="server-url" type="url" required placeholder="http://127.0.0.1:3001/mcp"
+                <input data-testid="server-url" type="url" required placeholder="http://127.0.0.1:3001/mcp" node_ref=url_input
                     prop:value=move || url.get() on:input=move |event| url.set(event_target_value(&event)) />
             </label>
             <label class="au-field">

@@ -1,6 +1,7 @@
 //! The frame around one widget on the canvas: grid placement, a header to drag it by, a corner to
-//! resize it, keyboard moves (arrows) and resizes (Shift+arrows), and a toolbar (duplicate, export,
-//! remove) with the provenance badge. Every change is an `Op` applied by the user.
+//! resize it, keyboard moves (arrows) and resizes (Shift+arrows), and a toolbar (a bound widget's
+//! source, duplicate, export, remove) with the provenance badge. Every change is an `Op` applied by
+//! the user. The source editor comes with the engine chunk (`ui::source_editor`).
 
 use std::sync::Arc;
 
@@ -243,6 +244,24 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
         move |_| apply(canvas, Op::Remove { id: id.clone() })
     };
 
+    // The bound widget's source editor, open while `editing`; closing it gives focus back to its button.
+    let editing = RwSignal::new(false);
+    let source_button = NodeRef::<leptos::html::Button>::new();
+    let close_source = Callback::new(move |()| {
+        editing.set(false);
+        if let Some(button) = source_button.get_untracked() {
+            let _ = button.focus();
+        }
+    });
+    let source_editor = {
+        let id = id.clone();
+        let engine = use_engine();
+        move || {
+            let id = id.clone();
+            editing.get().then(|| engine.view(move |loaded| (loaded.source_editor)(id.clone(), close_source)))
+        }
+    };
+
     let emit_id = id.clone();
     let props = WidgetProps {
         id: id.clone(),
@@ -280,6 +299,11 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
                 <Freshness id=id.clone() binding=binding.into() read_only=read_only />
                 <Show when=move || !read_only.get()>
                     <div class="au-frame__tools" on:pointerdown=|e: PointerEvent| e.stop_propagation()>
+                        <Show when=move || binding.with(Option::is_some)>
+                            <button class="au-icon-button" title="Data source" aria-label="Edit the widget's data source" data-testid="widget-source"
+                                aria-haspopup="dialog" aria-expanded=move || editing.get().to_string() node_ref=source_button
+                                on:click=move |_| editing.set(true)><IconSvg icon=Icon::Source /></button>
+                        </Show>
                         <button class="au-icon-button" title="Duplicate" aria-label="Duplicate widget" data-testid="widget-duplicate"
                             on:click=duplicate.clone()><IconSvg icon=Icon::Duplicate /></button>
                         <ExportMenu kind=kind data=export_data />
@@ -291,6 +315,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
             // Focusable, so a keyboard user can scroll a widget taller than its cell (arrow keys
             // here scroll; on the frame itself they move it).
             <div class="au-frame__body" tabindex="0" role="region" aria-label=format!("{kind} content")>{render_widget(kind, props)}</div>
+            <Show when=move || !read_only.get()>{source_editor.clone()}</Show>
             <Show when=move || !read_only.get()>
                 <div class="au-frame__resize" aria-hidden="true" title="Drag to resize"
                     on:pointerdown={let begin = begin.clone(); move |e| begin(e, true)}

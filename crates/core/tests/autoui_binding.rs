@@ -8,11 +8,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use autoui_core::autoui::AutoUi;
-use autoui_core::autoui::bind::Sources;
+use autoui_core::autoui::bind::{RebindError, Sources};
+use autoui_core::binding::edit;
 use autoui_core::binding::fetch::SourceFetcher;
-use autoui_core::binding::source::{Refresh, Target};
+use autoui_core::binding::source::{Refresh, Target, servers_needed};
 use autoui_core::cancel::CancelToken;
-use autoui_core::ids::BlockId;
+use autoui_core::ids::{BlockId, ServerId};
 use autoui_core::tool::ToolResult;
 use common::Counter;
 use common::autoui_server::Harness;
@@ -243,4 +244,66 @@ fn a_refresh_is_not_a_step_to_undo_nor_a_change_to_report() {
     assert_eq!(store.canvas().get(&id).unwrap().data, data);
     assert_eq!(store.history().undo_len(), steps, "not a step to undo");
     assert_eq!(store.changes_since_mark(), None, "nothing to tell the agent");
+}
+
+// The person's edit in the widget menu (`binding::edit`, `AutoUi::rebind`).
+
+#[test]
+fn an_edited_source_runs_once_and_the_widget_shows_its_output() {
+    let (h, server, _) = harness();
+    server.time("05:40:01");
+    let id = BlockId::new(h.ok("widget_display", bound_stat_card("on_open"))["id"].as_str().unwrap());
+    let original = h.block(id.as_str()).binding.unwrap().source.clone();
+
+    let source = edit::edited(&original, "{\"tz\": \"CET\"}", "{value: .time, label: \"Time in CET\"}").unwrap();
+    server.time("06:00:00");
+    block_on(h.ui.rebind(&id, source)).unwrap();
+
+    let block = h.block(id.as_str());
+    assert_eq!(block.data["value"], "06:00:00");
+    assert_eq!(block.data["label"], "Time in CET");
+    let binding = block.binding.unwrap();
+    assert_eq!(binding.source.target, Target::Call { call: "basic_mcp_get-time".into(), arguments: json!({"tz": "CET"}) });
+    assert_eq!(binding.source.refresh, Refresh::OnOpen, "the schedule stays");
+    assert_eq!(server.asked.borrow().last(), Some(&binding.source.target), "the new arguments were sent");
+}
+
+#[test]
+fn an_edited_source_that_fails_changes_nothing_and_says_why() {
+    let (h, server, _) = harness();
+    server.time("05:40:01");
+    let id = BlockId::new(h.ok("widget_display", bound_stat_card("manual"))["id"].as_str().unwrap());
+    let before = h.block(id.as_str());
+    let original = before.binding.as_ref().unwrap().source.clone();
+
+    // The map's output does not fit a stat card: the paths come back, with the output.
+    server.time("06:00:00");
+    let wrong = edit::edited(&original, "{}", "{value: .time, variant: 7}").unwrap();
+    let Err(RebindError::Schema { details, mapped }) = block_on(h.ui.rebind(&id, wrong)) else { panic!("a schema error") };
+    assert!(details.iter().any(|detail| detail.path == "/variant"), "{details:?}");
+    assert_eq!(mapped, json!({"value": "06:00:00", "variant": 7}));
+    assert_eq!(h.block(id.as_str()), before, "nothing changed");
+
+    // The map fails at run time, or the server is down: the same.
+    server.time("06:00:01");
+    let failing = edit::edited(&original, "{}", "{value: .time.hours.x}").unwrap();
+    let Err(RebindError::Source(message)) = block_on(h.ui.rebind(&id, failing)) else { panic!("a map error") };
+    assert!(message.starts_with("the map failed"), "{message}");
+    server.answer(Err("connection refused".into()));
+    let Err(RebindError::Source(message)) = block_on(h.ui.rebind(&id, original)) else { panic!("a fetch error") };
+    assert!(message.contains("connection refused"), "{message}");
+    assert_eq!(h.block(id.as_str()), before, "nothing changed");
+}
+
+#[test]
+fn a_dashboard_names_each_server_its_bindings_need_once() {
+    let (h, server, _) = harness();
+    server.time("05:40:01");
+    server.time("05:40:02");
+    let first = h.ok("widget_display", bound_stat_card("on_open"))["id"].as_str().unwrap().to_owned();
+    let second = h.ok("widget_display", bound_stat_card("manual"))["id"].as_str().unwrap().to_owned();
+    let snapshot = h.show("stat-card", json!({"label": "Static", "value": "1"}));
+    let blocks = [h.block(&snapshot), h.block(&first), h.block(&second)];
+    assert_eq!(servers_needed(&blocks), vec![ServerId::sanitize("basic")]);
+    assert_eq!(servers_needed(&blocks[..1]), vec![], "a snapshot needs no server");
 }

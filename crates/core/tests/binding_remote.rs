@@ -49,7 +49,7 @@ fn a_read_only_tool_is_called_on_its_server_and_reported() {
     assert_eq!(mcp.calls()[0].tool, "get-time");
     assert_eq!(mcp.calls()[0].args, json!({"city": "Oslo"}));
     assert_eq!(seen.borrow()[0].label, "basic_mcp_get-time");
-    assert_eq!(seen.borrow()[0].outcome, Ok(time));
+    assert_eq!(seen.borrow()[0].outcome, Ok("05:40".to_owned()), "the console gets the result's text");
 }
 
 #[test]

@@ -6,7 +6,11 @@
 //! makes it their own. A map
 //! error and a schema error come back to the model in the same turn. An interval binding refreshes
 //! while the page is visible and calls nothing while its window is minimized (which is what hides a
-//! page in headless Chromium: `document.visibilityState` becomes "hidden").
+//! page in headless Chromium: `document.visibilityState` becomes "hidden"). The person edits the
+//! card's source from its menu (JSON and jq errors as typed, a schema error that changes nothing, an
+//! edit kept across a reload) and unbinds it, after which nothing fetches it. A share link opened
+//! where its server is not added lists it with "Connect", calls nothing, and runs its binding only
+//! once the server is connected and the dashboard made one's own.
 
 use std::time::{Duration, Instant};
 
@@ -263,6 +267,146 @@ async fn a_card_bound_to_a_subscribed_resource_follows_the_server_without_the_mo
         page.wait_until("the card follows the counter past 2", &format!("{} >= 2;", count.trim_end_matches(';'))).await;
         assert_eq!(llm_ref.requests().len(), 2, "the model was asked once: display, then its answer");
         assert_eq!(page.eval("return document.querySelector('[data-testid=widget-freshness]').dataset.stale;", vec![]).await, json!("false"));
+    })
+    .await;
+    llm.stop().await;
+    drop(server);
+}
+
+async fn apply_disabled(page: &Page) -> bool {
+    page.eval("return document.querySelector('[data-testid=source-apply]').disabled;", vec![]).await == json!(true)
+}
+
+/// The person edits the card's source in its menu: errors as they type, a schema error that
+/// changes nothing, an edit that runs at once and is kept across a reload, then Unbind.
+#[tokio::test]
+async fn the_person_edits_a_cards_source_from_its_menu_and_unbinds_it() {
+    let server = McpServer::app(PACKAGE).await;
+    let llm = ScriptedLlm::start(script).await;
+    let base = llm.base_url();
+    let url = server.url();
+    let origin = server.base_url();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "basic").await;
+        page.say("Show the server's time, kept up to date").await;
+        page.wait_for_runs(1).await;
+        let first = shown_time(&page).await;
+
+        // The menu shows the source; Escape closes it and focus goes back to its button.
+        page.click("[data-testid=widget-source]").await;
+        page.wait_for_text("[data-testid=source-target]", GET_TIME).await;
+        assert_eq!(page.text("[data-testid=source-refresh]").await, "on_open");
+        page.find("[data-testid=source-map]").await.send_keys("\u{e00c}").await.expect("press Escape");
+        page.wait_until_gone("[data-testid=source-editor]").await;
+        assert_eq!(page.eval("return document.activeElement?.dataset.testid;", vec![]).await, json!("widget-source"));
+
+        // Errors as they are typed, each saying where; Apply waits for them to be fixed.
+        page.click("[data-testid=widget-source]").await;
+        page.set_value("[data-testid=source-arguments]", "{\"tz\" 1}").await;
+        page.wait_for_text("[data-testid=source-arguments-error]", "line 1, column 7").await;
+        assert!(apply_disabled(&page).await, "a JSON error blocks Apply");
+        page.set_value("[data-testid=source-arguments]", "{}").await;
+        page.set_value("[data-testid=source-map]", "{value: .time) | x").await;
+        page.wait_for_text("[data-testid=source-map-error]", "at character 14").await;
+        assert!(apply_disabled(&page).await, "a jq error blocks Apply");
+
+        // A map whose output does not fit: the path is shown and the card keeps its data.
+        page.set_value("[data-testid=source-map]", "{value: .time, variant: 7}").await;
+        page.click("[data-testid=source-apply]").await;
+        page.wait_for_text("[data-testid=source-schema-errors]", "/variant").await;
+        assert!(page.text(CARD).await.contains(&first), "nothing changed");
+
+        // A good edit runs once at once: a new time under the new label.
+        page.set_value("[data-testid=source-map]", "{value: .time, label: \"Edited by hand\"}").await;
+        page.click("[data-testid=source-apply]").await;
+        page.wait_until_gone("[data-testid=source-editor]").await;
+        page.wait_until("the card shows the edited label",
+            &format!("return document.querySelector('{CARD}')?.textContent.includes('Edited by hand');")).await;
+        let edited = wait_for_new_time(&page, &first, "the edit shows a new time").await;
+
+        // Kept with the dashboard: a reload refreshes it (on_open) with the edited map.
+        page.reload().await;
+        wait_for_new_time(&page, &edited, "the reload refreshes the edited binding").await;
+        assert!(card_text(&page).await.contains("Edited by hand"), "the reload kept the edited map");
+
+        // Unbind: the card keeps its data as a snapshot and nothing fetches it any more.
+        let kept = shown_time(&page).await;
+        page.click("[data-testid=widget-source]").await;
+        page.click("[data-testid=source-unbind]").await;
+        page.wait_for_count("[data-testid=widget-freshness]", 0).await;
+        assert_eq!(page.count("[data-testid=widget-source]").await, 0, "no source to edit");
+        page.reload().await;
+        page.wait_for_text(CARD, &kept).await;
+        page.click("[data-testid=open-servers]").await;
+        page.wait_for_server("basic", "connected with").await;
+        page.close_servers().await;
+        let before = requests_to(&page, &origin).await;
+        page.eval_async("const done = arguments[0]; setTimeout(done, 3000);", vec![]).await;
+        assert!(page.text(CARD).await.contains(&kept), "an unbound card is not refreshed");
+        assert_eq!(page.count("[data-testid=widget-freshness]").await, 0);
+        assert_eq!(requests_to(&page, &origin).await, before, "no call for an unbound card");
+    })
+    .await;
+    llm.stop().await;
+    drop(server);
+}
+
+/// A shared dashboard opened where its server is not added: the server is listed with "Connect",
+/// nothing is called; Connect opens the panel with its name filled in, and once it is connected and
+/// the dashboard made one's own, the `on_open` binding runs.
+#[tokio::test]
+async fn a_shared_link_lists_the_servers_it_needs_and_runs_its_bindings_only_once_connected_and_owned() {
+    let server = McpServer::app(PACKAGE).await;
+    let llm = ScriptedLlm::start(script).await;
+    let base = llm.base_url();
+    let url = server.url();
+    let origin = server.base_url();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "basic").await;
+        page.say("Show the server's time, kept up to date").await;
+        page.wait_for_runs(1).await;
+        let shared = shown_time(&page).await;
+        page.click("[data-testid=share]").await;
+        let link = page.find("[data-testid=share-link]").await.prop("value").await.ok().flatten().unwrap_or_default();
+        let fragment = link.split_once('#').map(|(_, fragment)| fragment.to_owned()).expect("a share link");
+
+        // The viewer has no such server.
+        page.click("[data-testid=open-servers]").await;
+        page.click("[data-server-id='basic'] [data-testid=server-remove]").await;
+        page.wait_for_count("[data-testid=server]", 0).await;
+        page.close_servers().await;
+
+        page.open(&format!("/#{fragment}")).await;
+        page.reload().await;
+        page.find("[data-testid=read-only-banner]").await;
+        page.wait_for_text("[data-testid=needed-server][data-server=basic]", "Connect").await;
+        page.eval_async("const done = arguments[0]; setTimeout(done, 2000);", vec![]).await;
+        assert_eq!(requests_to(&page, &origin).await, 0, "a shared link calls no server by itself");
+        assert!(page.text(CARD).await.contains(&shared));
+
+        // Connect: the panel opens with the name filled in; the viewer gives the URL and allows the tool.
+        page.click("[data-testid=needed-server-connect]").await;
+        page.wait_until("the name is filled in",
+            "return document.querySelector('[data-testid=server-name]')?.value === 'basic';").await;
+        page.type_into("[data-testid=server-url]", &url).await;
+        page.click("[data-testid=server-add]").await;
+        page.wait_for_server("basic", "connected with").await;
+        page.click("[data-server-id='basic'] [data-testid=server-approval-all] option[value=always_allow]").await;
+        page.close_servers().await;
+        page.wait_for_count("[data-testid=needed-servers]", 0).await;
+
+        // Connected but not the viewer's own yet: still nothing runs.
+        page.eval_async("const done = arguments[0]; setTimeout(done, 3000);", vec![]).await;
+        assert!(page.text(CARD).await.contains(&shared), "a read-only dashboard runs no binding");
+        assert_eq!(page.count("[data-testid=widget-refresh]").await, 0);
+
+        // Made one's own: the on_open binding runs.
+        page.click("[data-testid=make-copy]").await;
+        wait_for_new_time(&page, &shared, "the copy's on_open binding runs once the server is connected").await;
     })
     .await;
     llm.stop().await;

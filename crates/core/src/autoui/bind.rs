@@ -17,6 +17,7 @@ use crate::ids::BlockId;
 use crate::ports::Clock;
 use crate::provenance::ImageSources;
 use crate::recipes::check::CheckError;
+use crate::recipes::validate::Detail;
 use crate::tool::Origin;
 
 /// What runs sources: the fetcher and the clock that dates what it fetched.
@@ -90,6 +91,35 @@ impl AutoUi {
         let binding = Arc::new(Binding::fresh(source, fetched_ms));
         self.canvas.apply(Op::Bind { id: id.clone(), binding: Some(binding) }, origin)?;
         Ok(())
+    }
+}
+
+/// Why the person's edited source was not applied; nothing changed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RebindError {
+    /// The fetch, the tool or the map failed.
+    Source(String),
+    /// The map's output, merged over the widget's params, does not fit the widget: each path and
+    /// what is wrong there.
+    Schema { details: Vec<Detail>, mapped: Value },
+    /// Anything else (the widget is gone, the canvas is read-only, the validator could not run).
+    Other(String),
+}
+
+impl AutoUi {
+    /// Runs the person's edited `source` for widget `id` once: on success the widget shows its
+    /// output and keeps the new source; on failure nothing changes.
+    pub async fn rebind(&self, id: &BlockId, source: Source) -> Result<(), RebindError> {
+        let block = self.block(id).map_err(|error| RebindError::Other(error.to_string()))?;
+        let (fetched, at_ms) = self.run_source(&source, &block.data).await.map_err(|error| match error {
+            AutoUiError::Source(message) => RebindError::Source(message),
+            other => RebindError::Other(other.to_string()),
+        })?;
+        self.update_block_when_ready(id, fetched.params.clone(), Origin::User).await.map_err(|error| match error {
+            AutoUiError::Invalid { rejected, .. } => RebindError::Schema { details: rejected.details, mapped: fetched.mapped() },
+            other => RebindError::Other(other.to_string()),
+        })?;
+        self.bind(id, source, at_ms, Origin::User).map_err(|error| RebindError::Other(error.to_string()))
     }
 }
 

@@ -196,7 +196,7 @@ async fn update(
             let updated = ui
                 .update_block_when_ready(&block.id, fetched.params.clone(), origin.clone())
                 .await
-                .map_err(|error| bind::invalid_from_map(error, &fetched.mapped))?;
+                .map_err(|error| bind::invalid_from_map(error, &fetched.mapped()))?;
             ui.bind(&block.id, source.clone(), at_ms, origin)?;
             Updated { block: ui.block(&block.id)?, ..updated }
         }

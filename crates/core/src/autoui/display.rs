@@ -65,7 +65,7 @@ pub async fn widget_display(
             CheckError::Validator(error) => error.into(),
         })
         .map_err(|error| match &fetched {
-            Some((fetched, _)) => bind::invalid_from_map(error, &fetched.mapped),
+            Some((fetched, _)) => bind::invalid_from_map(error, &fetched.mapped()),
             None => error,
         })?;
     let warnings = match (recipe.kind, &ui.charts) {

@@ -5,9 +5,8 @@ use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
 use crate::binding::jq::{self, MapError};
-use crate::binding::result::result_json;
+use crate::binding::result::into_result_json;
 use crate::binding::source::{Source, Target};
-use crate::canvas::model::merge_data;
 use crate::cancel::CancelToken;
 use crate::tool::ToolResult;
 
@@ -30,12 +29,25 @@ pub enum SourceError {
     NotObject(String),
 }
 
-/// What a source fetched: the params to show (`current` with the map's output over it) and the
-/// map's own output, for error messages.
+/// What a source fetched: the params to show (`current` with the map's output over it) and which
+/// of them the map wrote, for error messages ([`Fetched::mapped`]). The map's output is moved into
+/// the params, not copied: a refresh of a 1,000-row table copies no row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fetched {
     pub params: Value,
-    pub mapped: Value,
+    mapped_keys: Vec<String>,
+}
+
+impl Fetched {
+    /// The map's own output (copied out of the params; for error messages).
+    pub fn mapped(&self) -> Value {
+        let fields = self
+            .mapped_keys
+            .iter()
+            .filter_map(|key| Some((key.clone(), self.params.get(key)?.clone())))
+            .collect();
+        Value::Object(fields)
+    }
 }
 
 pub async fn fetch(
@@ -48,15 +60,24 @@ pub async fn fetch(
     if result.is_error {
         return Err(SourceError::Tool(result.text_content()));
     }
-    let mapped = map(source, &result_json(&result))?;
-    Ok(Fetched { params: merge_data(current, &mapped), mapped })
+    let Value::Object(mapped) = map(source, into_result_json(result))? else {
+        unreachable!("map insists on an object")
+    };
+    let mapped_keys: Vec<String> = mapped.keys().cloned().collect();
+    // The current params the map did not write, then the map's output (moved).
+    let mut params: serde_json::Map<String, Value> = match current {
+        Value::Object(current) => current.iter().filter(|(key, _)| !mapped.contains_key(*key)).map(|(k, v)| (k.clone(), v.clone())).collect(),
+        _ => serde_json::Map::new(),
+    };
+    params.extend(mapped);
+    Ok(Fetched { params: Value::Object(params), mapped_keys })
 }
 
 /// Runs the source's map (none: the input as it is) and insists on an object.
-pub fn map(source: &Source, input: &Value) -> Result<Value, SourceError> {
+pub fn map(source: &Source, input: Value) -> Result<Value, SourceError> {
     let output = match &source.map {
-        Some(program) => jq::run(program, input)?,
-        None => input.clone(),
+        Some(program) => jq::run(program, &input)?,
+        None => input,
     };
     if !output.is_object() {
         return Err(SourceError::NotObject(crate::recipes::validate::preview(&output)));
@@ -94,7 +115,7 @@ mod tests {
         let current = json!({"label": "Server time", "value": "05:00", "trend": "up"});
         let fetched = block_on(fetch(&fetcher, &source(Some("{value: .time}")), &current, CancelToken::default())).unwrap();
         assert_eq!(fetched.params, json!({"label": "Server time", "value": "05:40", "trend": "up"}));
-        assert_eq!(fetched.mapped, json!({"value": "05:40"}));
+        assert_eq!(fetched.mapped(), json!({"value": "05:40"}));
     }
 
     #[test]

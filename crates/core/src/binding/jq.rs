@@ -3,7 +3,8 @@
 //! `while`, `until`, `recurse`) spends one step of a budget per value, and the output must be one
 //! value no larger than a byte budget. A map that loops or explodes stops with an error saying so.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use jaq_core::load::lex::{Lexer, StrPart, Tok, Token};
 use jaq_core::load::{Arena, File, Loader};
@@ -22,7 +23,11 @@ pub const MAX_OUTPUT_BYTES: usize = 4 * 1024 * 1024;
 /// Characters a map program may have.
 pub const MAX_PROGRAM_CHARS: usize = 4_000;
 
+/// Compiled maps kept for the next run (a widget refreshes with the same map again and again).
+const CACHED_MAPS: usize = 16;
+
 type Data = data::JustLut<Val>;
+type Filter = jaq_core::compile::Filter<jaq_core::Native<Data>>;
 
 /// Our versions of jq's unbounded generators, each spending a step per value; they shadow the
 /// standard library's for the map (the library's own definitions keep theirs, which only walk
@@ -42,6 +47,8 @@ def range($upto): range(0; $upto; 1);
 thread_local! {
     /// Steps left in the map running on this thread (maps run synchronously, one at a time).
     static STEPS_LEFT: Cell<u64> = const { Cell::new(0) };
+    /// The maps compiled last, newest last.
+    static COMPILED: RefCell<Vec<(String, Rc<Filter>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Why a map produced no params.
@@ -72,7 +79,7 @@ pub fn check(program: &str) -> Result<(), MapError> {
 
 /// Runs `program` on `input` and returns its one output.
 pub fn run(program: &str, input: &Value) -> Result<Value, MapError> {
-    let filter = compile(program)?;
+    let filter = compiled(program)?;
     let input = Val::deserialize(input).map_err(|error| MapError::Runtime(error.to_string()))?;
     STEPS_LEFT.with(|steps| steps.set(MAX_STEPS));
     let ctx = Ctx::<Data>::new(&filter.lut, Vars::new([]));
@@ -152,7 +159,24 @@ fn number_json(number: &jaq_json::Num) -> Value {
     }
 }
 
-fn compile(program: &str) -> Result<jaq_core::compile::Filter<jaq_core::Native<Data>>, MapError> {
+/// `program` compiled, from the cache when it ran lately.
+fn compiled(program: &str) -> Result<Rc<Filter>, MapError> {
+    let cached = COMPILED.with(|cache| cache.borrow().iter().find(|(known, _)| known == program).map(|(_, filter)| filter.clone()));
+    if let Some(filter) = cached {
+        return Ok(filter);
+    }
+    let filter = Rc::new(compile(program)?);
+    COMPILED.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= CACHED_MAPS {
+            cache.remove(0);
+        }
+        cache.push((program.to_owned(), filter.clone()));
+    });
+    Ok(filter)
+}
+
+fn compile(program: &str) -> Result<Filter, MapError> {
     let length = program.chars().count();
     if length > MAX_PROGRAM_CHARS {
         return Err(MapError::TooLong(length));
@@ -348,6 +372,20 @@ mod tests {
         assert_eq!(out["nested"], json!([[], {}]));
         let keys: Vec<&String> = out.as_object().unwrap().keys().collect();
         assert_eq!(keys.len(), 7);
+    }
+
+    #[test]
+    fn a_map_compiled_once_runs_afresh_each_time() {
+        assert_eq!(run("{n: (.a + 1)}", &json!({"a": 1})).unwrap(), json!({"n": 2}));
+        assert_eq!(run("{n: (.a + 1)}", &json!({"a": 5})).unwrap(), json!({"n": 6}));
+        // Each run has the whole step budget: two runs of 60,000 steps are both fine.
+        for _ in 0..2 {
+            assert_eq!(run("[range(60000)] | length", &json!(null)).unwrap(), json!(60000));
+        }
+        // A program that does not compile is not kept: it fails the same way every time.
+        for _ in 0..2 {
+            assert!(matches!(run("{a: ", &json!(null)), Err(MapError::Syntax(_))));
+        }
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Data bindings: a widget's `source` (a tool call or a resource read, a jq `map` and a `refresh`
 //! schedule; `source.rs`), what a result reads as (`result.rs`), the bounded jq engine (`jq.rs`),
-//! running a source to the params it produces (`fetch.rs`), and the fetcher over the MCP client
+//! running a source to the params it produces (`fetch.rs`), the person's edit of a source in the
+//! widget menu (`edit.rs`), and the fetcher over the MCP client
 //! that never runs a tool needing approval (`remote.rs`).
 
+pub mod edit;
 pub mod fetch;
 pub mod jq;
 pub mod remote;

@@ -22,7 +22,8 @@ pub struct SourceCall {
     /// The tool's exposed name, or the resource's uri.
     pub label: String,
     pub server: Option<ServerId>,
-    pub outcome: Result<ToolResult, String>,
+    /// The result's text, or the error.
+    pub outcome: Result<String, String>,
 }
 
 pub struct RemoteFetcher {
@@ -98,7 +99,8 @@ impl SourceFetcher for RemoteFetcher {
                 Target::Call { call, .. } => ToolName::parse(call).ok().map(|name| name.server),
                 Target::Resource { .. } => None,
             };
-            (self.observer)(SourceCall { label: label.clone(), server, outcome: outcome.clone() });
+            let text = outcome.as_ref().map(ToolResult::text_content).map_err(Clone::clone);
+            (self.observer)(SourceCall { label: label.clone(), server, outcome: text });
             outcome
         })
     }

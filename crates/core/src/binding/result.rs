@@ -9,6 +9,19 @@ pub fn result_json(result: &ToolResult) -> Value {
     if let Some(structured) = &result.structured {
         return structured.clone();
     }
+    text_json(result)
+}
+
+/// [`result_json`] of a result no longer needed: its `structuredContent` is moved rather than copied
+/// (a refresh of a 1,000-row table).
+pub fn into_result_json(result: ToolResult) -> Value {
+    match result.structured {
+        Some(structured) => structured,
+        None => text_json(&result),
+    }
+}
+
+fn text_json(result: &ToolResult) -> Value {
     let first_text = result.content.iter().find_map(|part| match part {
         ResultPart::Text { text } => Some(text.as_str()),
         ResultPart::Image { .. } => None,

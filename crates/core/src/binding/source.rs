@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::binding::jq;
+use crate::canvas::model::Block;
+use crate::ids::ServerId;
+use crate::tool_name::{Protocol, ToolName};
 
 /// Shortest interval a binding may refresh at: a dashboard, not a ticker.
 pub const MIN_INTERVAL_S: u32 = 10;
@@ -136,6 +139,14 @@ impl Source {
         Ok(Source { target, map, refresh })
     }
 
+    /// The MCP server a tool source calls, as its tools are prefixed (`basic` for
+    /// `basic_mcp_get-time`); `None` for a resource (its server is known only once connected) or a
+    /// name that is not an MCP tool's.
+    pub fn server(&self) -> Option<ServerId> {
+        let Target::Call { call, .. } = &self.target else { return None };
+        ToolName::parse(call).ok().filter(|name| name.protocol == Protocol::Mcp).map(|name| name.server)
+    }
+
     /// The tool's exposed name, or the resource's uri: what the widget and the console name.
     pub fn label(&self) -> &str {
         match &self.target {
@@ -143,6 +154,18 @@ impl Source {
             Target::Resource { resource } => resource,
         }
     }
+}
+
+/// The MCP servers the bound blocks call, each once, in the order of the blocks: what a dashboard
+/// opened elsewhere (a share link, an import) needs connected before its bindings can run.
+pub fn servers_needed(blocks: &[Block]) -> Vec<ServerId> {
+    let mut needed: Vec<ServerId> = Vec::new();
+    for server in blocks.iter().filter_map(|block| block.binding.as_ref()?.source.server()) {
+        if !needed.contains(&server) {
+            needed.push(server);
+        }
+    }
+    needed
 }
 
 impl Refresh {
@@ -260,6 +283,15 @@ mod tests {
         assert!(Source::parse(&json!({"call": "a", "every": "5m"})).unwrap_err().contains("no field \"every\""));
         assert!(Source::parse(&json!({"call": "a", "map": "{value: .time"})).unwrap_err().starts_with("source.map: the map is not a valid jq program"));
         assert!(Source::parse(&json!({"call": "a", "refresh": "hourly"})).unwrap_err().starts_with("source.refresh:"));
+    }
+
+    #[test]
+    fn a_tool_source_names_the_server_it_needs() {
+        let parse = |value| Source::parse(&value).unwrap();
+        assert_eq!(parse(json!({"call": "basic_mcp_get-time"})).server(), Some(ServerId::sanitize("basic")));
+        assert_eq!(parse(json!({"call": "my_server_mcp_list_rows"})).server(), Some(ServerId::sanitize("my_server")));
+        assert_eq!(parse(json!({"call": "autoui_webmcp_widget_display"})).server(), None, "not an MCP server");
+        assert_eq!(parse(json!({"resource": "live://counter"})).server(), None);
     }
 
     #[test]

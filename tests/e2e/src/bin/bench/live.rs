@@ -146,6 +146,32 @@ async fn refresh_table(
     Ok(())
 }
 
+/// Only the refresh row, printed with the load average before and after (`--live-only`).
+pub async fn print_only(runs: usize) -> Result<(), BenchError> {
+    let app = autoui_e2e::app_server::AppServer::start().await;
+    let mut figures = LiveFigures::default();
+    let before = crate::machine::load_average();
+    let mut outcome = Ok(());
+    for run in 1..=runs {
+        println!("run {run} of {runs}: refreshing a 1,000-row table bound to a tool");
+        outcome = measure(&app.base_url(), 5, &mut figures).await;
+        if outcome.is_err() {
+            break;
+        }
+    }
+    app.stop().await;
+    outcome?;
+    let (figure, limit, measured, met) = rows(&figures).swap_remove(0);
+    let met = match met {
+        Some(true) => "met",
+        Some(false) => "not met",
+        None => "not measured",
+    };
+    println!("{figure}: {measured} ({limit}, {met})");
+    println!("load average (1, 5, 15 min): {before} before, {} after", crate::machine::load_average());
+    Ok(())
+}
+
 /// Attributes the jq engine's bytes in the last release build's modules.
 pub fn jq_bytes(dist: &std::path::Path) -> Result<JqBytes, BenchError> {
     let mut bytes = JqBytes { modules: Vec::new(), first_load: 0 };

@@ -6,10 +6,11 @@
 //! `--storage-only` measures only the store's rows and prints them (writing no file); `--startup-only`
 //! measures only the cold start's timings (first paint, interactive, the gallery) and prints them, to
 //! compare two builds in alternating runs (`AUTOUI_DIST`); `--charts-only` measures only the
-//! `vega-lite` widget's rows and prints them; `--apps-only` only the MCP Apps rows.
+//! `vega-lite` widget's rows and prints them; `--apps-only` only the MCP Apps rows; `--live-only` only
+//! the bound table's refresh, with the machine's load average before and after.
 //!
 //! `cargo run -p autoui-e2e --bin bench -- --native DIR --out FILE [--runs N] [--started UNIX_SECONDS]
-//!  [--size-report FILE] [--download-only | --storage-only | --startup-only | --charts-only | --apps-only]`
+//!  [--size-report FILE] [--download-only | --storage-only | --startup-only | --charts-only | --apps-only | --live-only]`
 
 mod apps;
 mod attribution;
@@ -79,6 +80,7 @@ struct Options {
     startup_only: bool,
     charts_only: bool,
     apps_only: bool,
+    live_only: bool,
 }
 
 impl Options {
@@ -94,6 +96,7 @@ impl Options {
             startup_only: false,
             charts_only: false,
             apps_only: false,
+            live_only: false,
         };
         while let Some(flag) = args.next() {
             let mut value = || {
@@ -114,6 +117,7 @@ impl Options {
                 "--startup-only" => options.startup_only = true,
                 "--charts-only" => options.charts_only = true,
                 "--apps-only" => options.apps_only = true,
+                "--live-only" => options.live_only = true,
                 "--out" => options.out = PathBuf::from(value()?),
                 "--started" => {
                     let started = value()?;
@@ -124,10 +128,10 @@ impl Options {
                 other => return Err(BenchError::Usage(format!("unknown option {other:?}"))),
             }
         }
-        let modes = [options.download_only, options.storage_only, options.startup_only, options.charts_only, options.apps_only];
+        let modes = [options.download_only, options.storage_only, options.startup_only, options.charts_only, options.apps_only, options.live_only];
         if modes.into_iter().filter(|on| *on).count() > 1 {
             return Err(BenchError::Usage(
-                "--download-only, --storage-only, --startup-only, --charts-only and --apps-only measure different things: pick one".to_owned(),
+                "--download-only, --storage-only, --startup-only, --charts-only, --apps-only and --live-only measure different things: pick one".to_owned(),
             ));
         }
         if options.download_only && options.size_report.is_none() {
@@ -219,6 +223,9 @@ async fn run(options: &Options) -> Result<(), BenchError> {
     }
     if options.apps_only {
         return apps::print_only(options.runs).await;
+    }
+    if options.live_only {
+        return live::print_only(options.runs).await;
     }
     let native = if options.download_only { None } else { Some(report::Native::read(&options.native)?) };
     let app = AppServer::start().await;
