@@ -5,7 +5,8 @@
 //! conversation goes on; an agent turn that lists and reads a server's resources; a `/` prompt
 //! that first fails, then starts the turn once its arguments are fixed; a page a server asks to
 //! open (URL-mode elicitation), shown by its host, declined, then opened only once agreed; and a
-//! `/` prompt's arguments filled from the server's completions.
+//! `/` prompt's arguments filled from the server's completions; and an image a server sent as a
+//! resource shown in a widget by its URI, while an image URI no server sent is refused.
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::llm::{Reply, ScriptedLlm, calls_to, tool_results};
@@ -323,5 +324,54 @@ async fn a_slash_prompts_arguments_are_filled_from_the_servers_completions_and_s
     let requests = llm.requests();
     let turn = last_user_words(requests.last().expect("requests")).unwrap_or_default();
     assert!(turn.contains("Please promote Eve to the head of the Sales team."), "the prompt's message starts the turn: {turn}");
+    llm.stop().await;
+}
+
+#[tokio::test]
+async fn an_image_a_server_sent_as_a_resource_shows_in_a_widget_and_an_invented_one_is_refused() {
+    let server = McpServer::python("picture_server.py", Transport::Streamable).await;
+    let llm = ScriptedLlm::start(|request: &Value, _index| match tool_results(request).len() {
+        0 => Reply::tool("pictures_mcp_read_resource", json!({"uri": "pictures://logo.png"})),
+        1 => Reply::tool(
+            "autoui_webmcp_widget_display",
+            json!({"name": "cards", "params": {"title": "Logos", "cards": [
+                {"title": "The server's logo", "image": "pictures://logo.png"},
+                {"title": "A logo I made up", "image": "pictures://made-up.png"}
+            ]}}),
+        ),
+        _ => Reply::text("Here is the logo."),
+    })
+    .await;
+    let (base, url) = (llm.base_url(), server.url());
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "pictures").await;
+
+        page.say("Show the server's logo").await;
+        page.wait_for_runs(1).await;
+        page.wait_for_text("[data-testid=transcript]", "Here is the logo.").await;
+        page.wait_for_count("[data-widget-type=cards] .au-cards__item", 2).await;
+        let sources = page
+            .eval("return [...document.querySelectorAll('[data-widget-type=cards] img')].map((img) => img.getAttribute('src'));", vec![])
+            .await;
+        let sources: Vec<String> = serde_json::from_value(sources).expect("image sources");
+        assert_eq!(sources.len(), 1, "only the server's image is shown: {sources:?}");
+        assert!(sources[0].starts_with("data:image/png;base64,iVBORw0KGgo"), "the server's own bytes: {}", &sources[0][..60.min(sources[0].len())]);
+        let loaded = page
+            .eval("const img = document.querySelector('[data-widget-type=cards] img'); return img.complete && img.naturalWidth;", vec![])
+            .await;
+        assert_eq!(loaded, json!(16), "the image decodes and shows");
+
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+
+    let last = llm.requests().last().cloned().expect("requests");
+    let read = calls_to(&last, "pictures_mcp_read_resource").pop().and_then(|call| call.result).unwrap_or_default();
+    assert!(read.contains("a widget shows it with \"pictures://logo.png\" as its image URL"), "{read}");
+    let shown = calls_to(&last, "autoui_webmcp_widget_display").pop().and_then(|call| call.result).unwrap_or_default();
+    assert!(shown.contains("/cards/1/image") && shown.contains("no server sent an image"), "the refusal reaches the model: {shown}");
     llm.stop().await;
 }
