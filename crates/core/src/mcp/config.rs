@@ -163,7 +163,7 @@ impl Default for McpOptions {
             max_message_bytes: 32 * 1024 * 1024,
             max_tool_pages: 100,
             max_resource_bytes: 4 * 1024 * 1024,
-            max_result_bytes: 2 * 1024 * 1024,
+            max_result_bytes: 1024 * 1024,
             backoff: Backoff::default(),
         }
     }
