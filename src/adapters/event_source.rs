@@ -98,6 +98,7 @@ fn to_sse_event(event: &MessageEvent) -> SseEvent {
         event: event.type_(),
         data: event.data().as_string().unwrap_or_default(),
         id: (!id.is_empty()).then_some(id),
+        dropped: 0,
     }
 }
 

@@ -76,6 +76,20 @@ impl HttpResponse {
         }
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
+
+    /// Reads the whole body, keeping its first `keep` bytes as UTF-8 (lossy) and counting the rest:
+    /// the text kept and the body's whole size.
+    pub async fn text_cut(mut self, keep: usize) -> Result<(String, usize), HttpError> {
+        let mut bytes = Vec::new();
+        let mut total = 0;
+        while let Some(chunk) = self.body.next().await {
+            let chunk = chunk?;
+            total += chunk.len();
+            let room = keep.saturating_sub(bytes.len()).min(chunk.len());
+            bytes.extend_from_slice(&chunk[..room]);
+        }
+        Ok((String::from_utf8_lossy(&bytes).into_owned(), total))
+    }
 }
 
 impl std::fmt::Debug for HttpResponse {

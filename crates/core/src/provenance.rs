@@ -5,6 +5,11 @@
 //! Data counts a URL only when a whole string value (or a whole line of plain text) is that URL:
 //! a URL written inside a sentence or inside markdown (`![](https://...)`) of a tool result is text
 //! addressed to the model, not data. The person's messages count every URL they contain.
+//!
+//! Images a server sent as resources (`image/*` blobs read with `{server}_mcp_read_resource`) are
+//! kept by their URI: a widget image naming that URI shows the server's image (as a `data:` URL),
+//! and one naming any other URI that is not a web URL is refused, so the model cannot pass off an
+//! image of its own as the server's.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -12,7 +17,8 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use crate::llm::message::{ContentBlock, Message, Role};
-use crate::tool::joined_text;
+use crate::dispatch::pseudo::uri_of;
+use crate::tool::{ResultPart, joined_text};
 use crate::tool_name::ToolName;
 use crate::weburl::{normalised_web, web_host};
 
@@ -20,7 +26,12 @@ use crate::weburl::{normalised_web, web_host};
 #[derive(Debug, Default)]
 pub struct UrlLedger {
     urls: RefCell<HashSet<String>>,
+    /// Image resources read from servers: URI → `data:` URL.
+    images: RefCell<HashMap<String, String>>,
 }
+
+/// The tool part of the pseudo-tool whose results carry image resources by URI.
+pub const READ_RESOURCE: &str = "read_resource";
 
 impl UrlLedger {
     /// Records the URLs of a tool result or resource text (see the module comment for which count).
@@ -29,6 +40,21 @@ impl UrlLedger {
             Ok(value) => self.record_values(&value),
             Err(_) => text.lines().for_each(|line| self.insert(line)),
         }
+    }
+
+    /// Records the images of a `read_resource` result for `uri` (its `image/*` parts).
+    pub fn record_resource_images(&self, uri: &str, content: &[ResultPart]) {
+        for part in content {
+            if let ResultPart::Image { media_type, data } = part {
+                let data_url = format!("data:{media_type};base64,{data}");
+                self.images.borrow_mut().insert(uri.trim().to_owned(), data_url);
+            }
+        }
+    }
+
+    /// The `data:` URL of the image a server sent as the resource `uri`, if one did.
+    pub fn resource_image(&self, uri: &str) -> Option<String> {
+        self.images.borrow().get(uri.trim()).cloned()
     }
 
     /// Records every URL in the person's own words.
@@ -43,18 +69,26 @@ impl UrlLedger {
     /// added) and the results of every tool outside `exclude_server` (the canvas server, whose
     /// results echo what the model wrote).
     pub fn record_conversation(&self, messages: &[Message], exclude_server: &str) {
-        let mut servers: HashMap<&str, String> = HashMap::new();
+        let mut calls: HashMap<&str, (String, Option<String>)> = HashMap::new();
         for message in messages {
             for block in &message.content {
                 match (message.role, block) {
-                    (Role::Assistant, ContentBlock::ToolUse { id, name, .. }) => {
-                        let server = ToolName::parse(name).map(|name| name.server.as_str().to_owned()).unwrap_or_default();
-                        servers.insert(id, server);
+                    (Role::Assistant, ContentBlock::ToolUse { id, name, input }) => {
+                        let name = ToolName::parse(name).ok();
+                        let server = name.as_ref().map(|name| name.server.as_str().to_owned()).unwrap_or_default();
+                        let uri = name
+                            .filter(|name| name.tool == READ_RESOURCE)
+                            .and_then(|_| uri_of(input));
+                        calls.insert(id, (server, uri));
                     }
                     (Role::User, ContentBlock::Text { text }) if !text.starts_with("<context>") => self.record_words(text),
-                    (Role::User, ContentBlock::ToolResult { tool_use_id, content, .. }) => {
-                        if servers.get(tool_use_id.as_str()).is_some_and(|server| server != exclude_server) {
+                    (Role::User, ContentBlock::ToolResult { tool_use_id, content, is_error }) => {
+                        let Some((server, uri)) = calls.get(tool_use_id.as_str()) else { continue };
+                        if server != exclude_server {
                             self.record_data(&joined_text(content));
+                        }
+                        if let (Some(uri), false) = (uri, is_error) {
+                            self.record_resource_images(uri, content);
                         }
                     }
                     _ => {}
@@ -79,6 +113,7 @@ impl UrlLedger {
     /// Forgets everything (a new conversation).
     pub fn clear(&self) {
         self.urls.borrow_mut().clear();
+        self.images.borrow_mut().clear();
     }
 
     fn record_values(&self, value: &Value) {
@@ -113,6 +148,19 @@ pub enum ImageSources<'a> {
 }
 
 impl ImageSources<'_> {
+    /// The `data:` URL of the server's image resource `uri`, when these sources hold one.
+    pub fn resource_image(&self, uri: &str) -> Option<String> {
+        match self {
+            ImageSources::Any => None,
+            ImageSources::Known(ledger) | ImageSources::KnownOrIn(ledger, _) => ledger.resource_image(uri),
+        }
+    }
+
+    /// Whether images are checked against a ledger (the model's widgets), not taken as given.
+    pub fn is_checked(&self) -> bool {
+        !matches!(self, ImageSources::Any)
+    }
+
     /// Whether the `http(s)` image `url` may load; same-site and `data:image/` URLs are not asked.
     pub fn allows(&self, url: &str) -> bool {
         match self {

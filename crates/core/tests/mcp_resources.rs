@@ -21,6 +21,7 @@ use autoui_core::mcp::model::prompt::PromptRole;
 use autoui_core::mcp::session::SessionPorts;
 use autoui_core::ports::Method;
 use autoui_core::remote::{RemoteCallError, RemoteServers};
+use autoui_core::tool::ResultPart;
 use futures::task::LocalSpawnExt;
 use serde_json::{Value, json};
 use support::{FakeClock, FakeNet, FakeServer, Logged, Reply, rpc_result};
@@ -198,9 +199,12 @@ fn a_text_resource_is_read_whole() {
 fn a_blob_is_summarised_with_its_type_and_size_and_never_dumped() {
     let world = world(declared(), McpOptions::default());
     let read = world.connected(async |hub, id| hub.read_resource(&id, "test://image", CancelToken::new()).await);
-    let text = read.unwrap().text_content();
-    assert!(text.contains("[resource <test://image> image/png, binary, about 70 bytes, not shown]"), "{text}");
-    assert!(!text.contains("iVBORw0KGgo"), "the base64 data is not given to the model: {text}");
+    let read = read.unwrap();
+    let text = read.text_content();
+    // An image blob comes as the image itself (which the model can look at), never as base64 text.
+    assert!(text.contains("[resource <test://image> image/png, an image of about 70 bytes from the server"), "{text}");
+    assert!(read.content.iter().any(|part| matches!(part, ResultPart::Image { media_type, .. } if media_type == "image/png")));
+    assert!(!text.contains("iVBORw0KGgo"), "the base64 data is not given to the model as text: {text}");
     assert!(text.contains("[resource <test://image#caption>]\nthe logo"), "{text}");
     assert!(text.contains("[part 3 of resource <test://image> could not be read"), "{text}");
 }
@@ -228,7 +232,8 @@ fn a_resource_whose_text_turns_out_larger_than_the_cap_is_refused_clearly() {
         (big, small)
     });
     let error = big.unwrap_err().to_string();
-    assert!(error.contains("the resource <test://lies> is 5.0 kB of text, more than the 4.0 kB"), "{error}");
+    // Cut as it streams in, so the size known is the whole answer's (its 5.0 kB of text and the envelope).
+    assert!(error.contains("the resource <test://lies> is 5.1 kB of text, more than the 4.0 kB"), "{error}");
     assert_eq!(small.unwrap().text_content(), "Hello, resource 1", "the session goes on");
 }
 

@@ -1,10 +1,11 @@
 //! Tool results reach the model in a form it can use: text stays text, images stay images,
 //! audio and resources are described, `structuredContent` stands in for empty `content`,
-//! and `isError: true` becomes an error result. Also: where a legacy `endpoint` event may point.
+//! and `isError: true` becomes an error result; a resource's image blob comes as the image, other
+//! blobs only described. Also: where a legacy `endpoint` event may point.
 
 use autoui_core::mcp::endpoint::{EndpointError, resolve, server_host};
 use autoui_core::mcp::model::call::CallToolResult;
-use autoui_core::mcp::normalize::to_tool_result;
+use autoui_core::mcp::normalize::{to_resource_result, to_tool_result};
 use autoui_core::tool::{ResultPart, ToolResult};
 use serde_json::json;
 
@@ -153,4 +154,23 @@ fn only_absolute_http_urls_are_accepted_as_servers() {
     for bad in ["", "mcp.example.com", "/mcp", "ftp://host/x", "http://"] {
         assert!(server_host(bad).is_err(), "{bad:?} should be refused");
     }
+}
+
+#[test]
+fn a_resources_image_blob_comes_as_the_image_and_other_blobs_only_as_a_description() {
+    let read = to_resource_result(
+        "demo://both",
+        vec![
+            json!({"uri": "demo://logo.png", "mimeType": "image/png", "blob": "iVBORw0KGgo="}),
+            json!({"uri": "demo://data.bin", "mimeType": "application/octet-stream", "blob": "AAAA"}),
+        ],
+    );
+    assert_eq!(
+        texts(&read),
+        [
+            "[resource <demo://logo.png> image/png, an image of about 8 bytes from the server; a widget shows it with \"demo://logo.png\" as its image URL]",
+            "[resource <demo://data.bin> application/octet-stream, binary, about 3 bytes, not shown]",
+        ]
+    );
+    assert_eq!(read.content[1], ResultPart::Image { media_type: "image/png".into(), data: "iVBORw0KGgo=".into() });
 }

@@ -14,6 +14,7 @@ fn event(kind: &str, data: &str, id: Option<&str>) -> SseEvent {
         event: kind.to_owned(),
         data: data.to_owned(),
         id: id.map(str::to_owned),
+        dropped: 0,
     }
 }
 

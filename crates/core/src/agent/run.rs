@@ -17,6 +17,7 @@ use crate::agent::stop::StopReason;
 use crate::autoui::AutoUi;
 use crate::cancel::CancelToken;
 use crate::dispatch::catalog::{Catalog, ToolRole};
+use crate::dispatch::pseudo::uri_of;
 use crate::dispatch::record::CallRecord;
 use crate::dispatch::{Executed, PreparedCall};
 use crate::agent::frame::frame_line;
@@ -25,6 +26,7 @@ use crate::llm::cost::estimate_at;
 use crate::llm::message::{ContentBlock, Message, Role};
 use crate::llm::model::{ChatRequest, FinishReason, LlmError, MalformedInput, ModelEvent, ToolDef, Usage};
 use crate::llm::partial_json::parse_prefix;
+use crate::provenance::READ_RESOURCE;
 use crate::settings::{ReportedContext, Settings};
 use crate::tool::ResultPart;
 use crate::tool_name::Protocol;
@@ -302,6 +304,11 @@ impl AgentSession {
         // The canvas server's results echo what the model wrote: they are not data.
         if executed.record.target.as_ref().is_some_and(|target| target.server.as_str() != AutoUi::NAME) {
             self.urls.record_data(&executed.text);
+        }
+        // A server's image resources become widget images by their URI (`provenance`).
+        let read_resource = executed.record.target.as_ref().is_some_and(|target| target.tool == READ_RESOURCE);
+        if let (true, false, Some(uri)) = (read_resource, executed.result.is_error, uri_of(&executed.record.args)) {
+            self.urls.record_resource_images(&uri, &executed.result.content);
         }
         let mut record = executed.record;
         // `recall` pages results itself; cutting its answer again would hide its page marker.

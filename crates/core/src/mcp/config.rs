@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::mcp::cut::AnswerCaps;
 use crate::mcp::model::notify::LogLevel;
 use crate::mcp::oauth::client::Credentials;
 use crate::mcp::oauth::flow::Grant;
@@ -148,6 +149,9 @@ pub struct McpOptions {
     pub max_tool_pages: usize,
     /// Bytes of text one `resources/read` may bring back (binary blobs are only summarised).
     pub max_resource_bytes: usize,
+    /// Bytes of one `tools/call` answer kept as it streams in; the rest is counted, not kept, and
+    /// the model is told (`mcp::cut`). It bounds what `recall` keeps of the result too.
+    pub max_result_bytes: usize,
     pub backoff: Backoff,
 }
 
@@ -159,8 +163,16 @@ impl Default for McpOptions {
             max_message_bytes: 32 * 1024 * 1024,
             max_tool_pages: 100,
             max_resource_bytes: 4 * 1024 * 1024,
+            max_result_bytes: 1024 * 1024,
             backoff: Backoff::default(),
         }
+    }
+}
+
+impl McpOptions {
+    /// How much of one answer the transports keep, by what it answers.
+    pub fn answer_caps(&self) -> AnswerCaps {
+        AnswerCaps { tool_result: self.max_result_bytes, resource: self.max_resource_bytes }
     }
 }
 

@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use crate::mcp::cut::CutAnswer;
 use crate::mcp::endpoint::EndpointError;
 use crate::mcp::sse::SseError;
 use crate::ports::{HttpError, Unanswered};
@@ -94,6 +95,10 @@ pub enum McpError {
          resource or a narrower one from the server's templates", megabytes(*.bytes), megabytes(*.limit as u64)
     )]
     ResourceTooLarge { uri: String, bytes: u64, limit: usize },
+    /// An answer larger than its cap, cut while it streamed in (`mcp::cut`); a tool call makes a
+    /// result of the part kept, anything else reports the sizes.
+    #[error("the answer was {}, more than the {} this client keeps of one answer", megabytes(.0.total_bytes as u64), megabytes(.0.cap as u64))]
+    Cut(CutAnswer),
     #[error("this server offers no {0}")]
     NotOffered(&'static str),
     #[error("the connection is closed")]
@@ -101,7 +106,7 @@ pub enum McpError {
 }
 
 /// `bytes` as a person reads it: "4.2 MB", or "812 bytes" below a kilobyte.
-fn megabytes(bytes: u64) -> String {
+pub(crate) fn megabytes(bytes: u64) -> String {
     match bytes {
         0..1_000 => format!("{bytes} bytes"),
         1_000..1_000_000 => format!("{:.1} kB", bytes as f64 / 1e3),

@@ -11,6 +11,7 @@ use futures::{Stream, StreamExt};
 use serde_json::Value;
 
 use crate::cancel::CancelToken;
+use crate::mcp::cut::{AnswerCaps, CutAnswer};
 use crate::mcp::endpoint;
 use crate::mcp::error::McpError;
 use crate::mcp::inbound::Inbound;
@@ -123,20 +124,28 @@ impl Drop for CloseOnDrop {
 
 type Waiter = oneshot::Sender<Result<Value, McpError>>;
 
+/// A request waiting for its answer, and how much of that answer is kept ([`AnswerCaps`]).
+struct Waiting {
+    keep: Option<usize>,
+    waiter: Waiter,
+}
+
 pub(crate) struct LegacyLink<H: ?Sized> {
     http: Rc<H>,
     url: String,
     authorization: Option<String>,
+    caps: AnswerCaps,
     endpoint: RefCell<Option<String>>,
-    waiting: RefCell<HashMap<RequestId, Waiter>>,
+    waiting: RefCell<HashMap<RequestId, Waiting>>,
 }
 
 impl<H: HttpTransport + ?Sized> LegacyLink<H> {
-    pub(crate) fn new(http: Rc<H>, url: &str, authorization: Option<String>) -> LegacyLink<H> {
+    pub(crate) fn new(http: Rc<H>, url: &str, authorization: Option<String>, caps: AnswerCaps) -> LegacyLink<H> {
         LegacyLink {
             http,
             url: url.to_owned(),
             authorization,
+            caps,
             endpoint: RefCell::new(None),
             waiting: RefCell::new(HashMap::new()),
         }
@@ -175,7 +184,8 @@ impl<H: HttpTransport + ?Sized> LegacyLink<H> {
         abort: &CancelToken,
     ) -> Result<Value, McpError> {
         let (sender, receiver) = oneshot::channel();
-        self.waiting.borrow_mut().insert(request.id.clone(), sender);
+        let keep = self.caps.for_method(&request.method);
+        self.waiting.borrow_mut().insert(request.id.clone(), Waiting { keep, waiter: sender });
         let _forget = ForgetOnDrop {
             waiting: &self.waiting,
             id: &request.id,
@@ -236,7 +246,7 @@ impl<H: HttpTransport + ?Sized> LegacyLink<H> {
             .waiting
             .borrow_mut()
             .drain()
-            .map(|(_, waiter)| waiter)
+            .map(|(_, waiting)| waiting.waiter)
             .collect();
         for waiter in waiting {
             let _ = waiter.send(Err(reason.clone()));
@@ -245,6 +255,10 @@ impl<H: HttpTransport + ?Sized> LegacyLink<H> {
     }
 
     async fn deliver(&self, data: &str, inbound: &Inbound) {
+        if let Some((id, cut)) = self.cut_answer(data) {
+            self.resolve(&id, Err(McpError::Cut(cut)));
+            return;
+        }
         // A malformed message names no request we could fail; the request it answered times out.
         let Ok(messages) = Message::parse_all(data) else {
             return;
@@ -272,17 +286,28 @@ impl<H: HttpTransport + ?Sized> LegacyLink<H> {
     }
 
     fn resolve(&self, id: &RequestId, outcome: Result<Value, McpError>) {
-        let waiter = self.waiting.borrow_mut().remove(id);
-        if let Some(waiter) = waiter {
-            let _ = waiter.send(outcome);
+        let waiting = self.waiting.borrow_mut().remove(id);
+        if let Some(waiting) = waiting {
+            let _ = waiting.waiter.send(outcome);
         }
+    }
+
+    /// `data` cut to its cap when it answers a request whose answer it exceeds: it came whole
+    /// (`EventSource` gives whole messages), but is never parsed or kept whole.
+    fn cut_answer(&self, data: &str) -> Option<(RequestId, CutAnswer)> {
+        let smallest = self.caps.tool_result.min(self.caps.resource);
+        let head = CutAnswer::of_text(data, smallest)?;
+        // Servers put the id before or after the result.
+        let id = head.answer_id().or_else(|| CutAnswer::trailing_id(data))?;
+        let keep = self.waiting.borrow().get(&id)?.keep?;
+        Some((id, CutAnswer::of_text(data, keep)?))
     }
 }
 
 /// Removes a request from the waiting table however its future ends (answered, cancelled, timed out),
 /// so a late answer is dropped.
 struct ForgetOnDrop<'a> {
-    waiting: &'a RefCell<HashMap<RequestId, Waiter>>,
+    waiting: &'a RefCell<HashMap<RequestId, Waiting>>,
     id: &'a RequestId,
 }
 

@@ -5,6 +5,7 @@
 //! - [`jsonrpc`], [`model`]: the wire; nothing outside `mcp/` sees JSON-RPC.
 //! - [`sse`]: the event-stream parser (also for LLM streaming).
 //! - [`streamable`], [`legacy`]: the two transports; [`legacy::EventSourcePort`] is the browser's `EventSource`.
+//! - [`cut`]: answers larger than their cap, cut as they stream in (what the model gets of them).
 //! - [`elicit`]: server requests for input (`elicitation/create`), as forms the person fills.
 //! - [`sampling`]: server requests for a completion (`sampling/createMessage`), approved by the person.
 //! - [`session`]: one server (detection, handshake, paging, calls, listening, recovery).
@@ -15,6 +16,7 @@
 
 pub mod apps;
 pub mod config;
+pub mod cut;
 pub mod elicit;
 pub mod endpoint;
 pub mod error;

@@ -3,7 +3,8 @@
 //! Text stays text and images stay images (the model can look at them); audio, resource links and
 //! embedded resources become short descriptions; `structuredContent` stands in for empty `content`;
 //! `isError: true` makes an error result the model can react to. A `resources/read` result becomes
-//! its text, binary parts summarised with their type and size.
+//! its text, binary parts summarised with their type and size; an image (`image/*` blob) also comes
+//! as the image itself, which a widget may then show by the resource's URI (`provenance`).
 
 use serde_json::Value;
 
@@ -32,18 +33,20 @@ pub fn to_tool_result(result: CallToolResult) -> ToolResult {
 /// this client cannot read named with the reason rather than hiding the others.
 pub fn to_resource_result(uri: &str, contents: Vec<Value>) -> ToolResult {
     let only_text = contents.len() == 1 && contents[0].get("text").is_some_and(Value::is_string);
-    let mut parts: Vec<ResultPart> = contents
-        .into_iter()
-        .enumerate()
-        .map(|(index, raw)| {
-            let text = match serde_json::from_value::<ResourceContents>(raw) {
-                Ok(ResourceContents::Text { text, .. }) if only_text => text,
-                Ok(resource) => describe_resource(resource),
-                Err(error) => format!("[part {} of resource <{uri}> could not be read: {error}]", index + 1),
-            };
-            ResultPart::Text { text }
-        })
-        .collect();
+    let mut parts: Vec<ResultPart> = Vec::new();
+    for (index, raw) in contents.into_iter().enumerate() {
+        let text = match serde_json::from_value::<ResourceContents>(raw) {
+            Ok(ResourceContents::Text { text, .. }) if only_text => text,
+            Ok(ResourceContents::Blob { uri, mime_type: Some(media_type), blob }) if media_type.starts_with("image/") => {
+                parts.push(ResultPart::Text { text: describe_image(&uri, &media_type, &blob) });
+                parts.push(ResultPart::Image { media_type, data: blob });
+                continue;
+            }
+            Ok(resource) => describe_resource(resource),
+            Err(error) => format!("[part {} of resource <{uri}> could not be read: {error}]", index + 1),
+        };
+        parts.push(ResultPart::Text { text });
+    }
     if parts.is_empty() {
         parts.push(ResultPart::Text { text: format!("(the resource <{uri}> is empty)") });
     }
@@ -109,6 +112,14 @@ fn describe_resource(resource: ResourceContents) -> String {
             decoded_len(&blob)
         ),
     }
+}
+
+/// An image resource: what it is, and how a widget shows it (by its URI, resolved by the page).
+fn describe_image(uri: &str, media_type: &str, blob: &str) -> String {
+    format!(
+        "[resource <{uri}> {media_type}, an image of about {} bytes from the server; a widget shows it with \"{uri}\" as its image URL]",
+        decoded_len(blob)
+    )
 }
 
 /// Keeps the whole block as JSON, so nothing the server sent is lost to the model.

@@ -148,9 +148,10 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 &config.url,
                 authorization.clone(),
                 options.max_message_bytes,
+                options.answer_caps(),
                 options.backoff.clone(),
             ),
-            legacy: LegacyLink::new(ports.http, &config.url, authorization),
+            legacy: LegacyLink::new(ports.http, &config.url, authorization, options.answer_caps()),
             clock: ports.clock,
             event_sources,
             active: Cell::new(None),
@@ -257,8 +258,12 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             .exchange_renewing(&request, self.call_timeout_ms(), cancel)
             .await;
         self.inbound.call_ended(&id);
+        let value = match outcome {
+            Err(McpError::Cut(cut)) => return Ok(cut.into_tool_result()),
+            other => other.map_err(McpError::after_connected)?,
+        };
         let result: CallToolResult =
-            serde_json::from_value(outcome.map_err(McpError::after_connected)?).map_err(
+            serde_json::from_value(value).map_err(
                 |error| McpError::Protocol(format!("the tools/call result is malformed: {error}")),
             )?;
         Ok(to_tool_result(result))
@@ -303,7 +308,12 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         let result = self
             .exchange_renewing(&request, self.call_timeout_ms(), cancel)
             .await
-            .map_err(McpError::after_connected)?;
+            .map_err(|error| match error {
+                McpError::Cut(cut) => {
+                    McpError::ResourceTooLarge { uri: uri.to_owned(), bytes: cut.total_bytes as u64, limit: cut.cap }
+                }
+                other => McpError::after_connected(other),
+            })?;
         serde_json::from_value(result).map_err(|error| {
             McpError::Protocol(format!("the resources/read result for <{uri}> is malformed: {error}"))
         })

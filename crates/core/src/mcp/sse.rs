@@ -22,6 +22,8 @@ pub struct SseEvent {
     pub data: String,
     /// The last event id seen on the stream when this event was dispatched (ids are sticky).
     pub id: Option<String>,
+    /// Bytes of the event past the parser's keep cap, counted but not kept (0 when whole).
+    pub dropped: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -36,6 +38,11 @@ pub enum SseError {
 #[derive(Debug)]
 pub struct SseParser {
     max_event_bytes: usize,
+    /// Bytes of one event kept; the rest is counted in `dropped` (see [`SseParser::cutting`]).
+    keep_bytes: Option<usize>,
+    dropped: usize,
+    /// The pending line lost bytes to the cap (so an empty kept part does not end the event).
+    line_cut: bool,
     line: Vec<u8>,
     /// A CR ended the previous chunk: an LF starting the next one belongs to it.
     after_cr: bool,
@@ -52,6 +59,9 @@ impl SseParser {
     pub fn new(max_event_bytes: usize) -> SseParser {
         SseParser {
             max_event_bytes,
+            keep_bytes: None,
+            dropped: 0,
+            line_cut: false,
             line: Vec::new(),
             after_cr: false,
             first_line: true,
@@ -61,6 +71,13 @@ impl SseParser {
             last_event_id: String::new(),
             retry_ms: None,
         }
+    }
+
+    /// A parser that keeps only the first `keep_bytes` of each event and counts the rest, so an
+    /// event of any size streams through in bounded memory; its [`SseEvent::dropped`] says how much
+    /// was left out.
+    pub fn cutting(max_event_bytes: usize, keep_bytes: usize) -> SseParser {
+        SseParser { keep_bytes: Some(keep_bytes.min(max_event_bytes)), ..SseParser::new(max_event_bytes) }
     }
 
     /// Parses `chunk` and returns the events it completed, in order.
@@ -78,7 +95,7 @@ impl SseParser {
             .iter()
             .position(|byte| *byte == b'\n' || *byte == b'\r')
         {
-            self.line.extend_from_slice(&rest[..end]);
+            self.take(&rest[..end]);
             self.check_size()?;
             if let Some(event) = self.end_line() {
                 events.push(event);
@@ -93,9 +110,23 @@ impl SseParser {
                 }
             }
         }
-        self.line.extend_from_slice(rest);
+        self.take(rest);
         self.check_size()?;
         Ok(events)
+    }
+
+    /// Adds `bytes` to the pending line, as far as the keep cap allows.
+    fn take(&mut self, bytes: &[u8]) {
+        let room = match self.keep_bytes {
+            Some(keep) => keep.saturating_sub(self.line.len() + self.data.len()),
+            None => bytes.len(),
+        };
+        let kept = room.min(bytes.len());
+        self.line.extend_from_slice(&bytes[..kept]);
+        if kept < bytes.len() {
+            self.dropped += bytes.len() - kept;
+            self.line_cut = true;
+        }
     }
 
     /// The id to send as `Last-Event-ID` when reconnecting, if the server gave one.
@@ -119,6 +150,7 @@ impl SseParser {
 
     fn end_line(&mut self) -> Option<SseEvent> {
         let raw = std::mem::take(&mut self.line);
+        let cut = std::mem::take(&mut self.line_cut);
         let mut line = String::from_utf8_lossy(&raw).into_owned();
         if self.first_line {
             self.first_line = false;
@@ -127,7 +159,8 @@ impl SseParser {
             }
         }
         if line.is_empty() {
-            return self.dispatch();
+            // A line wholly past the cap is not the blank line that ends an event.
+            return if cut { None } else { self.dispatch() };
         }
         if line.starts_with(':') {
             return None;
@@ -157,6 +190,7 @@ impl SseParser {
     /// A blank line ends the event; one without data is dropped (but its id still counts).
     fn dispatch(&mut self) -> Option<SseEvent> {
         let event = std::mem::take(&mut self.event);
+        let dropped = std::mem::take(&mut self.dropped);
         if !self.has_data {
             return None;
         }
@@ -169,6 +203,7 @@ impl SseParser {
             },
             data: std::mem::take(&mut self.data),
             id: self.last_event_id().map(str::to_owned),
+            dropped,
         })
     }
 }
@@ -193,6 +228,11 @@ where
             ready: VecDeque::new(),
             finished: false,
         }
+    }
+
+    /// Events cut to `keep_bytes` (see [`SseParser::cutting`]).
+    pub fn cutting(body: S, max_event_bytes: usize, keep_bytes: usize) -> SseStream<S> {
+        SseStream { parser: SseParser::cutting(max_event_bytes, keep_bytes), ..SseStream::new(body, max_event_bytes) }
     }
 
     pub fn last_event_id(&self) -> Option<&str> {

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::cancel::CancelToken;
 use crate::mcp::config::Backoff;
+use crate::mcp::cut::{self, AnswerCaps, CutAnswer, YIELD_EVERY_BYTES};
 use crate::mcp::error::McpError;
 use crate::mcp::inbound::Inbound;
 use crate::mcp::jsonrpc::{Message, Request, RequestId};
@@ -35,6 +36,7 @@ pub(crate) struct StreamableLink<H: ?Sized> {
     session_id: RefCell<Option<String>>,
     protocol_version: RefCell<Option<String>>,
     max_message_bytes: usize,
+    caps: AnswerCaps,
     backoff: Backoff,
 }
 
@@ -58,6 +60,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         url: &str,
         authorization: Option<String>,
         max_message_bytes: usize,
+        caps: AnswerCaps,
         backoff: Backoff,
     ) -> StreamableLink<H> {
         StreamableLink {
@@ -68,6 +71,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
             session_id: RefCell::new(None),
             protocol_version: RefCell::new(None),
             max_message_bytes,
+            caps,
             backoff,
         }
     }
@@ -87,7 +91,8 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
     }
 
     /// Sends `request` and waits for its answer, answering server requests and forwarding
-    /// notifications that arrive on the way.
+    /// notifications that arrive on the way. An answer over its cap ([`AnswerCaps`]) is cut as it
+    /// streams in and comes back as [`McpError::Cut`].
     pub(crate) async fn request(
         &self,
         request: &Request,
@@ -98,15 +103,33 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         if let Some(session_id) = response.header(SESSION_HEADER) {
             *self.session_id.borrow_mut() = Some(session_id.to_owned());
         }
-        if is_event_stream(&response) {
-            let stream = SseStream::new(response.body, self.max_message_bytes);
-            return self.read_answer(stream, &request.id, inbound, abort).await;
-        }
+        let keep = self.caps.for_method(&request.method);
+        let event_stream = is_event_stream(&response);
         let status = response.status;
-        let text = response
-            .text(self.max_message_bytes)
-            .await
-            .map_err(|error| McpError::from_http(&self.url, error))?;
+        let response = HttpResponse {
+            body: cut::yielding(response.body, self.clock.clone(), YIELD_EVERY_BYTES),
+            ..response
+        };
+        if event_stream {
+            let stream = self.event_stream(response, keep);
+            return self.read_answer(stream, &request.id, keep, inbound, abort).await;
+        }
+        let text = match keep {
+            Some(cap) => {
+                let (kept, total_bytes) = response
+                    .text_cut(cap)
+                    .await
+                    .map_err(|error| McpError::from_http(&self.url, error))?;
+                if total_bytes > cap {
+                    return Err(McpError::Cut(CutAnswer { kept, total_bytes, cap }));
+                }
+                kept
+            }
+            None => response
+                .text(self.max_message_bytes)
+                .await
+                .map_err(|error| McpError::from_http(&self.url, error))?,
+        };
         if text.trim().is_empty() {
             return Err(McpError::Protocol(format!(
                 "the server accepted request {} (HTTP {status}) but sent no answer",
@@ -147,7 +170,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
             if stop.is_cancelled() {
                 return McpError::Closed;
             }
-            match self.open_stream(last_event_id.as_deref(), stop).await {
+            match self.open_stream(last_event_id.as_deref(), None, stop).await {
                 Ok(Opened::NotOffered) => futures::future::pending::<()>().await,
                 Ok(Opened::Stream(mut stream)) => {
                     failures = 0;
@@ -190,9 +213,11 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         self.send_checked(self.with_headers(request), abort).await
     }
 
+    /// Opens the server's GET stream; `keep` cuts its events as [`Self::event_stream`] does.
     async fn open_stream(
         &self,
         last_event_id: Option<&str>,
+        keep: Option<usize>,
         abort: &CancelToken,
     ) -> Result<Opened, McpError> {
         let mut request = HttpRequest::new(Method::Get, &self.url).header("Accept", ACCEPT_SSE);
@@ -200,10 +225,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
             request = request.header(LAST_EVENT_ID_HEADER, id);
         }
         match self.send_checked(self.with_headers(request), abort).await {
-            Ok(response) if is_event_stream(&response) => Ok(Opened::Stream(SseStream::new(
-                response.body,
-                self.max_message_bytes,
-            ))),
+            Ok(response) if is_event_stream(&response) => Ok(Opened::Stream(self.event_stream(response, keep))),
             Ok(response) => Err(McpError::Protocol(format!(
                 "the GET stream answered with content type \"{}\" instead of text/event-stream",
                 response.header("content-type").unwrap_or("")
@@ -247,6 +269,14 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         })
     }
 
+    /// The response's events, each cut to `keep` bytes when given (else refused past the message cap).
+    fn event_stream(&self, response: HttpResponse, keep: Option<usize>) -> EventStream {
+        match keep {
+            Some(keep) => SseStream::cutting(response.body, self.max_message_bytes, keep),
+            None => SseStream::new(response.body, self.max_message_bytes),
+        }
+    }
+
     fn with_headers(&self, mut request: HttpRequest) -> HttpRequest {
         if let Some(authorization) = &self.authorization {
             request = request.header("Authorization", authorization.as_str());
@@ -266,6 +296,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         &self,
         mut stream: EventStream,
         waiting: &RequestId,
+        keep: Option<usize>,
         inbound: &Inbound,
         abort: &CancelToken,
     ) -> Result<Value, McpError> {
@@ -274,7 +305,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         let mut attempt = 0;
         loop {
             let broke = match self
-                .read_stream(&mut stream, waiting, inbound, abort, &mut last_event_id)
+                .read_stream(&mut stream, waiting, keep, inbound, abort, &mut last_event_id)
                 .await
             {
                 Stopped::Answered(outcome) => return outcome,
@@ -293,7 +324,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
                 .sleep(self.backoff.delay_ms(attempt, retry_hint))
                 .await;
             attempt += 1;
-            stream = match self.open_stream(Some(&resume_from), abort).await? {
+            stream = match self.open_stream(Some(&resume_from), keep, abort).await? {
                 Opened::Stream(stream) => stream,
                 Opened::NotOffered => return Err(broke),
             };
@@ -304,6 +335,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         &self,
         stream: &mut EventStream,
         waiting: &RequestId,
+        keep: Option<usize>,
         inbound: &Inbound,
         abort: &CancelToken,
         last_event_id: &mut Option<String>,
@@ -313,6 +345,16 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
                 Ok(event) => {
                     if event.id.is_some() {
                         last_event_id.clone_from(&event.id);
+                    }
+                    if let (Some(cap), true) = (keep, event.dropped > 0) {
+                        let total_bytes = event.data.len() + event.dropped;
+                        let answer = CutAnswer { kept: event.data, total_bytes, cap };
+                        // A cut message on a request's stream is its answer unless it names another id
+                        // (servers that put the id after the result leave it in the part dropped).
+                        if answer.answer_id().is_none_or(|id| &id == waiting) {
+                            return Stopped::Answered(Err(McpError::Cut(answer)));
+                        }
+                        continue;
                     }
                     if let Some(outcome) = self
                         .handle_event(event, Some(waiting), inbound, abort)

@@ -3,7 +3,9 @@
 //! Models invent image names (`portrait.jpg`) and placeholder hosts; dropping them lets the
 //! widget show its fallback (initials, no image), and the report teaches the model. With
 //! [`ImageSources::Known`], a web image must also have come from the conversation's data
-//! (`provenance`), so an injected instruction cannot make a widget fetch a URL of its choosing.
+//! (`provenance`), so an injected instruction cannot make a widget fetch a URL of its choosing;
+//! and an image named by a resource URI shows only when a server sent that image (it becomes the
+//! image's `data:` URL), never one the model made up.
 
 use std::fmt::{self, Write};
 
@@ -78,6 +80,8 @@ pub enum DropReason {
     NotOneUrl,
     /// A web image whose URL appears in no tool result, resource or message of the conversation.
     Unseen(String),
+    /// A resource URI no server sent an image for in this conversation.
+    NoServerImage(String),
 }
 
 impl fmt::Display for DropReason {
@@ -92,6 +96,11 @@ impl fmt::Display for DropReason {
             DropReason::Scheme(scheme) => write!(f, "\"{scheme}:\" URLs are not allowed here"),
             DropReason::NoHost => f.write_str("URL without a host"),
             DropReason::NotOneUrl => f.write_str("not one URL (it holds spaces, quotes or backslashes)"),
+            DropReason::NoServerImage(scheme) => write!(
+                f,
+                "no server sent an image as this \"{scheme}:\" resource in this conversation; a resource image shows only \
+                 once read with its server's read_resource tool (an image/* blob), by the same URI"
+            ),
             DropReason::Unseen(host) => write!(
                 f,
                 "this {host} image URL appears in no tool result or message of this conversation; only image URLs from the data load"
@@ -158,6 +167,20 @@ fn walk_object(map: &mut Map<String, Value>, path: &mut String, dropped: &mut Wa
         let len = path.len();
         push_segment(path, key);
         let field = classify(key).filter(|field| dropped.images || matches!(field, Field::Link));
+        // A server's image resource named by its URI becomes that image.
+        let image = match (&field, &mut *item) {
+            (Some(Field::Image), Value::String(url)) => Some(url),
+            (Some(Field::Image), Value::Object(inner)) => match inner.get_mut("src") {
+                Some(Value::String(url)) => Some(url),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(url) = image
+            && let Some(data_url) = dropped.sources.resource_image(url)
+        {
+            *url = data_url;
+        }
         let verdict = match (field, &*item) {
             (Some(Field::Image), Value::String(url)) => {
                 image_from(url, dropped.sources).err().map(|reason| (url.clone(), reason))
@@ -228,7 +251,11 @@ pub fn image_url(raw: &str) -> Result<(), DropReason> {
 
 /// [`image_url`], and a web image must be one `sources` allows.
 fn image_from(raw: &str, sources: ImageSources<'_>) -> Result<(), DropReason> {
-    let parsed = weburl::parse(raw).map_err(refusal)?;
+    let parsed = weburl::parse(raw).map_err(|refused| match refused {
+        // Resource URIs have an authority (`file://`, `demo://`); `javascript:` and the like do not.
+        Refusal::Scheme(scheme) if sources.is_checked() && raw.trim().contains("://") => DropReason::NoServerImage(scheme),
+        other => refusal(other),
+    })?;
     match parsed.target {
         Target::Web { host } => {
             placeholder(&host)?;

@@ -35,8 +35,8 @@ pub struct RemoteCall {
 
 pub struct FakeMcp {
     servers: RefCell<Vec<RemoteServerView>>,
-    /// Resource texts by (server, uri).
-    contents: RefCell<HashMap<(String, String), String>>,
+    /// Resource reads by (server, uri).
+    contents: RefCell<HashMap<(String, String), ToolResult>>,
     handlers: RefCell<HashMap<(String, String), Handler>>,
     calls: RefCell<Vec<RemoteCall>>,
     stopped: RefCell<usize>,
@@ -122,7 +122,19 @@ impl FakeMcp {
                 serde_json::from_value(json!({ "uri": uri, "name": name, "mimeType": "application/json" })).unwrap();
             Rc::make_mut(&mut view.resources).push(listed);
         }
-        self.contents.borrow_mut().insert((ServerId::sanitize(server).to_string(), uri.to_owned()), text.to_owned());
+        self.contents.borrow_mut().insert((ServerId::sanitize(server).to_string(), uri.to_owned()), ToolResult::text(text));
+        self
+    }
+
+    /// Gives `server` an image resource at `uri` (a base64 `blob` of `media_type`), read as the
+    /// hub reads it (`normalize::to_resource_result`).
+    pub fn image_resource(self, server: &str, uri: &str, media_type: &str, blob: &str) -> FakeMcp {
+        for view in self.servers.borrow_mut().iter_mut().filter(|view| view.name == server) {
+            let listed: Resource = serde_json::from_value(json!({ "uri": uri, "name": uri, "mimeType": media_type })).unwrap();
+            Rc::make_mut(&mut view.resources).push(listed);
+        }
+        let read = autoui_core::mcp::normalize::to_resource_result(uri, vec![json!({ "uri": uri, "mimeType": media_type, "blob": blob })]);
+        self.contents.borrow_mut().insert((ServerId::sanitize(server).to_string(), uri.to_owned()), read);
         self
     }
 
@@ -175,9 +187,9 @@ impl RemoteServers for FakeMcp {
             tool: "resources/read".to_owned(),
             args: json!({ "uri": uri }),
         });
-        let text = self.contents.borrow().get(&(server.to_string(), uri.to_owned())).cloned();
+        let read = self.contents.borrow().get(&(server.to_string(), uri.to_owned())).cloned();
         Box::pin(async move {
-            text.map(ToolResult::text).ok_or_else(|| {
+            read.ok_or_else(|| {
                 RemoteCallError::Failed(format!("reading <{uri}> from {server} failed: server error -32002: Resource not found"))
             })
         })

@@ -7,10 +7,11 @@
 //! measures only the cold start's timings (first paint, interactive, the gallery) and prints them, to
 //! compare two builds in alternating runs (`AUTOUI_DIST`); `--charts-only` measures only the
 //! `vega-lite` widget's rows and prints them; `--apps-only` only the MCP Apps rows; `--live-only` only
-//! the bound table's refresh, with the machine's load average before and after.
+//! the bound table's refresh, with the machine's load average before and after; `--mcp-only` only
+//! the MCP client's row (a 200,000-row tool result).
 //!
 //! `cargo run -p autoui-e2e --bin bench -- --native DIR --out FILE [--runs N] [--started UNIX_SECONDS]
-//!  [--size-report FILE] [--download-only | --storage-only | --startup-only | --charts-only | --apps-only | --live-only]`
+//!  [--size-report FILE] [--download-only | --storage-only | --startup-only | --charts-only | --apps-only | --live-only | --mcp-only]`
 
 mod apps;
 mod attribution;
@@ -19,6 +20,7 @@ mod charts;
 mod display;
 mod download;
 mod gallery;
+mod large_result;
 mod live;
 mod load;
 mod machine;
@@ -81,6 +83,7 @@ struct Options {
     charts_only: bool,
     apps_only: bool,
     live_only: bool,
+    mcp_only: bool,
 }
 
 impl Options {
@@ -97,6 +100,7 @@ impl Options {
             charts_only: false,
             apps_only: false,
             live_only: false,
+            mcp_only: false,
         };
         while let Some(flag) = args.next() {
             let mut value = || {
@@ -118,6 +122,7 @@ impl Options {
                 "--charts-only" => options.charts_only = true,
                 "--apps-only" => options.apps_only = true,
                 "--live-only" => options.live_only = true,
+                "--mcp-only" => options.mcp_only = true,
                 "--out" => options.out = PathBuf::from(value()?),
                 "--started" => {
                     let started = value()?;
@@ -128,10 +133,18 @@ impl Options {
                 other => return Err(BenchError::Usage(format!("unknown option {other:?}"))),
             }
         }
-        let modes = [options.download_only, options.storage_only, options.startup_only, options.charts_only, options.apps_only, options.live_only];
+        let modes = [
+            options.download_only,
+            options.storage_only,
+            options.startup_only,
+            options.charts_only,
+            options.apps_only,
+            options.live_only,
+            options.mcp_only,
+        ];
         if modes.into_iter().filter(|on| *on).count() > 1 {
             return Err(BenchError::Usage(
-                "--download-only, --storage-only, --startup-only, --charts-only, --apps-only and --live-only measure different things: pick one".to_owned(),
+                "--download-only, --storage-only, --startup-only, --charts-only, --apps-only, --live-only and --mcp-only measure different things: pick one".to_owned(),
             ));
         }
         if options.download_only && options.size_report.is_none() {
@@ -188,6 +201,7 @@ pub struct BrowserFigures {
     pub download: DownloadFigures,
     pub apps: apps::AppFigures,
     pub live: live::LiveFigures,
+    pub large_result: large_result::LargeResultFigures,
 }
 
 #[tokio::main]
@@ -226,6 +240,9 @@ async fn run(options: &Options) -> Result<(), BenchError> {
     }
     if options.live_only {
         return live::print_only(options.runs).await;
+    }
+    if options.mcp_only {
+        return large_result::print_only(options.runs).await;
     }
     let native = if options.download_only { None } else { Some(report::Native::read(&options.native)?) };
     let app = AppServer::start().await;
@@ -322,6 +339,9 @@ async fn measure(base_url: &str, runs: usize) -> Result<BrowserFigures, BenchErr
 
         println!("run {run} of {runs}: refreshing a 1,000-row table bound to a tool");
         live::measure(base_url, 5, &mut figures.live).await?;
+
+        println!("run {run} of {runs}: a 200,000-row tool result");
+        large_result::measure(base_url, &mut figures.large_result).await?;
     }
     figures.live.jq = Some(live::jq_bytes(&dist)?);
     figures.load_average.push(machine::load_average());

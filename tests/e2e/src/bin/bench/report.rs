@@ -456,6 +456,9 @@ fn budgets(out: &mut String, figures: &BrowserFigures, native: &Native) {
     rows.extend(crate::live::rows(&figures.live).into_iter().map(|(figure, limit, measured, met)| Budget {
         figure, limit, measured, verdict: Verdict::of(met),
     }));
+    rows.extend(crate::large_result::rows(&figures.large_result).into_iter().map(|(figure, limit, measured, met)| Budget {
+        figure, limit, measured, verdict: Verdict::of(met),
+    }));
     let apps = crate::apps::rows(&figures.apps);
     rows.extend(downloads.iter().chain(&apps).map(|row| Budget {
         figure: row.figure,
