@@ -442,55 +442,85 @@ impl Dispatcher {
                     Approved::Edited(args) => (args, true),
                     Approved::Answered(result) => return Some(result),
                 };
-                let result = settle(self.call_remote(server, tool, args.clone(), cancel).await);
-                let result = self.show_view(catalog, server, tool, &args, result, call, cancel).await;
+                let view = self.place_view(catalog, server, tool, &args, call, cancel).await;
+                let outcome = self.call_remote(server, tool, args.clone(), cancel).await;
+                let finished = matches!(outcome, Ok(Ok(_)));
+                let result = settle(outcome);
+                let result = match view {
+                    Some(view) => self.finish_view(view, result, finished, call).await,
+                    None => result,
+                };
                 return Some(if edited { with_edit_note(result, &args) } else { result });
             }
         };
         Some(settle(outcome))
     }
 
-    /// After a successful call of a tool that has an MCP Apps view, places the view on the canvas
-    /// (the local `widget_display` with `mcp-app`) and tells the model its widget id. A view that
-    /// cannot be placed is said in the result; the data still reaches the model.
-    #[allow(clippy::too_many_arguments)]
-    async fn show_view(
+    /// When a tool that has an MCP Apps view starts running, places the view on the canvas (the
+    /// local `widget_display` with `mcp-app`) with the call's input, so the view shows at once;
+    /// [`Dispatcher::finish_view`] gives it the result, or why there is none. `None` when the tool
+    /// has no view or there is no canvas.
+    async fn place_view(
         &self,
         catalog: &Catalog,
         server: &CatalogServer,
         tool: &CatalogTool,
         args: &Value,
-        result: ToolResult,
         call: &PreparedCall,
         cancel: &CancelToken,
-    ) -> ToolResult {
-        let Some(uri) = tool.view.as_deref().filter(|_| !result.is_error) else {
-            return result;
-        };
-        let display = catalog.servers().iter().find_map(|candidate| {
+    ) -> Option<PlacedView> {
+        let uri = tool.view.as_deref()?;
+        let canvas = catalog.servers().iter().find_map(|candidate| {
             let local = self.local.get(candidate.local?)?;
             candidate.canvas_tool(DISPLAY_TOOL).map(|_| local.clone())
-        });
-        let Some(display) = display else { return result };
+        })?;
         let block = json!({
             "server": server.id.to_string(),
             "tool": tool.real,
             "uri": uri,
             "input": args,
-            "result": call_tool_result(&result),
             "call_id": call.id.to_string(),
         });
-        self.views.borrow_mut().insert(call.id.to_string(), block.clone());
         let params = json!({"name": WidgetKind::McpApp.as_str(), "params": block});
         let context = CallContext {
             origin: Origin::Agent { call_id: call.id.clone(), source: Some(DataSource { server: server.id.clone(), tool: tool.real.clone() }) },
             cancel: cancel.clone(),
         };
-        let shown = display.call(DISPLAY_TOOL, params, context).await;
-        let note = if shown.is_error {
-            format!("[The tool's view could not be shown: {}]", shown.text_content())
+        let shown = canvas.call(DISPLAY_TOOL, params, context).await;
+        let id = serde_json::from_str::<Value>(&shown.text_content())
+            .ok()
+            .and_then(|body| body.get("id").and_then(Value::as_str).map(str::to_owned))
+            .filter(|_| !shown.is_error);
+        Some(PlacedView { canvas, block, id, shown })
+    }
+
+    /// Gives a placed view its call's end: the result (`finished`, an error result included), or
+    /// why the call never finished (Stop, a timeout, a lost connection), which the view hears as
+    /// `ui/notifications/tool-cancelled`. Tells the model the view's widget id.
+    async fn finish_view(&self, view: PlacedView, result: ToolResult, finished: bool, call: &PreparedCall) -> ToolResult {
+        let PlacedView { canvas, mut block, id, shown } = view;
+        let end = if finished {
+            json!({"result": call_tool_result(&result)})
         } else {
-            format!("[The tool's interactive view is shown on the canvas: {}]", shown.text_content())
+            let reason = result.text_content();
+            json!({"cancelled": reason.strip_prefix("Error: ").unwrap_or(&reason)})
+        };
+        if let (Some(block), Value::Object(end)) = (block.as_object_mut(), &end) {
+            block.extend(end.clone());
+        }
+        self.views.borrow_mut().insert(call.id.to_string(), block);
+        let note = match id {
+            Some(id) => {
+                // After Stop too: the view must hear that its call ended.
+                let context = CallContext {
+                    origin: Origin::Agent { call_id: call.id.clone(), source: self.last_source.clone() },
+                    cancel: CancelToken::new(),
+                };
+                let update = json!({"action": "update", "id": id, "params": {"data": end}});
+                canvas.call("canvas", update, context).await;
+                format!("[The tool's interactive view is shown on the canvas: {}]", shown.text_content())
+            }
+            None => format!("[The tool's view could not be shown: {}]", shown.text_content()),
         };
         let mut result = result;
         result.content.push(ResultPart::Text { text: note });
@@ -671,6 +701,18 @@ impl Dispatcher {
             Some(Either::Right(_)) => Err(DispatchError::TimedOut(timeout_ms.div_ceil(1_000))),
         }
     }
+}
+
+/// A view placed when its call started, waiting for the call's end.
+struct PlacedView {
+    /// The local server holding the canvas tools.
+    canvas: Rc<dyn LocalServer>,
+    /// The block as placed, kept (with the call's end) so the model can show it again.
+    block: Value,
+    /// The view's widget id; `None` when it could not be placed.
+    id: Option<String>,
+    /// `widget_display`'s answer.
+    shown: ToolResult,
 }
 
 /// What approval decided for a remote call.
