@@ -48,8 +48,9 @@ pub struct McpAppData {
     pub server: String,
     pub tool: String,
     pub uri: String,
+    /// Absent while the model is still writing the call.
     #[serde(default)]
-    pub input: Value,
+    pub input: Option<Value>,
     #[serde(default)]
     pub result: Value,
     /// Why the call ended without a result (Stop, a timeout, a lost connection).
@@ -84,8 +85,8 @@ pub fn McpApp(props: WidgetProps) -> impl IntoView {
     let block = props.id;
     let parsed = Memo::new(move |_| data.with(|value| parse::<McpAppData>(value)));
     // The frame is made from the call as it started; its end reaches the running view.
-    let app = Memo::new(move |_| parsed.get().map(|app| McpAppData { result: Value::Null, cancelled: None, ..app }));
-    let end = Memo::new(move |_| parsed.with(|app| app.as_ref().ok().and_then(CallEnd::of)));
+    let app = Memo::new(move |_| parsed.get().map(|app| McpAppData { input: None, result: Value::Null, cancelled: None, ..app }));
+    let call = Memo::new(move |_| parsed.with(|app| app.as_ref().ok().map(|app| (app.input.clone(), CallEnd::of(app)))));
     // Absent where a widget is mounted alone (browser tests): then there is no server to ask.
     let engine = use_context::<EngineCtx>();
     // A canvas from a share link or a file names a server and a tool; the view runs only once the
@@ -113,7 +114,7 @@ pub fn McpApp(props: WidgetProps) -> impl IntoView {
         }
         .into_any(),
         Ok(app) => match use_context::<ServersCtx>() {
-            Some(servers) => view! { <ViewFrame app end block=block.clone() servers /> }.into_any(),
+            Some(servers) => view! { <ViewFrame app call block=block.clone() servers /> }.into_any(),
             None => view! { <WidgetError message="No MCP servers here to show this view" /> }.into_any(),
         },
     }
@@ -121,7 +122,8 @@ pub fn McpApp(props: WidgetProps) -> impl IntoView {
 
 /// The frames for one view, its channel and what it asks of the page.
 #[component]
-fn ViewFrame(app: McpAppData, end: Memo<Option<CallEnd>>, block: BlockId, servers: ServersCtx) -> impl IntoView {
+fn ViewFrame(app: McpAppData, call: Memo<Option<(Option<Value>, Option<CallEnd>)>>, block: BlockId, servers: ServersCtx) -> impl IntoView {
+    let end = Memo::new(move |_| call.with(|call| call.as_ref().and_then(|(_, end)| end.clone())));
     let frame = NodeRef::<Iframe>::new();
     // The view's document and the device permissions the person granted it (the frame's
     // `allow`); the frames are made once both are known, since `allow` counts only at load.
@@ -157,9 +159,6 @@ fn ViewFrame(app: McpAppData, end: Memo<Option<CallEnd>>, block: BlockId, server
         ),
     };
     let bridge = StoredValue::new_local(ViewBridge::new(host_context(&facts)));
-    bridge.update_value(|bridge| {
-        bridge.tool_input(app.input.clone());
-    });
 
     let hub = servers.hub();
     {
@@ -189,22 +188,39 @@ fn ViewFrame(app: McpAppData, end: Memo<Option<CallEnd>>, block: BlockId, server
             let _ = target.post_message(&value, "*");
         }
     };
-    // The call's end, once: at once for a view restored with it, when it comes for one placed as
-    // its call started. A call still running when the page was reloaded never ends.
+    // The call as it goes, in the specification's order: the arguments as the model writes them
+    // (`tool-input-partial`), then once each, the complete input and the end (result or
+    // cancellation). At once for a view restored with them; as they come for one placed as its
+    // call started. A call still running when the page was reloaded never ends.
     let running = move || agent.is_some_and(|agent| agent.is_running());
-    let ended = StoredValue::new(false);
+    let call_id = app.call_id.clone().unwrap_or_default();
+    let (input_sent, ended) = (StoredValue::new(false), StoredValue::new(false));
     Effect::new(move |_| {
-        let end = end.get().or_else(|| {
+        let (input, end) = call.get().unwrap_or_default();
+        let end = end.or_else(|| {
             (!running()).then(|| CallEnd::Cancelled("its result never reached this page (it was reloaded while the call ran)".to_owned()))
         });
-        let Some(end) = end.filter(|_| !ended.get_value()) else { return };
-        ended.set_value(true);
-        let outgoing = bridge
-            .try_update_value(|bridge| match end {
-                CallEnd::Result(result) => bridge.tool_result(result),
-                CallEnd::Cancelled(reason) => bridge.tool_cancelled(&reason),
-            })
-            .unwrap_or_default();
+        let mut outgoing = Vec::new();
+        bridge.try_update_value(|bridge| {
+            match input {
+                Some(input) if !input_sent.get_value() => {
+                    input_sent.set_value(true);
+                    outgoing.extend(bridge.tool_input(input));
+                }
+                None => {
+                    let partial = agent.and_then(|agent| agent.partial_input(&call_id));
+                    outgoing.extend(partial.map(|partial| bridge.tool_input_partial(partial)).unwrap_or_default());
+                }
+                Some(_) => {}
+            }
+            if let Some(end) = end.filter(|_| !ended.get_value()) {
+                ended.set_value(true);
+                outgoing.extend(match end {
+                    CallEnd::Result(result) => bridge.tool_result(result),
+                    CallEnd::Cancelled(reason) => bridge.tool_cancelled(&reason),
+                });
+            }
+        });
         outgoing.iter().for_each(post);
     });
     // Asked to tear down before the block goes (see `tear_down`).

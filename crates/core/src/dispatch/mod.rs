@@ -17,6 +17,7 @@ use std::pin::pin;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use futures::FutureExt;
 use futures::future::{Either, select};
 use serde_json::{Value, json};
 
@@ -168,6 +169,9 @@ pub struct Dispatcher {
     /// The `mcp-app` block of each view a call placed in this conversation, by the call's id, so
     /// the model can show it again (`widget_display` with `mcp-app` and only `call_id`).
     views: RefCell<HashMap<String, Value>>,
+    /// Views placed while their call's arguments were still streaming, by call id, until the call
+    /// runs or is given up ([`Dispatcher::place_view_early`]).
+    early: RefCell<HashMap<String, PlacedView>>,
 }
 
 impl Dispatcher {
@@ -191,6 +195,7 @@ impl Dispatcher {
             approver: None,
             granted: RefCell::new(HashSet::new()),
             views: RefCell::new(HashMap::new()),
+            early: RefCell::new(HashMap::new()),
         }
     }
 
@@ -410,7 +415,11 @@ impl Dispatcher {
 
     /// Calls the tool of a call that `begin` did not answer.
     async fn perform(&self, catalog: &Catalog, begun: &Begun, cancel: &CancelToken) -> Option<ToolResult> {
-        if begun.answered.is_some() {
+        if let Some(answered) = &begun.answered {
+            let early = self.early.borrow_mut().remove(begun.call.id.as_str());
+            if let Some(view) = early {
+                self.finish_view(view, answered.clone(), false, &begun.call.id).await;
+            }
             return None;
         }
         let (server, tool) = match begun.call.route {
@@ -437,17 +446,26 @@ impl Dispatcher {
                 self.bounded(local.call(&tool.real, args, context), self.timeout_ms, cancel).await.map(Ok)
             }
             _ => {
+                let early = self.early.borrow_mut().remove(call.id.as_str());
                 let (args, edited) = match self.approve(server, tool, args, cancel).await {
                     Approved::Run(args) => (args, false),
                     Approved::Edited(args) => (args, true),
-                    Approved::Answered(result) => return Some(result),
+                    Approved::Answered(result) => {
+                        return Some(match early {
+                            Some(view) => self.finish_view(view, result, false, &call.id).await,
+                            None => result,
+                        });
+                    }
                 };
-                let view = self.place_view(catalog, server, tool, &args, call, cancel).await;
+                let view = match early {
+                    Some(view) => Some(self.give_input(view, &args).await),
+                    None => self.place_view(catalog, server, tool, Some(&args), &call.id, cancel).await,
+                };
                 let outcome = self.call_remote(server, tool, args.clone(), cancel).await;
                 let finished = matches!(outcome, Ok(Ok(_)));
                 let result = settle(outcome);
                 let result = match view {
-                    Some(view) => self.finish_view(view, result, finished, call).await,
+                    Some(view) => self.finish_view(view, result, finished, &call.id).await,
                     None => result,
                 };
                 return Some(if edited { with_edit_note(result, &args) } else { result });
@@ -465,8 +483,8 @@ impl Dispatcher {
         catalog: &Catalog,
         server: &CatalogServer,
         tool: &CatalogTool,
-        args: &Value,
-        call: &PreparedCall,
+        args: Option<&Value>,
+        call: &CallId,
         cancel: &CancelToken,
     ) -> Option<PlacedView> {
         let uri = tool.view.as_deref()?;
@@ -474,16 +492,18 @@ impl Dispatcher {
             let local = self.local.get(candidate.local?)?;
             candidate.canvas_tool(DISPLAY_TOOL).map(|_| local.clone())
         })?;
-        let block = json!({
+        let mut block = json!({
             "server": server.id.to_string(),
             "tool": tool.real,
             "uri": uri,
-            "input": args,
-            "call_id": call.id.to_string(),
+            "call_id": call.to_string(),
         });
+        if let Some(args) = args {
+            block["input"] = args.clone();
+        }
         let params = json!({"name": WidgetKind::McpApp.as_str(), "params": block});
         let context = CallContext {
-            origin: Origin::Agent { call_id: call.id.clone(), source: Some(DataSource { server: server.id.clone(), tool: tool.real.clone() }) },
+            origin: Origin::Agent { call_id: call.clone(), source: Some(DataSource { server: server.id.clone(), tool: tool.real.clone() }) },
             cancel: cancel.clone(),
         };
         let shown = canvas.call(DISPLAY_TOOL, params, context).await;
@@ -491,40 +511,74 @@ impl Dispatcher {
             .ok()
             .and_then(|body| body.get("id").and_then(Value::as_str).map(str::to_owned))
             .filter(|_| !shown.is_error);
-        Some(PlacedView { canvas, block, id, shown })
+        Some(PlacedView { canvas, block, id, shown, call: call.clone() })
     }
 
     /// Gives a placed view its call's end: the result (`finished`, an error result included), or
     /// why the call never finished (Stop, a timeout, a lost connection), which the view hears as
     /// `ui/notifications/tool-cancelled`. Tells the model the view's widget id.
-    async fn finish_view(&self, view: PlacedView, result: ToolResult, finished: bool, call: &PreparedCall) -> ToolResult {
-        let PlacedView { canvas, mut block, id, shown } = view;
+    async fn finish_view(&self, view: PlacedView, result: ToolResult, finished: bool, call: &CallId) -> ToolResult {
         let end = if finished {
             json!({"result": call_tool_result(&result)})
         } else {
             let reason = result.text_content();
             json!({"cancelled": reason.strip_prefix("Error: ").unwrap_or(&reason)})
         };
-        if let (Some(block), Value::Object(end)) = (block.as_object_mut(), &end) {
-            block.extend(end.clone());
-        }
-        self.views.borrow_mut().insert(call.id.to_string(), block);
-        let note = match id {
-            Some(id) => {
-                // After Stop too: the view must hear that its call ended.
-                let context = CallContext {
-                    origin: Origin::Agent { call_id: call.id.clone(), source: self.last_source.clone() },
-                    cancel: CancelToken::new(),
-                };
-                let update = json!({"action": "update", "id": id, "params": {"data": end}});
-                canvas.call("canvas", update, context).await;
-                format!("[The tool's interactive view is shown on the canvas: {}]", shown.text_content())
-            }
-            None => format!("[The tool's view could not be shown: {}]", shown.text_content()),
+        let view = self.update_view(view, end).await;
+        self.views.borrow_mut().insert(call.to_string(), view.block);
+        let note = match view.id {
+            Some(_) => format!("[The tool's interactive view is shown on the canvas: {}]", view.shown.text_content()),
+            None => format!("[The tool's view could not be shown: {}]", view.shown.text_content()),
         };
         let mut result = result;
         result.content.push(ResultPart::Text { text: note });
         result
+    }
+
+    /// A view placed early gets its call's complete arguments (`ui/notifications/tool-input`).
+    async fn give_input(&self, view: PlacedView, args: &Value) -> PlacedView {
+        self.update_view(view, json!({"input": args})).await
+    }
+
+    /// Merges `fields` into the view's block, on the canvas too (after Stop as well: the view
+    /// must hear how its call ended).
+    async fn update_view(&self, mut view: PlacedView, fields: Value) -> PlacedView {
+        if let (Some(block), Value::Object(fields)) = (view.block.as_object_mut(), &fields) {
+            block.extend(fields.clone());
+        }
+        if let Some(id) = &view.id {
+            let context = CallContext { origin: Origin::Agent { call_id: view.call.clone(), source: None }, cancel: CancelToken::new() };
+            let update = json!({"action": "update", "id": id, "params": {"data": fields}});
+            view.canvas.call("canvas", update, context).await;
+        }
+        view
+    }
+
+    /// The model began writing a call of a tool that has a view: the view is placed now, without
+    /// its input (which the page passes on as it streams in, `ui/notifications/tool-input-partial`),
+    /// and gets it when the call runs. The canvas places an `mcp-app` block without waiting for
+    /// anything (no validator module, no chart engine); were it to wait, the view is placed when
+    /// the call runs instead.
+    pub fn place_view_early(&self, catalog: &Catalog, call: &CallId, name: &str) {
+        let Ok(Entry::Tool { server, tool }) = resolve(catalog, name) else { return };
+        let server = catalog.get(server);
+        let tool = &server.tools[tool];
+        if server.protocol != Protocol::Mcp || tool.view.is_none() || self.early.borrow().contains_key(call.as_str()) {
+            return;
+        }
+        let cancel = CancelToken::new();
+        if let Some(Some(view)) = self.place_view(catalog, server, tool, None, call, &cancel).now_or_never() {
+            self.early.borrow_mut().insert(call.as_str().to_owned(), view);
+        }
+    }
+
+    /// Tells the views placed early whose calls never ran (Stop, a reply cut short) why.
+    pub async fn end_early_views(&self, reason: &str) {
+        let left: Vec<PlacedView> = self.early.borrow_mut().drain().map(|(_, view)| view).collect();
+        for view in left {
+            let call = view.call.clone();
+            self.finish_view(view, ToolResult::error(reason), false, &call).await;
+        }
     }
 
     /// `widget_display` of `mcp-app` naming only an earlier call (`call_id`, maybe a `title`):
@@ -713,6 +767,8 @@ struct PlacedView {
     id: Option<String>,
     /// `widget_display`'s answer.
     shown: ToolResult,
+    /// The call the view shows.
+    call: CallId,
 }
 
 /// What approval decided for a remote call.

@@ -207,6 +207,16 @@ impl ViewBridge {
         }
     }
 
+    /// `ui/notifications/tool-input-partial`: the arguments so far, while the model writes them.
+    /// Before the view is ready only the latest is held (each one replaces the one before).
+    pub fn tool_input_partial(&mut self, arguments: Value) -> Vec<Value> {
+        const PARTIAL: &str = "ui/notifications/tool-input-partial";
+        if self.phase != Phase::Ready {
+            self.held.retain(|message| message["method"] != PARTIAL);
+        }
+        self.notify(PARTIAL, json!({"arguments": arguments}))
+    }
+
     /// `ui/notifications/tool-input`: sent now when the view is ready, else held.
     pub fn tool_input(&mut self, arguments: Value) -> Vec<Value> {
         self.notify("ui/notifications/tool-input", json!({"arguments": arguments}))
@@ -419,6 +429,21 @@ mod tests {
         assert_eq!(request["method"], "ui/resource-teardown");
         assert_eq!(request["id"], id);
         assert!(bridge.receive(&json!({"jsonrpc": "2.0", "id": id, "result": {}}), 1.0).is_empty(), "its answer needs nothing more");
+    }
+
+    #[test]
+    fn partial_inputs_come_before_the_input_and_only_the_latest_waits_for_the_handshake() {
+        let mut bridge = ViewBridge::new(json!({}));
+        bridge.tool_input_partial(json!({"city": "Par"}));
+        bridge.tool_input_partial(json!({"city": "Paris"}));
+        bridge.receive(&request(1, "ui/initialize", json!({})), 0.0);
+        let released = sent(bridge.receive(&notification("ui/notifications/initialized", json!({})), 0.0));
+        assert_eq!(released.len(), 1, "{released:?}");
+        assert_eq!(released[0]["method"], "ui/notifications/tool-input-partial");
+        assert_eq!(released[0]["params"]["arguments"]["city"], "Paris");
+        let more = bridge.tool_input_partial(json!({"city": "Paris", "days": 3}));
+        assert_eq!(more[0]["params"]["arguments"]["days"], 3, "sent at once when ready");
+        assert_eq!(bridge.tool_input(json!({"city": "Paris", "days": 3}))[0]["method"], "ui/notifications/tool-input");
     }
 
     #[test]
