@@ -160,3 +160,21 @@ fn the_model_shows_an_earlier_calls_view_again_by_the_calls_id() {
     assert!(unknown.result.is_error);
     assert!(unknown.text.contains("no call \"nope\"") && unknown.text.contains("calls with views: c1"), "{}", unknown.text);
 }
+
+#[test]
+fn the_earlier_calls_views_survive_a_reload_with_the_conversation_and_go_with_a_reset() {
+    let mut before = setup(Behaviour::Reply(ToolResult::text("2026-12-02T05:20:00Z")));
+    before.call("clock_mcp_get-time", json!({"zone": "UTC"}));
+    let stored = before.dispatcher.views();
+    // A reload: a new dispatcher continues the stored conversation.
+    let mut after = setup(Behaviour::Reply(ToolResult::text("never called")));
+    after.dispatcher.restore_views(stored);
+    let again = after.call("autoui_webmcp_widget_display", json!({"name": "mcp-app", "params": {"call_id": "c1"}}));
+    assert!(!again.result.is_error, "{}", again.text);
+    let widgets = after.autoui.canvas.widgets();
+    assert_eq!(widgets[0].1["result"]["content"][0]["text"], "2026-12-02T05:20:00Z");
+    assert!(after.mcp.calls().is_empty());
+    after.dispatcher.reset();
+    let forgotten = after.call("autoui_webmcp_widget_display", json!({"name": "mcp-app", "params": {"call_id": "c1"}}));
+    assert!(forgotten.result.is_error && forgotten.text.contains("calls with views: none"), "{}", forgotten.text);
+}

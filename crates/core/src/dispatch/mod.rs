@@ -11,7 +11,7 @@ pub mod pseudo;
 pub mod record;
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::future::Future;
 use std::pin::pin;
 use std::rc::Rc;
@@ -267,15 +267,27 @@ impl Dispatcher {
         self.remembered = tool_lists;
     }
 
+    /// The `mcp-app` block of each view this conversation's calls placed, by call id (to store).
+    pub fn views(&self) -> BTreeMap<String, Value> {
+        self.views.borrow().iter().map(|(call, block)| (call.clone(), block.clone())).collect()
+    }
+
+    /// Continues a stored conversation's views, so the model can show them again.
+    pub fn restore_views(&mut self, views: BTreeMap<String, Value>) {
+        *self.views.get_mut() = views.into_iter().collect();
+    }
+
     /// A new user turn: the repetition guard and the "guided" flag start over.
     pub fn begin_run(&mut self) {
         self.guard.reset();
         self.discovered = false;
     }
 
-    /// Forgets the conversation: activations, the data source, the guard, the tools allowed for it.
+    /// Forgets the conversation: activations, the data source, the guard, the tools allowed for
+    /// it, the views its calls placed.
     pub fn reset(&mut self) {
         self.activated.clear();
+        self.views.borrow_mut().clear();
         self.granted.borrow_mut().clear();
         self.remembered.clear();
         self.offer.clear();
