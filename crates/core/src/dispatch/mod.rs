@@ -168,7 +168,7 @@ pub struct Dispatcher {
     granted: RefCell<HashSet<(ServerId, String)>>,
     /// The `mcp-app` block of each view a call placed in this conversation, by the call's id, so
     /// the model can show it again (`widget_display` with `mcp-app` and only `call_id`).
-    views: RefCell<HashMap<String, Value>>,
+    views: RefCell<BTreeMap<String, Value>>,
     /// Views placed while their call's arguments were still streaming, by call id, until the call
     /// runs or is given up ([`Dispatcher::place_view_early`]).
     early: RefCell<HashMap<String, PlacedView>>,
@@ -194,7 +194,7 @@ impl Dispatcher {
             remembered: Vec::new(),
             approver: None,
             granted: RefCell::new(HashSet::new()),
-            views: RefCell::new(HashMap::new()),
+            views: RefCell::new(BTreeMap::new()),
             early: RefCell::new(HashMap::new()),
         }
     }
@@ -269,12 +269,12 @@ impl Dispatcher {
 
     /// The `mcp-app` block of each view this conversation's calls placed, by call id (to store).
     pub fn views(&self) -> BTreeMap<String, Value> {
-        self.views.borrow().iter().map(|(call, block)| (call.clone(), block.clone())).collect()
+        self.views.borrow().clone()
     }
 
     /// Continues a stored conversation's views, so the model can show them again.
     pub fn restore_views(&mut self, views: BTreeMap<String, Value>) {
-        *self.views.get_mut() = views.into_iter().collect();
+        *self.views.get_mut() = views;
     }
 
     /// A new user turn: the repetition guard and the "guided" flag start over.
@@ -606,8 +606,7 @@ impl Dispatcher {
         let call_id = params.and_then(|params| params.get("call_id")).and_then(Value::as_str).unwrap_or_default();
         let views = self.views.borrow();
         let Some(block) = views.get(call_id) else {
-            let mut known: Vec<&str> = views.keys().map(String::as_str).collect();
-            known.sort_unstable();
+            let known: Vec<&str> = views.keys().map(String::as_str).collect();
             return Err(format!(
                 "no call \"{call_id}\" of this conversation showed a view; calls with views: {}",
                 if known.is_empty() { "none".to_owned() } else { known.join(", ") }
