@@ -10,9 +10,11 @@
 //! is asked to tear down (`ui/resource-teardown`) and its frame waits for the answer, a bounded time.
 
 use autoui_core::cancel::CancelToken;
+use autoui_core::tool::Origin;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use autoui_core::canvas::op::Op;
 use autoui_core::ids::{BlockId, ServerId};
 use autoui_core::mcp::apps::bridge::{
     HostFacts, REFUSED, STYLE_VARIABLES, ViewAction, ViewBridge, answer, call_tool_result, host_context, theme_name,
@@ -225,7 +227,9 @@ fn ViewFrame(app: McpAppData, call: Memo<Option<(Option<Value>, Option<CallEnd>)
     });
     // Asked to tear down before the block goes (see `tear_down`).
     let token = next_token();
-    if let Some(canvas) = use_context::<CanvasCtx>() {
+    let canvas = use_context::<CanvasCtx>();
+    let own_block = block.clone();
+    if let Some(canvas) = canvas {
         let (agent, name) = (agent, format!("{server} (view)"));
         canvas.before_removal(block.clone(), token, move || tear_down(frame, bridge, agent, name));
         on_cleanup(move || canvas.forget_before_removal(&block, token));
@@ -384,7 +388,14 @@ fn ViewFrame(app: McpAppData, call: Memo<Option<(Option<Value>, Option<CallEnd>)
                     log("info", format!("ui/download-file {}: {}", names.join(", "), if saved { "saved" } else { "declined" }));
                     post(&answer(id, Ok(if saved { json!({}) } else { json!({"isError": true}) })));
                 }
-                ViewAction::RequestTeardown => log("info", "the view asked to be closed; remove it from the canvas to close it".to_owned()),
+                ViewAction::RequestTeardown => {
+                    let close = confirm(&format!("{} asks to be closed. Remove it from the canvas?", capitalised(&described.get_value())));
+                    let removed = close
+                        && canvas.is_some_and(|canvas| canvas.apply(Op::Remove { id: own_block.clone() }, Origin::User).is_ok());
+                    if !removed {
+                        log("info", "the view asked to be closed; it stays".to_owned());
+                    }
+                }
                 ViewAction::RateLimited => log(
                     "warning",
                     format!(

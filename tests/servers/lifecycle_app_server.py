@@ -6,7 +6,8 @@ the view's lifecycle, built on the official `mcp` SDK. The model's tool `show-no
 prompts through the host once initialized (`#lists`), and answers `ui/resource-teardown`. Its
 buttons ask the host for what a view may ask: `#context` (`ui/update-model-context`),
 `#fullscreen` and `#inline` (`ui/request-display-mode`, the answer in `#mode`) and `#download`
-(`ui/download-file` of `notes.txt`, the outcome in `#download-result`).
+(`ui/download-file` of `notes.txt`, the outcome in `#download-result`); `#close` asks to be closed
+(`ui/notifications/request-teardown`).
 
 Usage: lifecycle_app_server.py --transport streamable|sse --port PORT
 """
@@ -31,6 +32,7 @@ VIEW_HTML = """<!DOCTYPE html>
 <button id="fullscreen" type="button">Fullscreen</button>
 <button id="inline" type="button">Inline</button>
 <button id="download" type="button">Download</button>
+<button id="close" type="button">Close</button>
 <pre id="events">[]</pre>
 <pre id="lists">waiting</pre>
 <pre id="mode"></pre>
@@ -89,6 +91,7 @@ for (const mode of ["fullscreen", "inline"]) {
     show("mode", answer.result ? answer.result.mode : "refused");
   });
 }
+document.getElementById("close").addEventListener("click", () => notify("ui/notifications/request-teardown", {}));
 document.getElementById("download").addEventListener("click", async () => {
   const answer = await rpc("ui/download-file", { contents: [{ type: "resource", resource: { uri: "file:///notes.txt", mimeType: "text/plain", text: "note one\\nnote two" } }] });
   show("download-result", answer.error ? "refused" : answer.result && answer.result.isError ? "declined" : "saved");

@@ -4,8 +4,9 @@
 //! (`tool-input-partial`), then the complete input once and the result, in that order; its
 //! server's resources, templates and prompts reach it through the host. Stop tells a running
 //! view's call it was cancelled. The view's asks reach the person and the model: the context it
-//! gives goes with the next turn, fullscreen and back, a file saved once the person agrees. Removing
-//! the widget asks the view to tear down and waits for its answer.
+//! gives goes with the next turn, fullscreen and back, a file saved once the person agrees, and
+//! closing itself once the person agrees: removing its widget asks the view to tear down and waits
+//! for its answer.
 
 use std::time::Duration;
 
@@ -219,8 +220,21 @@ async fn a_views_asks_reach_the_person_and_the_model_and_its_teardown_is_awaited
         let told = turn.iter().find(|text| text.contains("What did I pick?")).expect("the turn");
         assert!(told.contains("tells you: The person picked 3 notes") && told.contains("{\"picked\":3}"), "{turn:?}");
 
-        // Removing the widget asks the view to tear down and waits for its answer.
-        page.click("[data-testid=widget-remove]").await;
+        // The view asks to be closed: declined, it stays; agreed, its widget is removed, which
+        // asks the view to tear down and waits for its answer.
+        enter_view(&page).await;
+        page.click("#close").await;
+        assert!(alert_text(&page).await.contains("asks to be closed"));
+        page.client().dismiss_alert().await.expect("decline");
+        leave_view(&page).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(page.count("[data-testid=mcp-app-frame]").await, 1, "declined: the view stays");
+        enter_view(&page).await;
+        page.click("#close").await;
+        alert_text(&page).await;
+        page.client().accept_alert().await.expect("agree");
+        leave_view(&page).await;
+        page.wait_until_gone("[data-testid=widget-remove]").await;
         page.click("[data-testid=open-console]").await;
         let closed = console_rows(&page, "ui/resource-teardown").await;
         assert!(closed.iter().any(|row| row.contains("answered ui/resource-teardown in")), "{closed:?}");
