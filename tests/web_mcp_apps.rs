@@ -156,3 +156,33 @@ for (let i = 0; i < 10000; i++) parent.postMessage({ jsonrpc: '2.0', method: 'fl
     let relayed = proxy.received.borrow().iter().filter(|message| message["method"] == "flood").count();
     assert!(relayed > 0 && relayed <= 200 * 2, "at most the limit per second is relayed, got {relayed}");
 }
+
+#[wasm_bindgen_test]
+async fn a_view_moved_out_of_its_widget_keeps_running_and_answers_its_teardown() {
+    // What the widget does before its block is removed: it moves the frame out with `moveBefore`
+    // (which keeps a frame's document alive) and asks the view to tear down.
+    let view = r#"<!DOCTYPE html><html><body><script>
+window.addEventListener('message', (event) => {
+  const message = event.data || {};
+  if (message.method === 'ui/resource-teardown') {
+    parent.postMessage({ jsonrpc: '2.0', id: message.id, result: { savedAt: 'teardown' } }, '*');
+  }
+});
+parent.postMessage({ jsonrpc: '2.0', method: 'loaded' }, '*');
+</script></body></html>"#;
+    let proxy = Proxy::open();
+    proxy.show(view).await;
+    proxy.wait_for("the view's first load", |message| message["method"] == "loaded").await;
+    let document = web_sys::window().and_then(|w| w.document()).expect("document");
+    let holder = document.create_element("div").expect("div");
+    document.body().expect("body").append_child(&holder).expect("mount the holder");
+    let move_before: js_sys::Function =
+        js_sys::Reflect::get(&holder, &"moveBefore".into()).expect("moveBefore").dyn_into().expect("moveBefore is a function");
+    move_before.call2(&holder, &proxy.frame, &wasm_bindgen::JsValue::NULL).expect("move the frame");
+    proxy.post(&json!({"jsonrpc": "2.0", "id": "autoui-teardown", "method": "ui/resource-teardown", "params": {}}));
+    let answer = proxy.wait_for("the teardown answer", |message| message["id"] == "autoui-teardown").await;
+    assert_eq!(answer["result"]["savedAt"], "teardown");
+    let loads = proxy.received.borrow().iter().filter(|message| message["method"] == "loaded").count();
+    assert_eq!(loads, 1, "the move did not reload the view");
+    holder.remove();
+}

@@ -107,6 +107,9 @@ pub struct AgentCtx {
     transcript: RwSignal<Vec<(u64, ChatItem)>>,
     console: RwSignal<Vec<(u64, ConsoleRow)>>,
     pending: RwSignal<Vec<Pending>>,
+    /// The arguments of the calls the model is writing, as far as they parse (for MCP Apps views,
+    /// placed as their call starts).
+    partial_inputs: RwSignal<Vec<(CallId, Value)>>,
     running: RwSignal<bool>,
     cancel: StoredValue<Option<CancelToken>, LocalStorage>,
     next_id: StoredValue<u64>,
@@ -133,6 +136,11 @@ impl AgentCtx {
 
     pub fn console(&self) -> Vec<(u64, ConsoleRow)> {
         self.console.get()
+    }
+
+    /// The arguments of call `id` as far as the model wrote them (tracked); `None` once it ran.
+    pub fn partial_input(&self, id: &str) -> Option<Value> {
+        self.partial_inputs.with(|inputs| inputs.iter().find(|(call, _)| call.as_str() == id).map(|(_, input)| input.clone()))
     }
 
     pub fn pending(&self) -> Vec<Pending> {
@@ -429,6 +437,12 @@ impl EventSink for UiSink {
                 }
             }
             AgentEvent::ToolInputStreamed { call_id, name, parsed, .. } => {
+                if let Some(parsed) = &parsed {
+                    ctx.partial_inputs.update(|inputs| match inputs.iter_mut().find(|(call, _)| *call == call_id) {
+                        Some((_, input)) => input.clone_from(parsed),
+                        None => inputs.push((call_id.clone(), parsed.clone())),
+                    });
+                }
                 if name.ends_with("widget_display") {
                     let widget = parsed.as_ref().and_then(|p| p.get("name")).and_then(Value::as_str).map(str::to_owned);
                     ctx.pending.update(|pending| match pending.iter_mut().find(|p| p.call_id == call_id) {
@@ -451,6 +465,7 @@ impl EventSink for UiSink {
             AgentEvent::ToolCallFinished { record } => {
                 ctx.urls_changed();
                 ctx.pending.update(|pending| pending.retain(|p| p.call_id != record.id));
+                ctx.partial_inputs.update(|inputs| inputs.retain(|(call, _)| *call != record.id));
                 match self.calls.borrow().get(&record.id) {
                     Some(signal) => signal.set(record),
                     None => {
@@ -485,6 +500,7 @@ impl EventSink for UiSink {
             }
             AgentEvent::RunStopped { reason, iterations, usage, cost_usd } => {
                 ctx.pending.set(Vec::new());
+                ctx.partial_inputs.set(Vec::new());
                 let kind = if reason == StopReason::Completed { NoteKind::Done } else { NoteKind::Stopped };
                 if kind == NoteKind::Stopped {
                     ctx.push_item(ChatBody::Note { kind, text: reason.describe() });
@@ -602,6 +618,7 @@ pub fn provide_agent(
         transcript: RwSignal::new(transcript),
         console: RwSignal::new(Vec::new()),
         pending: RwSignal::new(Vec::new()),
+        partial_inputs: RwSignal::new(Vec::new()),
         running: RwSignal::new(false),
         cancel: StoredValue::new_local(None),
         next_id: StoredValue::new(next_id),

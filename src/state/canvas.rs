@@ -88,6 +88,9 @@ pub struct CanvasCtx {
     /// Another tab edits the session and this one follows it (`state/tabs.rs`).
     following: RwSignal<bool>,
     foreign: RwSignal<Option<Foreign>>,
+    /// What to do before a block's widget goes, by block (an MCP Apps view is asked to tear down
+    /// first), with the token of the component that registered it.
+    before_removal: StoredValue<Vec<(BlockId, u64, Box<dyn FnOnce()>)>, LocalStorage>,
 }
 
 /// Where a canvas the person has not made their own came from. Its widgets cannot start an agent
@@ -114,6 +117,7 @@ impl CanvasCtx {
             read_only: RwSignal::new(false),
             following: RwSignal::new(false),
             foreign: RwSignal::new(None),
+            before_removal: StoredValue::new_local(Vec::new()),
         }
     }
 
@@ -156,6 +160,19 @@ impl CanvasCtx {
         if let Some(Ok(applied)) = self.store.try_update_value(|store| store.apply(op, &Origin::User, now)) {
             self.sync(&applied);
         }
+    }
+
+    /// Runs `hook` when block `id` is removed, before its widget leaves the page; `token` names
+    /// the registration for [`CanvasCtx::forget_before_removal`].
+    pub fn before_removal(&self, id: BlockId, token: u64, hook: impl FnOnce() + 'static) {
+        self.before_removal.update_value(|hooks| {
+            hooks.retain(|(known, _, _)| *known != id);
+            hooks.push((id, token, Box::new(hook)));
+        });
+    }
+
+    pub fn forget_before_removal(&self, id: &BlockId, token: u64) {
+        self.before_removal.try_update_value(|hooks| hooks.retain(|(known, held, _)| known != id || *held != token));
     }
 
     pub fn set_read_only(&self, read_only: bool) {
@@ -237,6 +254,14 @@ impl CanvasCtx {
     fn sync(&self, applied: &Applied) {
         if applied.is_empty() {
             return;
+        }
+        let due = self.before_removal.try_update_value(|hooks| {
+            let (due, kept): (Vec<_>, Vec<_>) = std::mem::take(hooks).into_iter().partition(|(id, _, _)| applied.removed.contains(id));
+            *hooks = kept;
+            due
+        });
+        for (_, _, hook) in due.unwrap_or_else(Vec::new) {
+            hook();
         }
         self.cells.update_value(|cells| {
             for id in &applied.removed {

@@ -5,17 +5,26 @@
 //! keys) renders it in an inner sandboxed frame. Messages count only from our own frame; the
 //! channel's protocol is `autoui_core::mcp::apps::bridge`, and the view's requests go to its own
 //! server only (`McpHub::call_from_view`), each shown in the console as coming from the view.
+//! The view is placed when its call starts: it gets the input at once and the result (or
+//! `tool-cancelled`) when the call ends, in the same frame. Before its block is removed, the view
+//! is asked to tear down (`ui/resource-teardown`) and its frame waits for the answer, a bounded time.
 
 use autoui_core::cancel::CancelToken;
-use autoui_core::ids::ServerId;
+use autoui_core::tool::Origin;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use autoui_core::canvas::op::Op;
+use autoui_core::ids::{BlockId, ServerId};
 use autoui_core::mcp::apps::bridge::{
     HostFacts, REFUSED, STYLE_VARIABLES, ViewAction, ViewBridge, answer, call_tool_result, host_context, theme_name,
 };
 use leptos::html::Iframe;
 use leptos::prelude::*;
+use leptos::reactive::owner::LocalStorage;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::MessageEvent;
 
 use crate::adapters::confirm::confirm;
@@ -31,6 +40,8 @@ use crate::widgets::common::{WidgetError, WidgetTitle, parse, sandbox_proxy_url}
 /// Frame height before the view says its size, and the range a view may ask for, in pixels.
 const DEFAULT_HEIGHT: f64 = 320.0;
 const HEIGHT_RANGE: (f64, f64) = (60.0, 2_000.0);
+/// How long a removed view's frame waits for its answer to `ui/resource-teardown`.
+const TEARDOWN_WAIT_MS: u64 = 1_000;
 const PROXY_READY: &str = "ui/notifications/sandbox-proxy-ready";
 const RESOURCE_READY: &str = "ui/notifications/sandbox-resource-ready";
 
@@ -39,20 +50,45 @@ pub struct McpAppData {
     pub server: String,
     pub tool: String,
     pub uri: String,
+    /// Absent while the model is still writing the call.
     #[serde(default)]
-    pub input: Value,
+    pub input: Option<Value>,
     #[serde(default)]
     pub result: Value,
+    /// Why the call ended without a result (Stop, a timeout, a lost connection).
+    #[serde(default)]
+    pub cancelled: Option<String>,
     #[serde(default)]
     pub call_id: Option<String>,
     #[serde(default)]
     pub title: Option<String>,
 }
 
+/// How a view's call ended, when it did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallEnd {
+    Result(Value),
+    Cancelled(String),
+}
+
+impl CallEnd {
+    fn of(app: &McpAppData) -> Option<CallEnd> {
+        match (&app.result, &app.cancelled) {
+            (Value::Null, None) => None,
+            (Value::Null, Some(reason)) => Some(CallEnd::Cancelled(reason.clone())),
+            (result, _) => Some(CallEnd::Result(result.clone())),
+        }
+    }
+}
+
 #[component]
 pub fn McpApp(props: WidgetProps) -> impl IntoView {
     let data = props.data;
-    let app = Memo::new(move |_| data.with(|value| parse::<McpAppData>(value)));
+    let block = props.id;
+    let parsed = Memo::new(move |_| data.with(|value| parse::<McpAppData>(value)));
+    // The frame is made from the call as it started; its end reaches the running view.
+    let app = Memo::new(move |_| parsed.get().map(|app| McpAppData { input: None, result: Value::Null, cancelled: None, ..app }));
+    let call = Memo::new(move |_| parsed.with(|app| app.as_ref().ok().map(|app| (app.input.clone(), CallEnd::of(app)))));
     // Absent where a widget is mounted alone (browser tests): then there is no server to ask.
     let engine = use_context::<EngineCtx>();
     // A canvas from a share link or a file names a server and a tool; the view runs only once the
@@ -80,7 +116,7 @@ pub fn McpApp(props: WidgetProps) -> impl IntoView {
         }
         .into_any(),
         Ok(app) => match (use_context::<ServersCtx>(), use_context::<ViewFrames>()) {
-            (Some(servers), Some(frames)) => (frames.0)(app, servers),
+            (Some(servers), Some(frames)) => (frames.0)(app, call, block.clone(), servers),
             _ => view! { <WidgetError message="No MCP servers here to show this view" /> }.into_any(),
         },
     }
@@ -90,17 +126,21 @@ pub fn McpApp(props: WidgetProps) -> impl IntoView {
 /// reaches them only through this context, so the hub's code is not downloaded with the widgets
 /// (the gallery renders every widget without it).
 #[derive(Clone, Copy)]
-pub struct ViewFrames(pub fn(McpAppData, ServersCtx) -> AnyView);
+pub struct ViewFrames(pub fn(McpAppData, CallSoFar, BlockId, ServersCtx) -> AnyView);
+
+/// The view's call as it goes: its input once complete, and how it ended once it did.
+pub type CallSoFar = Memo<Option<(Option<Value>, Option<CallEnd>)>>;
 
 impl ViewFrames {
     pub fn provide() {
-        provide_context(ViewFrames(|app, servers| view! { <ViewFrame app servers /> }.into_any()));
+        provide_context(ViewFrames(|app, call, block, servers| view! { <ViewFrame app call block servers /> }.into_any()));
     }
 }
 
 /// The frames for one view, its channel and what it asks of the page.
 #[component]
-fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
+fn ViewFrame(app: McpAppData, call: CallSoFar, block: BlockId, servers: ServersCtx) -> impl IntoView {
+    let end = Memo::new(move |_| call.with(|call| call.as_ref().and_then(|(_, end)| end.clone())));
     let frame = NodeRef::<Iframe>::new();
     // The view's document and the device permissions the person granted it (the frame's
     // `allow`); the frames are made once both are known, since `allow` counts only at load.
@@ -136,10 +176,6 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
         ),
     };
     let bridge = StoredValue::new_local(ViewBridge::new(host_context(&facts)));
-    bridge.update_value(|bridge| {
-        bridge.tool_input(app.input.clone());
-        bridge.tool_result(app.result.clone());
-    });
 
     let hub = servers.hub();
     {
@@ -169,6 +205,50 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
             let _ = target.post_message(&value, "*");
         }
     };
+    // The call as it goes, in the specification's order: the arguments as the model writes them
+    // (`tool-input-partial`), then once each, the complete input and the end (result or
+    // cancellation). At once for a view restored with them; as they come for one placed as its
+    // call started. A call still running when the page was reloaded never ends.
+    let running = move || agent.is_some_and(|agent| agent.is_running());
+    let call_id = app.call_id.clone().unwrap_or_default();
+    let (input_sent, ended) = (StoredValue::new(false), StoredValue::new(false));
+    Effect::new(move |_| {
+        let (input, end) = call.get().unwrap_or_default();
+        let end = end.or_else(|| {
+            (!running()).then(|| CallEnd::Cancelled("its result never reached this page (it was reloaded while the call ran)".to_owned()))
+        });
+        let mut outgoing = Vec::new();
+        bridge.try_update_value(|bridge| {
+            match input {
+                Some(input) if !input_sent.get_value() => {
+                    input_sent.set_value(true);
+                    outgoing.extend(bridge.tool_input(input));
+                }
+                None => {
+                    let partial = agent.and_then(|agent| agent.partial_input(&call_id));
+                    outgoing.extend(partial.map(|partial| bridge.tool_input_partial(partial)).unwrap_or_default());
+                }
+                Some(_) => {}
+            }
+            if let Some(end) = end.filter(|_| !ended.get_value()) {
+                ended.set_value(true);
+                outgoing.extend(match end {
+                    CallEnd::Result(result) => bridge.tool_result(result),
+                    CallEnd::Cancelled(reason) => bridge.tool_cancelled(&reason),
+                });
+            }
+        });
+        outgoing.iter().for_each(post);
+    });
+    // Asked to tear down before the block goes (see `tear_down`).
+    let token = next_token();
+    let canvas = use_context::<CanvasCtx>();
+    let own_block = block.clone();
+    if let Some(canvas) = canvas {
+        let (agent, name) = (agent, format!("{server} (view)"));
+        canvas.before_removal(block.clone(), token, move || tear_down(frame, bridge, agent, name));
+        on_cleanup(move || canvas.forget_before_removal(&block, token));
+    }
     // The view's HTML goes to the proxy once both are there, once.
     Effect::new(move |sent: Option<bool>| {
         if sent == Some(true) {
@@ -255,6 +335,18 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
                         post(&answer(id, result));
                     });
                 }
+                ViewAction::List { id, method, params } => {
+                    let (hub, server) = (hub.clone(), server_for_messages.clone());
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let cursor = params.get("cursor").and_then(Value::as_str).map(str::to_owned);
+                        let outcome = hub.list_for_view(&server, &method, cursor, CancelToken::new()).await;
+                        match &outcome {
+                            Ok(_) => log("info", method),
+                            Err(error) => log("warning", format!("{method} refused: {error}")),
+                        }
+                        post(&answer(id, outcome.map_err(|error| (REFUSED, error))));
+                    });
+                }
                 ViewAction::Log { level, message } => log(&level, message),
                 ViewAction::Resize { height: Some(asked), .. } => {
                     height.set(asked.clamp(HEIGHT_RANGE.0, HEIGHT_RANGE.1));
@@ -311,7 +403,14 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
                     log("info", format!("ui/download-file {}: {}", names.join(", "), if saved { "saved" } else { "declined" }));
                     post(&answer(id, Ok(if saved { json!({}) } else { json!({"isError": true}) })));
                 }
-                ViewAction::RequestTeardown => log("info", "the view asked to be closed; remove it from the canvas to close it".to_owned()),
+                ViewAction::RequestTeardown => {
+                    let close = confirm(&format!("{} asks to be closed. Remove it from the canvas?", capitalised(&described.get_value())));
+                    let removed = close
+                        && canvas.is_some_and(|canvas| canvas.apply(Op::Remove { id: own_block.clone() }, Origin::User).is_ok());
+                    if !removed {
+                        log("info", "the view asked to be closed; it stays".to_owned());
+                    }
+                }
                 ViewAction::RateLimited => log(
                     "warning",
                     format!(
@@ -331,6 +430,15 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
             {move || failure.get().map(|message| view! {
                 <p class="au-mcp-app__error" role="alert" data-testid="mcp-app-error">{message}</p>
             })}
+            {move || match end.get() {
+                None if running() => Some(view! {
+                    <p class="au-mcp-app__status" data-testid="mcp-app-status">"Waiting for the tool's result…"</p>
+                }.into_any()),
+                Some(CallEnd::Cancelled(reason)) => Some(view! {
+                    <p class="au-mcp-app__status" data-testid="mcp-app-status">{format!("The call ended without a result: {reason}")}</p>
+                }.into_any()),
+                _ => None,
+            }}
             {move || document_html.with(|document| document.as_ref().map(|(_, allow)| allow.clone())).map(|allow| view! {
                 <iframe class="au-mcp-app__frame" node_ref=frame sandbox="allow-scripts" src=sandbox_proxy_url()
                     allow=(!allow.is_empty()).then_some(allow)
@@ -339,6 +447,68 @@ fn ViewFrame(app: McpAppData, servers: ServersCtx) -> impl IntoView {
             })}
         </div>
     }
+}
+
+/// A number telling one mounted view from another (for its canvas hook).
+fn next_token() -> u64 {
+    thread_local!(static NEXT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) });
+    NEXT.with(|next| {
+        next.set(next.get() + 1);
+        next.get()
+    })
+}
+
+/// Before the view's block goes: asks a ready view to tear down (`ui/resource-teardown`) and keeps
+/// its frame, moved out of the widget with `moveBefore` (which keeps a frame running; Chromium 133
+/// and later), until it answers or [`TEARDOWN_WAIT_MS`] passed, then removes it. Said in the console.
+fn tear_down(frame: NodeRef<Iframe>, bridge: StoredValue<ViewBridge, LocalStorage>, agent: Option<AgentCtx>, name: String) {
+    let log = move |message: String| {
+        if let Some(agent) = agent {
+            agent.server_log(name.clone(), "info".to_owned(), Some("view".to_owned()), message);
+        }
+    };
+    let Some(element) = frame.get_untracked() else { return };
+    let Some((id, request)) = bridge.try_update_value(ViewBridge::teardown).flatten() else { return };
+    let Some(target) = element.content_window() else { return };
+    let Some(body) = document().body() else { return };
+    let kept = js_sys::Reflect::get(&body, &"moveBefore".into())
+        .ok()
+        .and_then(|method| method.dyn_into::<js_sys::Function>().ok())
+        .is_some_and(|move_before| move_before.call2(&body, &element, &JsValue::NULL).is_ok());
+    if let Ok(value) = js_sys::JSON::parse(&request.to_string()) {
+        let _ = target.post_message(&value, "*");
+    }
+    if !kept {
+        log("ui/resource-teardown sent; this browser cannot keep the frame while the view answers".to_owned());
+        return;
+    }
+    let _ = element.set_attribute("style", "position:fixed;left:-10000px;top:0;width:1px;height:1px;visibility:hidden");
+    let _ = element.set_attribute("aria-hidden", "true");
+    let started = js_sys::Date::now();
+    let listener = Rc::new(RefCell::new(None::<WindowListenerHandle>));
+    let finish = {
+        let (listener, element) = (listener.clone(), element.clone());
+        Rc::new(move |answered: bool| {
+            let Some(handle) = listener.borrow_mut().take() else { return };
+            handle.remove();
+            element.remove();
+            log(if answered {
+                format!("the view answered ui/resource-teardown in {} ms and was closed", (js_sys::Date::now() - started).round())
+            } else {
+                format!("the view did not answer ui/resource-teardown within {TEARDOWN_WAIT_MS} ms; closed anyway")
+            });
+        })
+    };
+    let on_answer = finish.clone();
+    let own: JsValue = target.into();
+    *listener.borrow_mut() = Some(window_event_listener(leptos::ev::message, move |event: MessageEvent| {
+        let from_view = event.source().is_some_and(|source| AsRef::<JsValue>::as_ref(&source) == &own);
+        let answers = js_sys::Reflect::get(&event.data(), &"id".into()).ok().and_then(|got| got.as_string()) == id.as_str().map(str::to_owned);
+        if from_view && answers {
+            on_answer(true);
+        }
+    }));
+    set_timeout(move || finish(false), std::time::Duration::from_millis(TEARDOWN_WAIT_MS));
 }
 
 fn capitalised(text: &str) -> String {

@@ -17,6 +17,7 @@ use common::clock::FakeClock;
 use common::mcp::{Behaviour, FakeMcp, spec};
 use futures::executor::block_on;
 use serde_json::{Value, json};
+use std::future::Future;
 
 const VIEW: &str = "ui://get-time/mcp-app.html";
 
@@ -79,11 +80,50 @@ fn calling_a_tool_with_a_view_places_the_view_and_tells_the_model_its_id() {
 }
 
 #[test]
-fn a_failed_call_shows_no_view() {
+fn a_failed_call_gives_its_view_the_error_result() {
     let mut setup = setup(Behaviour::Reply(ToolResult::error("clock broken")));
     let executed = setup.call("clock_mcp_get-time", json!({}));
     assert!(executed.result.is_error);
-    assert!(setup.autoui.canvas.widgets().is_empty());
+    let widgets = setup.autoui.canvas.widgets();
+    assert_eq!(widgets.len(), 1, "the view was placed when the call started");
+    assert_eq!(widgets[0].1["result"]["isError"], true);
+    assert_eq!(widgets[0].1["result"]["content"][0]["text"], "clock broken");
+}
+
+#[test]
+fn the_view_is_placed_with_its_input_while_the_call_runs_then_gets_the_result() {
+    let Setup { mut dispatcher, autoui, .. } = setup(Behaviour::Slow(5_000, ToolResult::text("late")));
+    let catalog = dispatcher.catalog();
+    let prepared = dispatcher.prepare(&catalog, CallId::new("c1"), "clock_mcp_get-time", json!({"zone": "UTC"}));
+    let cancel = CancelToken::new();
+    let mut running = Box::pin(dispatcher.execute(&catalog, prepared, &cancel));
+    let waker = futures::task::noop_waker();
+    assert!(running.as_mut().poll(&mut std::task::Context::from_waker(&waker)).is_pending(), "the tool is still running");
+    let widgets = autoui.canvas.widgets();
+    assert_eq!(widgets.len(), 1, "the view is there before the result");
+    assert_eq!(widgets[0].1["input"], json!({"zone": "UTC"}));
+    assert!(widgets[0].1.get("result").is_none(), "{}", widgets[0].1);
+    drop(running);
+}
+
+#[test]
+fn a_stopped_call_tells_its_view_why_it_has_no_result() {
+    let Setup { mut dispatcher, autoui, .. } = setup(Behaviour::Hang);
+    let catalog = dispatcher.catalog();
+    let prepared = dispatcher.prepare(&catalog, CallId::new("c1"), "clock_mcp_get-time", json!({}));
+    let cancel = CancelToken::new();
+    let stop = cancel.clone();
+    let executed = block_on(async {
+        let running = dispatcher.execute(&catalog, prepared, &cancel);
+        let stopping = async move { stop.cancel() };
+        futures::join!(running, stopping).0
+    });
+    assert!(executed.result.is_error, "{}", executed.text);
+    let widgets = autoui.canvas.widgets();
+    assert_eq!(widgets.len(), 1);
+    assert_eq!(widgets[0].1["cancelled"], "cancelled by the user", "{}", widgets[0].1);
+    assert!(widgets[0].1.get("result").is_none());
+    assert!(executed.text.contains("interactive view is shown on the canvas"), "{}", executed.text);
 }
 
 #[test]
@@ -119,4 +159,22 @@ fn the_model_shows_an_earlier_calls_view_again_by_the_calls_id() {
     let unknown = setup.call("autoui_webmcp_widget_display", json!({"name": "mcp-app", "params": {"call_id": "nope"}}));
     assert!(unknown.result.is_error);
     assert!(unknown.text.contains("no call \"nope\"") && unknown.text.contains("calls with views: c1"), "{}", unknown.text);
+}
+
+#[test]
+fn the_earlier_calls_views_survive_a_reload_with_the_conversation_and_go_with_a_reset() {
+    let mut before = setup(Behaviour::Reply(ToolResult::text("2026-12-02T05:20:00Z")));
+    before.call("clock_mcp_get-time", json!({"zone": "UTC"}));
+    let stored = before.dispatcher.views();
+    // A reload: a new dispatcher continues the stored conversation.
+    let mut after = setup(Behaviour::Reply(ToolResult::text("never called")));
+    after.dispatcher.restore_views(stored);
+    let again = after.call("autoui_webmcp_widget_display", json!({"name": "mcp-app", "params": {"call_id": "c1"}}));
+    assert!(!again.result.is_error, "{}", again.text);
+    let widgets = after.autoui.canvas.widgets();
+    assert_eq!(widgets[0].1["result"]["content"][0]["text"], "2026-12-02T05:20:00Z");
+    assert!(after.mcp.calls().is_empty());
+    after.dispatcher.reset();
+    let forgotten = after.call("autoui_webmcp_widget_display", json!({"name": "mcp-app", "params": {"call_id": "c1"}}));
+    assert!(forgotten.result.is_error && forgotten.text.contains("calls with views: none"), "{}", forgotten.text);
 }

@@ -187,6 +187,27 @@ fn a_view_calls_only_its_own_servers_tools_that_views_may_call() {
 }
 
 #[test]
+fn a_views_lists_go_to_its_own_server_with_its_cursor_and_come_back_as_sent() {
+    let world = world();
+    let (resources, templates, prompts, other_server) = world.connected(async |hub, id| {
+        (
+            hub.list_for_view(&id, "resources/list", Some("page-2".into()), CancelToken::new()).await,
+            hub.list_for_view(&id, "resources/templates/list", None, CancelToken::new()).await,
+            hub.list_for_view(&id, "prompts/list", None, CancelToken::new()).await,
+            hub.list_for_view(&ServerId::sanitize("another"), "resources/list", None, CancelToken::new()).await,
+        )
+    });
+    let resources = resources.unwrap();
+    assert_eq!(resources["resources"][0]["uri"], TIME_VIEW);
+    assert_eq!(resources["resources"][0]["_meta"]["ui"]["csp"]["connectDomains"][0], "https://api.example.com", "as the server sent it");
+    assert_eq!(templates.unwrap(), json!({"resourceTemplates": []}));
+    assert!(prompts.unwrap_err().contains("offers no prompts"), "the server declared none");
+    assert!(other_server.unwrap_err().contains("no MCP server \"another\""));
+    let paged = world.net.requests().into_iter().filter(|request| request.rpc() == "resources/list").last().unwrap();
+    assert_eq!(paged.params()["cursor"], "page-2", "the view's cursor is forwarded");
+}
+
+#[test]
 fn a_tool_the_person_set_to_never_is_refused_to_its_view_too() {
     let world = world();
     let refused = world.connected(async |hub, id| {

@@ -78,6 +78,10 @@ fn state(store: &CanvasStore) -> SessionState {
             results: vec![StoredResult { id: "f1".to_owned(), text: Arc::from("{\"temp\": 18}") }],
             evicted: vec!["f0".to_owned()],
             in_flight: true,
+            views: [("c1".to_owned(), json!({"server": "weather", "tool": "forecast", "uri": "ui://weather/view.html",
+                "input": {"city": "Paris"}, "result": {"content": [], "isError": false}, "call_id": "c1"}))]
+            .into_iter()
+            .collect(),
         },
         imported: false,
     }

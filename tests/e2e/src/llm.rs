@@ -46,6 +46,13 @@ pub enum Reply {
     },
     /// Anthropic's `overloaded_error` event in a stream that had started (HTTP 200).
     OverloadedMidStream,
+    /// `reply`'s stream up to the first piece of its first tool call's arguments, then silence
+    /// for `silence`, then the rest: a model writing a call slowly (Anthropic's format; OpenAI's
+    /// stalls after its first event, as [`Reply::Stalled`]).
+    PausedInTool {
+        silence: std::time::Duration,
+        reply: Box<Reply>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -105,6 +112,10 @@ impl Reply {
                     other => reply = other,
                 },
                 Reply::OverloadedMidStream => return Ready::Overloaded,
+                Reply::PausedInTool { silence, reply: inner } => match *inner {
+                    Reply::Message(parts) => return Ready::PausedInTool(silence, parts),
+                    other => reply = other,
+                },
             }
         }
     }
@@ -115,6 +126,7 @@ enum Ready {
     Message(Vec<Part>),
     CutOff(Vec<Part>),
     Stalled(std::time::Duration, Vec<Part>),
+    PausedInTool(std::time::Duration, Vec<Part>),
     Overloaded,
     Error {
         status: u16,
@@ -283,11 +295,16 @@ async fn anthropic(State(shared): State<Shared>, headers: HeaderMap, body: Strin
         }
         Ready::Message(parts) => (parts, false, None),
         Ready::CutOff(parts) => (parts, true, None),
-        Ready::Stalled(silence, parts) => (parts, false, Some(silence)),
+        Ready::Stalled(silence, parts) => (parts, false, Some((silence, false))),
+        Ready::PausedInTool(silence, parts) => (parts, false, Some((silence, true))),
     };
     let events = anthropic_events(&parts, index, input_tokens, cut);
     match silence {
-        Some(silence) => stalled_sse(events, silence),
+        Some((silence, in_tool)) => {
+            let first_argument = events.iter().position(|event| event.contains("\"input_json_delta\""));
+            let split = if in_tool { first_argument.map_or(1, |at| at + 1) } else { 1 };
+            stalled_sse(events, split, silence)
+        }
         None => sse(events),
     }
 }
@@ -358,9 +375,10 @@ fn shortened(text: &str, cut: bool) -> String {
 }
 
 /// An event stream that sends its first event, then nothing for `silence`, then the rest.
-fn stalled_sse(mut events: Vec<String>, silence: std::time::Duration) -> Response {
-    let first = if events.is_empty() { String::new() } else { events.remove(0) };
-    let rest = events.concat();
+/// `events` up to `split` at once, then silence, then the rest.
+fn stalled_sse(events: Vec<String>, split: usize, silence: std::time::Duration) -> Response {
+    let split = split.min(events.len());
+    let (first, rest) = (events[..split].concat(), events[split..].concat());
     let body = futures::stream::iter([Ok::<_, std::io::Error>(first)]).chain(futures::stream::once(async move {
         tokio::time::sleep(silence).await;
         Ok(rest)
@@ -396,7 +414,7 @@ async fn openai(State(shared): State<Shared>, headers: HeaderMap, body: String) 
         }
         Ready::Message(parts) => (parts, false, None),
         Ready::CutOff(parts) => (parts, true, None),
-        Ready::Stalled(silence, parts) => (parts, false, Some(silence)),
+        Ready::Stalled(silence, parts) | Ready::PausedInTool(silence, parts) => (parts, false, Some(silence)),
     };
     let (parts, cut, silence) = parts;
     let chunk = |delta: Value, finish: Value| {
@@ -443,7 +461,7 @@ async fn openai(State(shared): State<Shared>, headers: HeaderMap, body: String) 
         "usage": {"prompt_tokens": body.len() / 4, "completion_tokens": 42, "total_tokens": body.len() / 4 + 42}})));
     events.push("data: [DONE]\n\n".to_owned());
     match silence {
-        Some(silence) => stalled_sse(events, silence),
+        Some(silence) => stalled_sse(events, 1, silence),
         None => sse(events),
     }
 }

@@ -19,7 +19,7 @@ use crate::cancel::CancelToken;
 use crate::dispatch::catalog::{Catalog, ToolRole};
 use crate::dispatch::pseudo::uri_of;
 use crate::dispatch::record::CallRecord;
-use crate::dispatch::{Executed, PreparedCall};
+use crate::dispatch::{Dispatcher, Executed, PreparedCall};
 use crate::agent::frame::frame_line;
 use crate::ids::CallId;
 use crate::llm::cost::estimate_at;
@@ -116,6 +116,11 @@ impl AgentSession {
                 None => {}
             }
         };
+        let never_ran = match &summary.reason {
+            StopReason::Cancelled => "cancelled by the user".to_owned(),
+            other => format!("the call never ran: {}", other.describe()),
+        };
+        self.dispatcher.end_early_views(&never_ran).await;
         sink.emit(AgentEvent::RunStopped {
             reason: summary.reason.clone(),
             iterations: summary.iterations,
@@ -132,7 +137,7 @@ impl AgentSession {
         let tools = self.dispatcher.tool_defs(catalog);
         let condensed = self.fit_budget(context, &tools);
         sink.emit(AgentEvent::IterationStarted { iteration, max: settings.max_iterations.max(1), tools: tools.len() });
-        let streams = Streams::new(sink);
+        let streams = Streams::new(sink, &self.dispatcher, catalog);
         let forward = |event: ModelEvent| streams.forward(event);
         let request = ChatRequest {
             system,
@@ -398,6 +403,9 @@ fn reply_text(content: &[ContentBlock]) -> String {
 /// re-parsing it as it grows (every 1/8 of its size at least, so a long input costs linear time).
 struct Streams<'a> {
     sink: &'a dyn EventSink,
+    /// Where a call of a tool that has a view gets its view as soon as it starts.
+    dispatcher: &'a Dispatcher,
+    catalog: &'a Catalog,
     text: RefCell<String>,
     inputs: RefCell<HashMap<String, StreamedInput>>,
 }
@@ -409,8 +417,8 @@ struct StreamedInput {
 }
 
 impl<'a> Streams<'a> {
-    fn new(sink: &'a dyn EventSink) -> Streams<'a> {
-        Streams { sink, text: RefCell::new(String::new()), inputs: RefCell::new(HashMap::new()) }
+    fn new(sink: &'a dyn EventSink, dispatcher: &'a Dispatcher, catalog: &'a Catalog) -> Streams<'a> {
+        Streams { sink, dispatcher, catalog, text: RefCell::new(String::new()), inputs: RefCell::new(HashMap::new()) }
     }
 
     fn forward(&self, event: ModelEvent) {
@@ -420,6 +428,7 @@ impl<'a> Streams<'a> {
                 AgentEvent::TextStreamed { delta }
             }
             ModelEvent::ToolUseStarted { id, name } => {
+                self.dispatcher.place_view_early(self.catalog, &CallId::new(id.clone()), &name);
                 let input = StreamedInput { name: name.clone(), json: String::new(), parsed_len: 0 };
                 self.inputs.borrow_mut().insert(id.clone(), input);
                 AgentEvent::ToolInputStreamed { call_id: CallId::new(id), name, delta: String::new(), parsed: None }

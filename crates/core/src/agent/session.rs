@@ -1,9 +1,11 @@
 //! `AgentSession`: one conversation with its messages, activated servers and result buffer, and
 //! what it needs from outside. The app creates one, calls `run` per user turn, and can persist it.
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::agent::budget::DEFAULT_REQUEST_BUDGET;
 use crate::agent::buffer::{ResultBuffer, StoredResult};
@@ -132,6 +134,10 @@ pub struct SessionSnapshot {
     /// message, then each finished step), and a reload read back from here cut it short.
     #[serde(default)]
     pub in_flight: bool,
+    /// The `mcp-app` block of each view a call placed, by the call's id, so the model can show
+    /// an earlier call's view again after a reload.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub views: BTreeMap<String, Value>,
 }
 
 pub struct AgentSession {
@@ -192,6 +198,7 @@ impl AgentSession {
         self.messages = snapshot.messages;
         let activated = snapshot.activated.into_iter().map(|active| (active.server, active.protocol)).collect();
         self.dispatcher.restore_activated(activated, snapshot.tool_lists);
+        self.dispatcher.restore_views(snapshot.views);
         self.results.restore(snapshot.results, snapshot.evicted);
     }
 
@@ -203,6 +210,7 @@ impl AgentSession {
             results: self.results.entries(),
             evicted: self.results.evicted(),
             in_flight: false,
+            views: self.dispatcher.views(),
         }
     }
 

@@ -11,12 +11,13 @@ pub mod pseudo;
 pub mod record;
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::future::Future;
 use std::pin::pin;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use futures::FutureExt;
 use futures::future::{Either, select};
 use serde_json::{Value, json};
 
@@ -167,7 +168,10 @@ pub struct Dispatcher {
     granted: RefCell<HashSet<(ServerId, String)>>,
     /// The `mcp-app` block of each view a call placed in this conversation, by the call's id, so
     /// the model can show it again (`widget_display` with `mcp-app` and only `call_id`).
-    views: RefCell<HashMap<String, Value>>,
+    views: RefCell<BTreeMap<String, Value>>,
+    /// Views placed while their call's arguments were still streaming, by call id, until the call
+    /// runs or is given up ([`Dispatcher::place_view_early`]).
+    early: RefCell<HashMap<String, PlacedView>>,
 }
 
 impl Dispatcher {
@@ -190,7 +194,8 @@ impl Dispatcher {
             remembered: Vec::new(),
             approver: None,
             granted: RefCell::new(HashSet::new()),
-            views: RefCell::new(HashMap::new()),
+            views: RefCell::new(BTreeMap::new()),
+            early: RefCell::new(HashMap::new()),
         }
     }
 
@@ -262,15 +267,27 @@ impl Dispatcher {
         self.remembered = tool_lists;
     }
 
+    /// The `mcp-app` block of each view this conversation's calls placed, by call id (to store).
+    pub fn views(&self) -> BTreeMap<String, Value> {
+        self.views.borrow().clone()
+    }
+
+    /// Continues a stored conversation's views, so the model can show them again.
+    pub fn restore_views(&mut self, views: BTreeMap<String, Value>) {
+        *self.views.get_mut() = views;
+    }
+
     /// A new user turn: the repetition guard and the "guided" flag start over.
     pub fn begin_run(&mut self) {
         self.guard.reset();
         self.discovered = false;
     }
 
-    /// Forgets the conversation: activations, the data source, the guard, the tools allowed for it.
+    /// Forgets the conversation: activations, the data source, the guard, the tools allowed for
+    /// it, the views its calls placed.
     pub fn reset(&mut self) {
         self.activated.clear();
+        self.views.borrow_mut().clear();
         self.granted.borrow_mut().clear();
         self.remembered.clear();
         self.offer.clear();
@@ -410,7 +427,11 @@ impl Dispatcher {
 
     /// Calls the tool of a call that `begin` did not answer.
     async fn perform(&self, catalog: &Catalog, begun: &Begun, cancel: &CancelToken) -> Option<ToolResult> {
-        if begun.answered.is_some() {
+        if let Some(answered) = &begun.answered {
+            let early = self.early.borrow_mut().remove(begun.call.id.as_str());
+            if let Some(view) = early {
+                self.finish_view(view, answered.clone(), false, &begun.call.id).await;
+            }
             return None;
         }
         let (server, tool) = match begun.call.route {
@@ -437,64 +458,139 @@ impl Dispatcher {
                 self.bounded(local.call(&tool.real, args, context), self.timeout_ms, cancel).await.map(Ok)
             }
             _ => {
+                let early = self.early.borrow_mut().remove(call.id.as_str());
                 let (args, edited) = match self.approve(server, tool, args, cancel).await {
                     Approved::Run(args) => (args, false),
                     Approved::Edited(args) => (args, true),
-                    Approved::Answered(result) => return Some(result),
+                    Approved::Answered(result) => {
+                        return Some(match early {
+                            Some(view) => self.finish_view(view, result, false, &call.id).await,
+                            None => result,
+                        });
+                    }
                 };
-                let result = settle(self.call_remote(server, tool, args.clone(), cancel).await);
-                let result = self.show_view(catalog, server, tool, &args, result, call, cancel).await;
+                let view = match early {
+                    Some(view) => Some(self.give_input(view, &args).await),
+                    None => self.place_view(catalog, server, tool, Some(&args), &call.id, cancel).await,
+                };
+                let outcome = self.call_remote(server, tool, args.clone(), cancel).await;
+                let finished = matches!(outcome, Ok(Ok(_)));
+                let result = settle(outcome);
+                let result = match view {
+                    Some(view) => self.finish_view(view, result, finished, &call.id).await,
+                    None => result,
+                };
                 return Some(if edited { with_edit_note(result, &args) } else { result });
             }
         };
         Some(settle(outcome))
     }
 
-    /// After a successful call of a tool that has an MCP Apps view, places the view on the canvas
-    /// (the local `widget_display` with `mcp-app`) and tells the model its widget id. A view that
-    /// cannot be placed is said in the result; the data still reaches the model.
-    #[allow(clippy::too_many_arguments)]
-    async fn show_view(
+    /// When a tool that has an MCP Apps view starts running, places the view on the canvas (the
+    /// local `widget_display` with `mcp-app`) with the call's input, so the view shows at once;
+    /// [`Dispatcher::finish_view`] gives it the result, or why there is none. `None` when the tool
+    /// has no view or there is no canvas.
+    async fn place_view(
         &self,
         catalog: &Catalog,
         server: &CatalogServer,
         tool: &CatalogTool,
-        args: &Value,
-        result: ToolResult,
-        call: &PreparedCall,
+        args: Option<&Value>,
+        call: &CallId,
         cancel: &CancelToken,
-    ) -> ToolResult {
-        let Some(uri) = tool.view.as_deref().filter(|_| !result.is_error) else {
-            return result;
-        };
-        let display = catalog.servers().iter().find_map(|candidate| {
+    ) -> Option<PlacedView> {
+        let uri = tool.view.as_deref()?;
+        let canvas = catalog.servers().iter().find_map(|candidate| {
             let local = self.local.get(candidate.local?)?;
             candidate.canvas_tool(DISPLAY_TOOL).map(|_| local.clone())
-        });
-        let Some(display) = display else { return result };
-        let block = json!({
+        })?;
+        let mut block = json!({
             "server": server.id.to_string(),
             "tool": tool.real,
             "uri": uri,
-            "input": args,
-            "result": call_tool_result(&result),
-            "call_id": call.id.to_string(),
+            "call_id": call.to_string(),
         });
-        self.views.borrow_mut().insert(call.id.to_string(), block.clone());
+        if let Some(args) = args {
+            block["input"] = args.clone();
+        }
         let params = json!({"name": WidgetKind::McpApp.as_str(), "params": block});
         let context = CallContext {
-            origin: Origin::Agent { call_id: call.id.clone(), source: Some(DataSource { server: server.id.clone(), tool: tool.real.clone() }) },
+            origin: Origin::Agent { call_id: call.clone(), source: Some(DataSource { server: server.id.clone(), tool: tool.real.clone() }) },
             cancel: cancel.clone(),
         };
-        let shown = display.call(DISPLAY_TOOL, params, context).await;
-        let note = if shown.is_error {
-            format!("[The tool's view could not be shown: {}]", shown.text_content())
+        let shown = canvas.call(DISPLAY_TOOL, params, context).await;
+        let id = serde_json::from_str::<Value>(&shown.text_content())
+            .ok()
+            .and_then(|body| body.get("id").and_then(Value::as_str).map(str::to_owned))
+            .filter(|_| !shown.is_error);
+        Some(PlacedView { canvas, block, id, shown, call: call.clone() })
+    }
+
+    /// Gives a placed view its call's end: the result (`finished`, an error result included), or
+    /// why the call never finished (Stop, a timeout, a lost connection), which the view hears as
+    /// `ui/notifications/tool-cancelled`. Tells the model the view's widget id.
+    async fn finish_view(&self, view: PlacedView, result: ToolResult, finished: bool, call: &CallId) -> ToolResult {
+        let end = if finished {
+            json!({"result": call_tool_result(&result)})
         } else {
-            format!("[The tool's interactive view is shown on the canvas: {}]", shown.text_content())
+            let reason = result.text_content();
+            json!({"cancelled": reason.strip_prefix("Error: ").unwrap_or(&reason)})
+        };
+        let view = self.update_view(view, end).await;
+        self.views.borrow_mut().insert(call.to_string(), view.block);
+        let note = match view.id {
+            Some(_) => format!("[The tool's interactive view is shown on the canvas: {}]", view.shown.text_content()),
+            None => format!("[The tool's view could not be shown: {}]", view.shown.text_content()),
         };
         let mut result = result;
         result.content.push(ResultPart::Text { text: note });
         result
+    }
+
+    /// A view placed early gets its call's complete arguments (`ui/notifications/tool-input`).
+    async fn give_input(&self, view: PlacedView, args: &Value) -> PlacedView {
+        self.update_view(view, json!({"input": args})).await
+    }
+
+    /// Merges `fields` into the view's block, on the canvas too (after Stop as well: the view
+    /// must hear how its call ended).
+    async fn update_view(&self, mut view: PlacedView, fields: Value) -> PlacedView {
+        if let (Some(block), Value::Object(fields)) = (view.block.as_object_mut(), &fields) {
+            block.extend(fields.clone());
+        }
+        if let Some(id) = &view.id {
+            let context = CallContext { origin: Origin::Agent { call_id: view.call.clone(), source: None }, cancel: CancelToken::new() };
+            let update = json!({"action": "update", "id": id, "params": {"data": fields}});
+            view.canvas.call("canvas", update, context).await;
+        }
+        view
+    }
+
+    /// The model began writing a call of a tool that has a view: the view is placed now, without
+    /// its input (which the page passes on as it streams in, `ui/notifications/tool-input-partial`),
+    /// and gets it when the call runs. The canvas places an `mcp-app` block without waiting for
+    /// anything (no validator module, no chart engine); were it to wait, the view is placed when
+    /// the call runs instead.
+    pub fn place_view_early(&self, catalog: &Catalog, call: &CallId, name: &str) {
+        let Ok(Entry::Tool { server, tool }) = resolve(catalog, name) else { return };
+        let server = catalog.get(server);
+        let tool = &server.tools[tool];
+        if server.protocol != Protocol::Mcp || tool.view.is_none() || self.early.borrow().contains_key(call.as_str()) {
+            return;
+        }
+        let cancel = CancelToken::new();
+        if let Some(Some(view)) = self.place_view(catalog, server, tool, None, call, &cancel).now_or_never() {
+            self.early.borrow_mut().insert(call.as_str().to_owned(), view);
+        }
+    }
+
+    /// Tells the views placed early whose calls never ran (Stop, a reply cut short) why.
+    pub async fn end_early_views(&self, reason: &str) {
+        let left: Vec<PlacedView> = self.early.borrow_mut().drain().map(|(_, view)| view).collect();
+        for view in left {
+            let call = view.call.clone();
+            self.finish_view(view, ToolResult::error(reason), false, &call).await;
+        }
     }
 
     /// `widget_display` of `mcp-app` naming only an earlier call (`call_id`, maybe a `title`):
@@ -510,8 +606,7 @@ impl Dispatcher {
         let call_id = params.and_then(|params| params.get("call_id")).and_then(Value::as_str).unwrap_or_default();
         let views = self.views.borrow();
         let Some(block) = views.get(call_id) else {
-            let mut known: Vec<&str> = views.keys().map(String::as_str).collect();
-            known.sort_unstable();
+            let known: Vec<&str> = views.keys().map(String::as_str).collect();
             return Err(format!(
                 "no call \"{call_id}\" of this conversation showed a view; calls with views: {}",
                 if known.is_empty() { "none".to_owned() } else { known.join(", ") }
@@ -671,6 +766,20 @@ impl Dispatcher {
             Some(Either::Right(_)) => Err(DispatchError::TimedOut(timeout_ms.div_ceil(1_000))),
         }
     }
+}
+
+/// A view placed when its call started, waiting for the call's end.
+struct PlacedView {
+    /// The local server holding the canvas tools.
+    canvas: Rc<dyn LocalServer>,
+    /// The block as placed, kept (with the call's end) so the model can show it again.
+    block: Value,
+    /// The view's widget id; `None` when it could not be placed.
+    id: Option<String>,
+    /// `widget_display`'s answer.
+    shown: ToolResult,
+    /// The call the view shows.
+    call: CallId,
 }
 
 /// What approval decided for a remote call.

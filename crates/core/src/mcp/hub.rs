@@ -457,6 +457,13 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
         session.view(uri, &cancel).await.map_err(|error| format!("the view <{uri}> of {server} could not be read: {error}"))
     }
 
+    /// A view's `resources/list`, `resources/templates/list` or `prompts/list` (one page, from
+    /// `cursor`), asked of the view's own server only.
+    pub async fn list_for_view(&self, server: &ServerId, method: &str, cursor: Option<String>, cancel: CancelToken) -> Result<Value, String> {
+        let session = self.inner.connected_session(server).map_err(|error| error.to_string())?;
+        session.list_for_view(method, cursor, &cancel).await.map_err(|error| format!("{method} of {server} failed: {error}"))
+    }
+
     /// A view's own `tools/call`: only a listed tool of the view's own server whose visibility
     /// includes views (`"app"`), through the same path (timeouts, call events) as the model's calls.
     pub async fn call_from_view(

@@ -332,6 +332,23 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             .map_err(McpError::after_connected)
     }
 
+    /// One page of `resources/list`, `resources/templates/list` or `prompts/list` for an MCP Apps
+    /// view, asked with the view's cursor and answered as the server sent it.
+    pub async fn list_for_view(&self, method: &str, cursor: Option<String>, cancel: &CancelToken) -> Result<Value, McpError> {
+        let prompts = self.facts.borrow().hello.as_ref().is_some_and(|hello| hello.capabilities.prompts.is_some());
+        let (method, offered) = match method {
+            "resources/list" => (Method::ResourcesList, self.offers_resources()),
+            "resources/templates/list" => (Method::ResourceTemplatesList, self.offers_resources()),
+            "prompts/list" => (Method::PromptsList, prompts),
+            _ => return Err(McpError::NotOffered("such list")),
+        };
+        if !offered {
+            return Err(McpError::NotOffered(if method == Method::PromptsList { "prompts" } else { "resources" }));
+        }
+        let request = self.new_request(method, Some(to_params(&PageParams { cursor })));
+        self.exchange_renewing(&request, self.call_timeout_ms(), cancel).await.map_err(McpError::after_connected)
+    }
+
     /// Whether the server declared `resources.subscribe` in its `initialize` result.
     pub fn offers_subscriptions(&self) -> bool {
         self.facts.borrow().hello.as_ref().is_some_and(|hello| {

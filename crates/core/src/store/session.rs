@@ -3,7 +3,7 @@
 //! difference from what the store is known to hold, so moving one widget writes two small records
 //! even when the canvas holds megabytes of tables.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -53,6 +53,9 @@ struct SessionIndex {
     in_flight: bool,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     imported: bool,
+    /// The views the conversation's calls placed, by call id (small: a view's input and result).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    views: BTreeMap<String, Value>,
 }
 
 /// What the store holds as far as this page knows (the last committed write, or what was read).
@@ -165,6 +168,7 @@ fn written_from(state: SessionState) -> Written {
         tool_lists: state.agent.tool_lists.iter().map(|list| list.server.clone()).collect(),
         in_flight: state.agent.in_flight,
         imported: state.imported,
+        views: state.agent.views,
     };
     Written {
         blocks: state.canvas.blocks().iter().map(|block| (block.id.clone(), block.clone())).collect(),
@@ -324,6 +328,7 @@ fn read_over<const FOLLOWING: bool>(
         results,
         evicted: index.evicted,
         in_flight: index.in_flight,
+        views: index.views,
     };
     let value = SessionState { canvas, agent, imported: index.imported };
     Ok(Some(ReadSession { loaded: Loaded { value, set_aside }, orphans }))

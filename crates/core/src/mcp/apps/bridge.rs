@@ -28,6 +28,9 @@ pub enum ViewAction {
     CallTool { id: Value, name: String, arguments: Value },
     /// `resources/read` of the view's own server.
     ReadResource { id: Value, uri: String },
+    /// `resources/list`, `resources/templates/list` or `prompts/list` (`method`), forwarded with
+    /// the view's `params` (its cursor) to the view's own server.
+    List { id: Value, method: String, params: Value },
     /// `notifications/message`: a log line for the console.
     Log { level: String, message: String },
     /// `ui/notifications/size-changed`: the view's content size in CSS pixels.
@@ -146,6 +149,9 @@ impl ViewBridge {
                 Some(uri) => vec![ViewAction::ReadResource { id, uri: uri.to_owned() }],
                 None => reply(Err((INVALID_PARAMS, "resources/read needs a uri".to_owned()))),
             },
+            "resources/list" | "resources/templates/list" | "prompts/list" => {
+                vec![ViewAction::List { id, method: method.to_owned(), params }]
+            }
             "ui/open-link" => match asks::link(&params) {
                 Ok(link) => vec![ViewAction::OpenLink { id, link }],
                 Err(message) => reply(Err((INVALID_PARAMS, message))),
@@ -201,6 +207,16 @@ impl ViewBridge {
         }
     }
 
+    /// `ui/notifications/tool-input-partial`: the arguments so far, while the model writes them.
+    /// Before the view is ready only the latest is held (each one replaces the one before).
+    pub fn tool_input_partial(&mut self, arguments: Value) -> Vec<Value> {
+        const PARTIAL: &str = "ui/notifications/tool-input-partial";
+        if self.phase != Phase::Ready {
+            self.held.retain(|message| message["method"] != PARTIAL);
+        }
+        self.notify(PARTIAL, json!({"arguments": arguments}))
+    }
+
     /// `ui/notifications/tool-input`: sent now when the view is ready, else held.
     pub fn tool_input(&mut self, arguments: Value) -> Vec<Value> {
         self.notify("ui/notifications/tool-input", json!({"arguments": arguments}))
@@ -214,6 +230,17 @@ impl ViewBridge {
     /// `ui/notifications/tool-cancelled`, when the call never finished (Stop).
     pub fn tool_cancelled(&mut self, reason: &str) -> Vec<Value> {
         self.notify("ui/notifications/tool-cancelled", json!({"reason": reason}))
+    }
+
+    /// The `ui/resource-teardown` request to send before the view's frame goes, with the id its
+    /// answer will carry; `None` when the view never finished its handshake (nothing to ask).
+    pub fn teardown(&mut self) -> Option<(Value, Value)> {
+        if self.phase != Phase::Ready {
+            return None;
+        }
+        let id = json!("autoui-teardown");
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "ui/resource-teardown", "params": {}});
+        Some((id, request))
     }
 
     /// `ui/notifications/host-context-changed` with the fields that changed (theme, size).
@@ -393,6 +420,33 @@ mod tests {
     }
 
     #[test]
+    fn teardown_is_asked_only_of_a_view_that_finished_its_handshake() {
+        let mut bridge = ViewBridge::new(json!({}));
+        assert!(bridge.teardown().is_none(), "a view still loading has nothing to save");
+        bridge.receive(&request(1, "ui/initialize", json!({})), 0.0);
+        bridge.receive(&notification("ui/notifications/initialized", json!({})), 0.0);
+        let (id, request) = bridge.teardown().expect("a ready view is asked");
+        assert_eq!(request["method"], "ui/resource-teardown");
+        assert_eq!(request["id"], id);
+        assert!(bridge.receive(&json!({"jsonrpc": "2.0", "id": id, "result": {}}), 1.0).is_empty(), "its answer needs nothing more");
+    }
+
+    #[test]
+    fn partial_inputs_come_before_the_input_and_only_the_latest_waits_for_the_handshake() {
+        let mut bridge = ViewBridge::new(json!({}));
+        bridge.tool_input_partial(json!({"city": "Par"}));
+        bridge.tool_input_partial(json!({"city": "Paris"}));
+        bridge.receive(&request(1, "ui/initialize", json!({})), 0.0);
+        let released = sent(bridge.receive(&notification("ui/notifications/initialized", json!({})), 0.0));
+        assert_eq!(released.len(), 1, "{released:?}");
+        assert_eq!(released[0]["method"], "ui/notifications/tool-input-partial");
+        assert_eq!(released[0]["params"]["arguments"]["city"], "Paris");
+        let more = bridge.tool_input_partial(json!({"city": "Paris", "days": 3}));
+        assert_eq!(more[0]["params"]["arguments"]["days"], 3, "sent at once when ready");
+        assert_eq!(bridge.tool_input(json!({"city": "Paris", "days": 3}))[0]["method"], "ui/notifications/tool-input");
+    }
+
+    #[test]
     fn initialized_before_initialize_does_not_open_the_channel() {
         let mut bridge = ViewBridge::new(json!({}));
         assert!(bridge.receive(&notification("ui/notifications/initialized", json!({})), 0.0).is_empty());
@@ -410,6 +464,14 @@ mod tests {
         assert_eq!(
             bridge.receive(&request(8, "resources/read", json!({"uri": "ui://x"})), 0.0),
             [ViewAction::ReadResource { id: json!(8), uri: "ui://x".into() }]
+        );
+        assert_eq!(
+            bridge.receive(&request(12, "prompts/list", json!({"cursor": "p2"})), 0.0),
+            [ViewAction::List { id: json!(12), method: "prompts/list".into(), params: json!({"cursor": "p2"}) }]
+        );
+        assert_eq!(
+            bridge.receive(&request(13, "resources/templates/list", json!({})), 0.0),
+            [ViewAction::List { id: json!(13), method: "resources/templates/list".into(), params: json!({}) }]
         );
         assert_eq!(sent(bridge.receive(&request(9, "ping", json!({})), 0.0))[0]["result"], json!({}));
         let refused = sent(bridge.receive(&request(10, "sampling/createMessage", json!({})), 0.0));
