@@ -419,3 +419,36 @@ async fn a_later_chart_of_a_thousand_points_draws_quickly() {
     // bound only catches a much worse regression (the figure is logged).
     assert!(elapsed < 3_000.0, "1,000 points took {elapsed} ms");
 }
+
+#[wasm_bindgen_test]
+async fn a_spec_checked_before_it_is_drawn_is_compiled_once_and_drawn_at_its_widget_size() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    use wasm_bindgen::{JsCast, JsValue, closure::Closure};
+
+    install();
+    let lite = js_sys::Reflect::get(&js_sys::global(), &"vegaLite".into()).expect("vegaLite");
+    let original: js_sys::Function = js_sys::Reflect::get(&lite, &"compile".into()).expect("compile").unchecked_into();
+    let calls = Rc::new(Cell::new(0));
+    let counting = Closure::<dyn Fn(JsValue, JsValue) -> Result<JsValue, JsValue>>::new({
+        let (calls, original, lite) = (calls.clone(), original.clone(), lite.clone());
+        move |spec: JsValue, options: JsValue| {
+            calls.set(calls.get() + 1);
+            original.call2(&lite, &spec, &options)
+        }
+    });
+    js_sys::Reflect::set(&lite, &"compile".into(), counting.as_ref()).expect("wrap compile");
+    let spec = json!({"title": "Compiled once", "data": rows(json!([{"m": "a", "v": 3}, {"m": "b", "v": 5}, {"m": "c", "v": 4}])),
+        "mark": "bar", "encoding": {"x": {"field": "m", "type": "nominal"}, "y": {"field": "v", "type": "quantitative"}}});
+    let verdict = vega::compile(&spec).await;
+    let mounted = mount(spec.clone());
+    let status = outcome(&mounted).await;
+    js_sys::Reflect::set(&lite, &"compile".into(), &original).expect("restore compile");
+
+    assert!(verdict.is_ok_and(|verdict| verdict.errors.is_empty()));
+    assert_eq!(status, "drawn", "{}", mounted.text());
+    assert_eq!(calls.get(), 1, "the check's compiled spec is the one drawn");
+    assert_eq!(marks(&mounted, "rect"), 3);
+    let width = mounted.query("svg.marks").and_then(|svg| svg.get_attribute("width")).and_then(|w| w.parse::<f64>().ok());
+    assert!(width.is_some_and(|width| (width - 640.0).abs() < 2.0), "drawn at its 640 px box, not the size it was compiled at: {width:?}");
+}

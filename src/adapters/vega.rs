@@ -7,7 +7,7 @@
 //! tooltips are written as text, and the spec's `usermeta.embedOptions` (which vega-embed would
 //! merge over these options) is removed.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -102,6 +102,8 @@ pub fn provide_atlas(atlas: Atlas, topology: Value) {
 /// A drawn chart; dropping it stops its view (timers, listeners) and its tooltip handler.
 pub struct Chart {
     result: JsValue,
+    /// The size it was last drawn at, so an unchanged size does not run the view again.
+    size: Cell<(f64, f64)>,
     _tooltip: Closure<dyn Fn(JsValue, MouseEvent, JsValue, JsValue)>,
     _logger: [Closure<dyn Fn(JsValue)>; 2],
 }
@@ -109,6 +111,9 @@ pub struct Chart {
 impl Chart {
     /// Redraws at `width` x `height` CSS pixels (the chart's whole box).
     pub fn resize(&self, width: f64, height: f64) {
+        if self.size.replace((width, height)) == (width, height) {
+            return;
+        }
         let Ok(view) = Reflect::get(&self.result, &"view".into()) else { return };
         for (method, value) in [("width", width), ("height", height)] {
             if let Ok(set) = Reflect::get(&view, &method.into()).and_then(|f| f.dyn_into::<Function>()) {
@@ -131,34 +136,56 @@ impl Drop for Chart {
 
 /// Draws `spec` (already checked by the core) into `host` at `size`, its tooltips in `tip`.
 /// Returns the chart and Vega-Lite's warnings, or the error that stopped it.
+///
+/// The Vega spec the check compiled is drawn as it is (resized to `size`): a spec is compiled once.
+/// A spec naming a built-in map is compiled here, with the map's outlines inlined.
 pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<(Chart, Vec<String>), String> {
     load_engine().await?;
-    let mut maps = Vec::new();
-    for map in vega_lite::atlases_used(spec) {
-        maps.push((map, (*atlas(map).await?).clone()));
-    }
-    let spec = sized(vega_lite::with_atlases(spec, &maps), size);
-    let spec = JSON::parse(&spec.to_string()).map_err(|_| "the spec is not JSON".to_owned())?;
+    let maps = vega_lite::atlases_used(spec);
+    let (vega_spec, mut warnings) = if maps.is_empty() {
+        let compiled = compiled(spec)?;
+        let errors = compiled.verdict.errors;
+        if let Some(error) = errors.into_iter().next() {
+            return Err(error);
+        }
+        (resized(&compiled.vega, spec, size), compiled.verdict.warnings)
+    } else {
+        let mut loaded = Vec::new();
+        for map in maps {
+            loaded.push((map, (*atlas(map).await?).clone()));
+        }
+        let with_maps = vega_lite::with_atlases(spec, &loaded);
+        let compiled = compile_now(&sized(with_maps, size))?;
+        if let Some(error) = compiled.verdict.errors.into_iter().next() {
+            return Err(error);
+        }
+        (compiled.vega, compiled.verdict.warnings)
+    };
 
-    let warnings = Rc::new(RefCell::new(Vec::new()));
-    let (logger, logger_closures) = logger(warnings.clone())?;
+    let kept = Rc::new(RefCell::new(Vec::new()));
+    let (logger, logger_closures) = logger(kept.clone())?;
     let tooltip = tooltip_handler(host.clone(), tip.clone());
-    let options = JSON::parse(r#"{"renderer": "svg", "actions": false, "ast": true, "mode": "vega-lite", "defaultStyle": false}"#)
+    // The config is in the compiled spec already.
+    let options = JSON::parse(r#"{"renderer": "svg", "actions": false, "ast": true, "mode": "vega", "defaultStyle": false}"#)
         .map_err(|_| "options".to_owned())?;
     set(&options, "loader", &LOADER.with(Clone::clone));
     set(&options, "logger", &logger);
     set(&options, "tooltip", tooltip.as_ref());
-    set(&options, "config", &theme());
 
     let embed: Function = global("vegaEmbed")?.dyn_into().map_err(|_| "vegaEmbed is not a function".to_owned())?;
     let promise: Promise = embed
-        .call3(&JsValue::NULL, host, &spec, &options)
+        .call3(&JsValue::NULL, host, &vega_spec, &options)
         .map_err(error_text)?
         .dyn_into()
         .map_err(|_| "vegaEmbed returned no promise".to_owned())?;
     let result = JsFuture::from(promise).await.map_err(error_text)?;
-    let warnings = warnings.borrow().clone();
-    Ok((Chart { result, _tooltip: tooltip, _logger: logger_closures }, warnings))
+    for warning in kept.borrow().iter() {
+        if !warnings.contains(warning) {
+            warnings.push(warning.clone());
+        }
+    }
+    let chart = Chart { result, size: Cell::new(size), _tooltip: tooltip, _logger: logger_closures };
+    Ok((chart, warnings))
 }
 
 /// The page's [`ChartCompiler`]: the engine's own compile and parse steps (Vega-Lite to Vega, then
@@ -166,18 +193,61 @@ pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f
 pub struct EngineCompiler;
 
 impl ChartCompiler for EngineCompiler {
+    fn prepare(&self) {
+        wasm_bindgen_futures::spawn_local(async {
+            let _ = load_engine().await;
+        });
+    }
+
     fn compile<'a>(&'a self, spec: &'a Value) -> LocalBoxFuture<'a, Result<ChartVerdict, String>> {
         Box::pin(compile(spec))
     }
 }
 
-/// What Vega-Lite and Vega say about `spec` without drawing it.
+/// A spec compiled to Vega at [`PLANNED_SIZE`], with what the engine said about it.
+#[derive(Clone)]
+struct Compiled {
+    vega: JsValue,
+    verdict: ChartVerdict,
+}
+
+/// The size a spec is compiled at before its widget is laid out; the drawing sets the real one.
+const PLANNED_SIZE: (f64, f64) = (480.0, 300.0);
+
+/// Compiled specs kept for their drawing, newest last.
+const KEPT_COMPILED: usize = 4;
+
+thread_local! {
+    static COMPILED: RefCell<Vec<(String, Compiled)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// What Vega-Lite and Vega say about `spec` without drawing it. The compiled spec is kept, so
+/// drawing the same spec next does not compile it again.
 pub async fn compile(spec: &Value) -> Result<ChartVerdict, String> {
     load_engine().await?;
-    let mut spec = spec.clone();
-    if let Some(map) = spec.as_object_mut() {
-        map.remove("usermeta");
+    Ok(compiled(spec)?.verdict)
+}
+
+/// `spec` compiled at [`PLANNED_SIZE`]: the kept one, or compiled now and kept.
+fn compiled(spec: &Value) -> Result<Compiled, String> {
+    let key = spec.to_string();
+    let kept = COMPILED.with(|kept| kept.borrow().iter().find(|(known, _)| *known == key).map(|(_, compiled)| compiled.clone()));
+    if let Some(compiled) = kept {
+        return Ok(compiled);
     }
+    let compiled = compile_now(&sized(spec.clone(), PLANNED_SIZE))?;
+    COMPILED.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if kept.len() == KEPT_COMPILED {
+            kept.remove(0);
+        }
+        kept.push((key, compiled.clone()));
+    });
+    Ok(compiled)
+}
+
+/// Compiles `spec` (already sized) with Vega-Lite and parses the result with Vega, as drawing would.
+fn compile_now(spec: &Value) -> Result<Compiled, String> {
     let spec = JSON::parse(&spec.to_string()).map_err(|_| "the spec is not JSON".to_owned())?;
     let kept = Rc::new(RefCell::new(Vec::new()));
     let (logger, _closures) = logger(kept.clone())?;
@@ -189,10 +259,11 @@ pub async fn compile(spec: &Value) -> Result<ChartVerdict, String> {
         Reflect::get(module, &name.into()).and_then(|f| f.dyn_into::<Function>()).map_err(error_text)
     };
     let mut verdict = ChartVerdict::default();
+    let mut vega_spec = JsValue::NULL;
     match method(&lite, "compile")?.call2(&lite, &spec, &options) {
         Err(error) => verdict.errors.push(error_text(error)),
         Ok(compiled) => {
-            let vega_spec = Reflect::get(&compiled, &"spec".into()).map_err(error_text)?;
+            vega_spec = Reflect::get(&compiled, &"spec".into()).map_err(error_text)?;
             let parse_options = JSON::parse(r#"{"ast": true}"#).map_err(error_text)?;
             // The config is already in the compiled spec (vega-embed passes `{}` too).
             if let Err(error) = method(&vega, "parse")?.call3(&vega, &vega_spec, &Object::new(), &parse_options) {
@@ -201,22 +272,40 @@ pub async fn compile(spec: &Value) -> Result<ChartVerdict, String> {
         }
     }
     verdict.warnings = kept.borrow().clone();
-    Ok(verdict)
+    Ok(Compiled { vega: vega_spec, verdict })
+}
+
+/// A copy of the compiled `vega` spec at `size`, where the spec left its size to the widget.
+fn resized(vega: &JsValue, spec: &Value, (width, height): (f64, f64)) -> JsValue {
+    let copy: JsValue = Object::assign(&Object::new(), vega.unchecked_ref()).into();
+    for (key, value) in [("width", width), ("height", height)] {
+        if fills_widget(spec, key) && Reflect::get(&copy, &key.into()).is_ok_and(|own| own.as_f64().is_some()) {
+            set(&copy, key, &value.into());
+        }
+    }
+    copy
+}
+
+/// Whether `spec` takes its `key` (width or height) from the widget: a single view without a
+/// number of its own.
+fn fills_widget(spec: &Value, key: &str) -> bool {
+    let Some(map) = spec.as_object() else { return false };
+    (map.contains_key("mark") || map.contains_key("layer")) && !map.get(key).is_some_and(Value::is_number)
 }
 
 /// Single views without a size of their own fill the widget (`autosize: fit`); compositions
 /// (concat, facet, repeat) keep their own layout.
 fn sized(mut spec: Value, (width, height): (f64, f64)) -> Value {
+    let fills = [("width", width), ("height", height)].map(|(key, value)| (key, value, fills_widget(&spec, key)));
+    let single = spec.as_object().is_some_and(|map| map.contains_key("mark") || map.contains_key("layer"));
     let Some(map) = spec.as_object_mut() else { return spec };
     map.remove("usermeta");
-    let single = map.contains_key("mark") || map.contains_key("layer");
-    if single {
-        for (key, value) in [("width", width), ("height", height)] {
-            let own = map.get(key).is_some_and(|v| v.is_number());
-            if !own {
-                map.insert(key.to_owned(), value.into());
-            }
+    for (key, value, fills) in fills {
+        if fills {
+            map.insert(key.to_owned(), value.into());
         }
+    }
+    if single {
         map.entry("autosize").or_insert_with(|| serde_json::json!({"type": "fit", "contains": "padding"}));
     }
     spec

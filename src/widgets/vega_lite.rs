@@ -49,8 +49,10 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
         }
         status.set(Status::Drawing);
         // The box as laid out now: the observer's first report may still be on its way, and drawing
-        // at the fallback size would mean drawing twice.
-        let (width, height) = (f64::from(host.client_width()), f64::from(host.client_height()));
+        // at the fallback size would mean drawing twice. Rounded down as the observer rounds it, so
+        // its report of the same box does not run the chart again.
+        let rect = host.get_bounding_client_rect();
+        let (width, height) = (rect.width().floor(), rect.height().floor());
         let measured = if width >= 1.0 && height >= 1.0 { (width, height) } else { size.get_untracked() };
         leptos::task::spawn_local(async move {
             let tip: web_sys::HtmlElement = tip.unchecked_into();
