@@ -102,6 +102,7 @@ pub fn provide_atlas(atlas: Atlas, topology: Value) {
 /// A drawn chart; dropping it stops its view (timers, listeners) and its tooltip handler.
 pub struct Chart {
     result: JsValue,
+    host: Element,
     /// The size it was last drawn at, so an unchanged size does not run the view again.
     size: Cell<(f64, f64)>,
     _tooltip: Closure<dyn Fn(JsValue, MouseEvent, JsValue, JsValue)>,
@@ -128,6 +129,7 @@ impl Chart {
 
 impl Drop for Chart {
     fn drop(&mut self) {
+        CANVAS_VIEWS.with(|views| views.borrow_mut().retain(|(host, _)| *host != self.host));
         if let Ok(finalize) = Reflect::get(&self.result, &"finalize".into()).and_then(|f| f.dyn_into::<Function>()) {
             let _ = finalize.call0(&self.result);
         }
@@ -155,7 +157,7 @@ pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f
             loaded.push((map, (*atlas(map).await?).clone()));
         }
         let with_maps = vega_lite::with_atlases(spec, &loaded);
-        let compiled = compile_now(&sized(with_maps, size))?;
+        let compiled = compile_now(&sized(with_maps, size), vega_lite::drawn_on_canvas(spec))?;
         if let Some(error) = compiled.verdict.errors.into_iter().next() {
             return Err(error);
         }
@@ -165,9 +167,13 @@ pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f
     let kept = Rc::new(RefCell::new(Vec::new()));
     let (logger, logger_closures) = logger(kept.clone())?;
     let tooltip = tooltip_handler(host.clone(), tip.clone());
+    let canvas = vega_lite::drawn_on_canvas(spec);
+    // A canvas cannot read CSS variables: the theme's colours are written in as `host` shows them.
+    let vega_spec = if canvas { with_theme_colours(&vega_spec, host)? } else { vega_spec };
     // The config is in the compiled spec already.
-    let options = JSON::parse(r#"{"renderer": "svg", "actions": false, "ast": true, "mode": "vega", "defaultStyle": false}"#)
+    let options = JSON::parse(r#"{"actions": false, "ast": true, "mode": "vega", "defaultStyle": false}"#)
         .map_err(|_| "options".to_owned())?;
+    set(&options, "renderer", &(if canvas { "canvas" } else { "svg" }).into());
     set(&options, "loader", &LOADER.with(Clone::clone));
     set(&options, "logger", &logger);
     set(&options, "tooltip", tooltip.as_ref());
@@ -184,8 +190,72 @@ pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f
             warnings.push(warning.clone());
         }
     }
-    let chart = Chart { result, size: Cell::new(size), _tooltip: tooltip, _logger: logger_closures };
+    label_canvas(host, spec, canvas);
+    if canvas {
+        let view = Reflect::get(&result, &"view".into()).map_err(error_text)?;
+        CANVAS_VIEWS.with(|views| views.borrow_mut().push((host.clone(), view)));
+    }
+    let chart = Chart { result, host: host.clone(), size: Cell::new(size), _tooltip: tooltip, _logger: logger_closures };
     Ok((chart, warnings))
+}
+
+/// A chart drawn on a canvas is one image to assistive technology, named by its title (an SVG
+/// chart describes its own marks and axes).
+fn label_canvas(host: &Element, spec: &Value, canvas: bool) {
+    if !canvas {
+        let _ = host.remove_attribute("role");
+        let _ = host.remove_attribute("aria-label");
+        return;
+    }
+    let title = match &spec["title"] {
+        Value::String(title) => title.clone(),
+        Value::Object(title) => title.get("text").and_then(Value::as_str).unwrap_or_default().to_owned(),
+        _ => String::new(),
+    };
+    let rows = vega_lite::rows(spec);
+    let label = if title.is_empty() { format!("Chart of {rows} rows") } else { format!("{title}: chart of {rows} rows") };
+    let _ = host.set_attribute("role", "img");
+    let _ = host.set_attribute("aria-label", &label);
+}
+
+/// The chart drawn on a canvas in `host` as standalone SVG markup, for the SVG and PNG exports as an
+/// SVG chart's own markup is (its colours were resolved when it was drawn). `None` when `host`
+/// holds no canvas chart.
+pub async fn canvas_chart_svg(host: &Element) -> Option<String> {
+    let view = CANVAS_VIEWS.with(|views| views.borrow().iter().find(|(drawn, _)| drawn == host).map(|(_, view)| view.clone()))?;
+    let to_svg: Function = Reflect::get(&view, &"toSVG".into()).ok()?.dyn_into().ok()?;
+    let promise: Promise = to_svg.call0(&view).ok()?.dyn_into().ok()?;
+    JsFuture::from(promise).await.ok()?.as_string()
+}
+
+/// The compiled `vega` spec with its `var(--token)` colours as `host` resolves them now.
+fn with_theme_colours(vega: &JsValue, host: &Element) -> Result<JsValue, String> {
+    let text = JSON::stringify(vega).ok().and_then(|text| text.as_string()).ok_or("the compiled spec is not JSON")?;
+    let style = web_sys::window().and_then(|window| window.get_computed_style(host).ok().flatten());
+    let resolved = resolve_tokens(&text, |name| {
+        let value = style.as_ref().and_then(|style| style.get_property_value(name).ok())?;
+        Some(value.trim().replace('\\', "\\\\").replace('"', "\\\""))
+    });
+    JSON::parse(&resolved).map_err(error_text)
+}
+
+/// `text` with every `var(--name)` replaced by `value(--name)` (left as it is when unknown).
+fn resolve_tokens(text: &str, value: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("var(--") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 4..];
+        let Some(end) = after.find(')') else { break };
+        let name = &after[..end];
+        match value(name).filter(|value| !value.is_empty()) {
+            Some(value) => out.push_str(&value),
+            None => out.push_str(&rest[start..start + 4 + end + 1]),
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The page's [`ChartCompiler`]: the engine's own compile and parse steps (Vega-Lite to Vega, then
@@ -219,6 +289,8 @@ const KEPT_COMPILED: usize = 4;
 
 thread_local! {
     static COMPILED: RefCell<Vec<(String, Compiled)>> = const { RefCell::new(Vec::new()) };
+    /// The views of the charts drawn on a canvas, by their host, for their SVG export.
+    static CANVAS_VIEWS: RefCell<Vec<(Element, JsValue)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// What Vega-Lite and Vega say about `spec` without drawing it. The compiled spec is kept, so
@@ -235,7 +307,7 @@ fn compiled(spec: &Value) -> Result<Compiled, String> {
     if let Some(compiled) = kept {
         return Ok(compiled);
     }
-    let compiled = compile_now(&sized(spec.clone(), PLANNED_SIZE))?;
+    let compiled = compile_now(&sized(spec.clone(), PLANNED_SIZE), vega_lite::drawn_on_canvas(spec))?;
     COMPILED.with(|kept| {
         let mut kept = kept.borrow_mut();
         if kept.len() == KEPT_COMPILED {
@@ -246,14 +318,19 @@ fn compiled(spec: &Value) -> Result<Compiled, String> {
     Ok(compiled)
 }
 
-/// Compiles `spec` (already sized) with Vega-Lite and parses the result with Vega, as drawing would.
-fn compile_now(spec: &Value) -> Result<Compiled, String> {
+/// Compiles `spec` (already sized) with Vega-Lite and parses the result with Vega, as drawing would;
+/// for a `canvas` the marks and axes get no ARIA descriptions (a canvas shows none).
+fn compile_now(spec: &Value, canvas: bool) -> Result<Compiled, String> {
     let spec = JSON::parse(&spec.to_string()).map_err(|_| "the spec is not JSON".to_owned())?;
     let kept = Rc::new(RefCell::new(Vec::new()));
     let (logger, _closures) = logger(kept.clone())?;
     let options = Object::new();
     set(&options, "logger", &logger);
-    set(&options, "config", &theme());
+    let config = theme();
+    if canvas {
+        set(&config, "aria", &false.into());
+    }
+    set(&options, "config", &config);
     let (lite, vega) = (global("vegaLite")?, global("vega")?);
     let method = |module: &JsValue, name: &str| {
         Reflect::get(module, &name.into()).and_then(|f| f.dyn_into::<Function>()).map_err(error_text)

@@ -1,5 +1,6 @@
-//! `vega-lite` widget: any chart written as a Vega-Lite v6 spec, drawn as SVG by vega-embed
-//! (`adapters::vega`, its engine fetched when the first such widget renders). The spec is checked
+//! `vega-lite` widget: any chart written as a Vega-Lite v6 spec, drawn by vega-embed as SVG, or on a
+//! canvas above `SVG_MAX_ROWS` rows (`adapters::vega`, its engine fetched when the first such widget
+//! renders). The spec is checked
 //! by the core first (inline data within its cap, no URL), so a refused spec loads nothing; while
 //! the engine loads the widget says it is drawing; the engine's errors and warnings (or why it could
 //! not be loaded) are shown in the widget with a pointer to the recipe.
@@ -13,6 +14,7 @@ use serde_json::Value;
 use wasm_bindgen::JsCast;
 
 use crate::adapters::vega::{self, Chart};
+use crate::state::settings::SettingsCtx;
 use crate::widgets::WidgetProps;
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::common::WidgetError;
@@ -37,7 +39,21 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
     // Each draw's number: a draw that finishes after a newer one started is dropped.
     let draws = StoredValue::new(0_u64);
 
+    // A chart on a canvas has the theme's colours written in: a theme switch draws it again, on the
+    // next task (once the page's theme attribute has changed).
+    let redraws = RwSignal::new(0_u32);
+    let settings = use_context::<SettingsCtx>();
+    Effect::new(move |first: Option<()>| {
+        if let Some(settings) = settings {
+            settings.0.with(|settings| settings.theme);
+        }
+        if first.is_some() && data.with_untracked(|spec| vega_lite::drawn_on_canvas(spec)) {
+            set_timeout(move || redraws.update(|n| *n += 1), std::time::Duration::ZERO);
+        }
+    });
+
     Effect::new(move |_| {
+        redraws.track();
         let spec: Arc<Value> = data.get();
         let (Some(host), Some(tip)) = (host.get(), tip.get()) else { return };
         let draw = draws.with_value(|n| n + 1);
