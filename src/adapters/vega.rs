@@ -52,10 +52,15 @@ pub async fn load_engine() -> Result<(), String> {
 }
 
 async fn load_scripts() -> Result<(), String> {
+    // Inserted together with `async = false`: the three download at once and run in order.
+    let mut loads = Vec::new();
     for (global, file) in SCRIPTS {
         if !has_global(global) {
-            load_script(&format!("charts/{file}")).await?;
+            loads.push(load_script(&format!("charts/{file}"))?);
         }
+    }
+    for loaded in futures::future::join_all(loads).await {
+        loaded?;
     }
     Ok(())
 }
@@ -64,17 +69,22 @@ fn has_global(name: &str) -> bool {
     Reflect::get(&js_sys::global(), &name.into()).is_ok_and(|value| !value.is_undefined())
 }
 
-async fn load_script(src: &str) -> Result<(), String> {
-    let failed = || format!("the chart engine could not be loaded ({src}); check the connection and reload");
-    let document = web_sys::window().and_then(|window| window.document()).ok_or_else(failed)?;
+/// Adds a script element for `src` now; the future ends when it has run (or could not be loaded).
+fn load_script(src: &str) -> Result<impl Future<Output = Result<(), String>> + use<>, String> {
+    let failed = {
+        let src = src.to_owned();
+        move || format!("the chart engine could not be loaded ({src}); check the connection and reload")
+    };
+    let document = web_sys::window().and_then(|window| window.document()).ok_or_else(failed.clone())?;
     let script = document.create_element("script").map_err(|_| failed())?;
     script.set_attribute("src", src).map_err(|_| failed())?;
+    set(&script, "async", &false.into());
     let done = Promise::new(&mut |resolve, reject| {
         let _ = script.add_event_listener_with_callback("load", &resolve);
         let _ = script.add_event_listener_with_callback("error", &reject);
     });
-    document.head().ok_or_else(failed)?.append_child(&script).map_err(|_| failed())?;
-    JsFuture::from(done).await.map(|_| ()).map_err(|_| failed())
+    document.head().ok_or_else(failed.clone())?.append_child(&script).map_err(|_| failed())?;
+    Ok(async move { JsFuture::from(done).await.map(|_| ()).map_err(|_| failed()) })
 }
 
 /// The map `atlas`, fetched from the app's origin on first use.

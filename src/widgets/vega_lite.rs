@@ -65,10 +65,8 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
         }
         status.set(Status::Drawing);
         // The box as laid out now: the observer's first report may still be on its way, and drawing
-        // at the fallback size would mean drawing twice. Rounded down as the observer rounds it, so
-        // its report of the same box does not run the chart again.
-        let rect = host.get_bounding_client_rect();
-        let (width, height) = (rect.width().floor(), rect.height().floor());
+        // at the fallback size would mean drawing twice.
+        let (width, height) = box_size(&host);
         let measured = if width >= 1.0 && height >= 1.0 { (width, height) } else { size.get_untracked() };
         leptos::task::spawn_local(async move {
             let tip: web_sys::HtmlElement = tip.unchecked_into();
@@ -79,9 +77,10 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
             match drawn {
                 Ok((drawn, warnings)) => {
                     chart.set_value(Some(drawn));
-                    // The widget may have been resized while the engine loaded.
-                    let (width, height) = size.get_untracked();
-                    if (width, height) != measured {
+                    // The widget may have been resized while the engine loaded. Measured again here:
+                    // the observer's size may still be the fallback, which would draw it twice.
+                    let (width, height) = box_size(&host);
+                    if (width, height) != measured && width >= 1.0 && height >= 1.0 {
                         chart.with_value(|chart| chart.as_ref().map(|chart| chart.resize(width, height)));
                     }
                     status.set(Status::Drawn(warnings));
@@ -132,6 +131,13 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
             {warnings}
         </figure>
     }
+}
+
+/// The chart's box as laid out now, rounded down as the size observer rounds it (so its report of
+/// the same box does not run the chart again).
+fn box_size(host: &web_sys::Element) -> (f64, f64) {
+    let rect = host.get_bounding_client_rect();
+    (rect.width().floor(), rect.height().floor())
 }
 
 fn path_or_root(path: &str) -> &str {
