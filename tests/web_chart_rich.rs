@@ -270,3 +270,31 @@ async fn old_params_draw_as_before() {
     assert!(close(number(&b, "height") / number(&a, "height"), 2.0, 0.02) && number(&a, "x") < number(&b, "x"));
     mounted.container.remove();
 }
+
+#[wasm_bindgen_test]
+async fn every_recipe_example_draws_its_marks_without_an_error() {
+    let examples = registry().get(WidgetKind::ChartRich).expect("chart-rich").examples.clone();
+    assert!(examples.len() >= 10, "one example per chart type at least: {}", examples.len());
+    for example in examples {
+        let title = example["title"].as_str().unwrap_or_default().to_owned();
+        let mounted = drawn(example.clone()).await;
+        assert!(mounted.query("[data-testid=widget-error]").is_none(), "{title}: {}", mounted.text());
+        let marks = mounted.query_all("[data-mark], .au-chart-rich__gauge-value").len();
+        assert!(marks > 0, "{title}: drew no mark");
+        let series = example["data"].as_array().map_or(0, Vec::len);
+        if example["type"] == "scatter" {
+            let points: usize = (0..series).map(|s| example["data"][s]["points"].as_array().map_or(0, Vec::len)).sum();
+            assert_eq!(mounted.query_all(".au-chart-rich__point").len(), points, "{title}: a dot per point");
+        }
+        if example["horizontal"] == true && example["stacked"] == true {
+            let labels = example["labels"].as_array().map_or(0, Vec::len);
+            assert_eq!(mounted.query_all(".au-chart-rich__bar").len(), labels * series, "{title}: a bar per label and series");
+            for row in 0..labels {
+                let ys: Vec<f64> = (0..series).map(|s| number(&mark(&mounted, &format!("{s}-{row}")), "y")).collect();
+                assert!(ys.windows(2).all(|pair| pair[0] == pair[1]), "{title}: one row per label: {ys:?}");
+            }
+        }
+        assert_no_injected_markup(&mounted);
+        mounted.container.remove();
+    }
+}

@@ -110,3 +110,43 @@ async fn a_suggested_request_without_a_key_opens_settings_and_waits_in_the_messa
     let input: web_sys::HtmlTextAreaElement = find(&app, "chat-input").unchecked_into();
     assert_eq!(input.value(), request, "the request is kept, ready to send");
 }
+
+#[wasm_bindgen_test]
+async fn the_gallery_shows_each_chart_rich_example_as_a_variant_of_its_own() {
+    window().location().set_hash("#/gallery").unwrap();
+    let app = mount_app();
+    let examples = autoui_core::recipes::registry()
+        .get(autoui_core::widget_kind::WidgetKind::ChartRich)
+        .expect("chart-rich")
+        .examples
+        .clone();
+    let mut variants = Vec::new();
+    for _ in 0..400 {
+        leptos::task::tick().await;
+        variants = (1..examples.len())
+            .filter_map(|index| app.query_selector(&format!("[data-testid=gallery-variant-chart-rich-{index}]")).unwrap())
+            .collect::<Vec<_>>();
+        if variants.len() == examples.len() - 1 && variants.iter().all(|v| v.query_selector("svg").unwrap().is_some()) {
+            break;
+        }
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            drop(window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 25));
+        });
+        drop(wasm_bindgen_futures::JsFuture::from(promise).await);
+    }
+    window().location().set_hash("#/").unwrap();
+    assert_eq!(variants.len(), examples.len() - 1, "every example after the first has its own gallery cell");
+    assert_eq!(app.query_selector_all("[data-testid=gallery-item-chart-rich]").unwrap().length(), 1, "one item per kind still");
+    for (variant, example) in variants.iter().zip(examples.iter().skip(1)) {
+        let title = example["title"].as_str().unwrap_or_default();
+        let text = variant.text_content().unwrap_or_default();
+        assert!(text.contains(title), "the cell is captioned with its example's title {title:?}: {text}");
+        assert!(variant.query_selector("svg").unwrap().is_some(), "{title}: drawn");
+        assert!(variant.query_selector("[data-testid=widget-error]").unwrap().is_none(), "{title}: {text}");
+        assert!(variant.query_selector("[data-testid^=gallery-variant-add-chart-rich-]").unwrap().is_some(), "{title}: can be added");
+    }
+    let titles: Vec<String> = variants.iter().map(|v| v.text_content().unwrap_or_default()).collect();
+    for wanted in ["Delivery time by carrier", "Page weight and load time", "Cities: density and rent", "Disk used", "Revenue and orders"] {
+        assert!(titles.iter().any(|t| t.contains(wanted)), "{wanted} is in the gallery: {titles:?}");
+    }
+}

@@ -7,6 +7,7 @@ mod support;
 
 use autoui_core::widget_kind::WidgetKind;
 use support::{assert_not_pwned, example, mount_widget, next_frame};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -31,5 +32,21 @@ async fn the_widget_says_it_is_drawing_while_the_engine_loads_then_why_it_could_
     let text = mounted.text();
     assert!(text.contains("Vega-Lite:") && text.contains("vega-lite recipe"), "{text}");
     assert!(mounted.query("svg").is_none(), "nothing half drawn");
+    // The three scripts were asked for at once (not each after the previous one ran), to run in order.
+    let scripts = web_sys::window().and_then(|w| w.document()).expect("document").query_selector_all("script[src^='charts/']").expect("query");
+    let sources: Vec<(String, bool)> = (0..scripts.length())
+        .filter_map(|i| scripts.item(i))
+        .map(|node| {
+            let script: &web_sys::Element = node.unchecked_ref();
+            let ordered = js_sys::Reflect::get(script, &"async".into()).ok().and_then(|a| a.as_bool()) == Some(false);
+            (script.get_attribute("src").unwrap_or_default(), ordered)
+        })
+        .collect();
+    assert_eq!(
+        sources.iter().take(3).cloned().collect::<Vec<_>>(),
+        [("charts/vega.min.js", true), ("charts/vega-lite.min.js", true), ("charts/vega-embed.min.js", true)]
+            .map(|(src, ordered)| (src.to_owned(), ordered)),
+        "all three inserted at once, in order, not async: {sources:?}"
+    );
     assert_not_pwned();
 }

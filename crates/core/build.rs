@@ -38,15 +38,20 @@ fn main() {
         .expect("OUT_DIR is writable");
 }
 
-/// What the gallery shows of a loaded recipe: `{widget, description, example}`, the example being
-/// the `params` of its first example call.
+/// What the gallery shows of a loaded recipe: `{widget, description, examples}`, the examples being
+/// the `params` of its example calls.
 fn showcase_entry(compiled: &Value) -> Option<Value> {
     let frontmatter = compiled.get("frontmatter")?;
-    let example = compiled["examples"].get(0).and_then(|call| call.get("params"));
+    let examples: Vec<Value> = compiled["examples"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|call| call.get("params").cloned().unwrap_or(Value::Null))
+        .collect();
     Some(json!({
         "widget": frontmatter.get("widget")?,
         "description": frontmatter.get("description")?,
-        "example": example.cloned().unwrap_or(Value::Null),
+        "examples": examples,
     }))
 }
 

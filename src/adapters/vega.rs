@@ -7,7 +7,7 @@
 //! tooltips are written as text, and the spec's `usermeta.embedOptions` (which vega-embed would
 //! merge over these options) is removed.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -52,10 +52,15 @@ pub async fn load_engine() -> Result<(), String> {
 }
 
 async fn load_scripts() -> Result<(), String> {
+    // Inserted together with `async = false`: the three download at once and run in order.
+    let mut loads = Vec::new();
     for (global, file) in SCRIPTS {
         if !has_global(global) {
-            load_script(&format!("charts/{file}")).await?;
+            loads.push(load_script(&format!("charts/{file}"))?);
         }
+    }
+    for loaded in futures::future::join_all(loads).await {
+        loaded?;
     }
     Ok(())
 }
@@ -64,17 +69,22 @@ fn has_global(name: &str) -> bool {
     Reflect::get(&js_sys::global(), &name.into()).is_ok_and(|value| !value.is_undefined())
 }
 
-async fn load_script(src: &str) -> Result<(), String> {
-    let failed = || format!("the chart engine could not be loaded ({src}); check the connection and reload");
-    let document = web_sys::window().and_then(|window| window.document()).ok_or_else(failed)?;
+/// Adds a script element for `src` now; the future ends when it has run (or could not be loaded).
+fn load_script(src: &str) -> Result<impl Future<Output = Result<(), String>> + use<>, String> {
+    let failed = {
+        let src = src.to_owned();
+        move || format!("the chart engine could not be loaded ({src}); check the connection and reload")
+    };
+    let document = web_sys::window().and_then(|window| window.document()).ok_or_else(failed.clone())?;
     let script = document.create_element("script").map_err(|_| failed())?;
     script.set_attribute("src", src).map_err(|_| failed())?;
+    set(&script, "async", &false.into());
     let done = Promise::new(&mut |resolve, reject| {
         let _ = script.add_event_listener_with_callback("load", &resolve);
         let _ = script.add_event_listener_with_callback("error", &reject);
     });
-    document.head().ok_or_else(failed)?.append_child(&script).map_err(|_| failed())?;
-    JsFuture::from(done).await.map(|_| ()).map_err(|_| failed())
+    document.head().ok_or_else(failed.clone())?.append_child(&script).map_err(|_| failed())?;
+    Ok(async move { JsFuture::from(done).await.map(|_| ()).map_err(|_| failed()) })
 }
 
 /// The map `atlas`, fetched from the app's origin on first use.
@@ -102,6 +112,9 @@ pub fn provide_atlas(atlas: Atlas, topology: Value) {
 /// A drawn chart; dropping it stops its view (timers, listeners) and its tooltip handler.
 pub struct Chart {
     result: JsValue,
+    host: Element,
+    /// The size it was last drawn at, so an unchanged size does not run the view again.
+    size: Cell<(f64, f64)>,
     _tooltip: Closure<dyn Fn(JsValue, MouseEvent, JsValue, JsValue)>,
     _logger: [Closure<dyn Fn(JsValue)>; 2],
 }
@@ -109,6 +122,9 @@ pub struct Chart {
 impl Chart {
     /// Redraws at `width` x `height` CSS pixels (the chart's whole box).
     pub fn resize(&self, width: f64, height: f64) {
+        if self.size.replace((width, height)) == (width, height) {
+            return;
+        }
         let Ok(view) = Reflect::get(&self.result, &"view".into()) else { return };
         for (method, value) in [("width", width), ("height", height)] {
             if let Ok(set) = Reflect::get(&view, &method.into()).and_then(|f| f.dyn_into::<Function>()) {
@@ -123,6 +139,7 @@ impl Chart {
 
 impl Drop for Chart {
     fn drop(&mut self) {
+        CANVAS_VIEWS.with(|views| views.borrow_mut().retain(|(host, _)| *host != self.host));
         if let Ok(finalize) = Reflect::get(&self.result, &"finalize".into()).and_then(|f| f.dyn_into::<Function>()) {
             let _ = finalize.call0(&self.result);
         }
@@ -131,34 +148,124 @@ impl Drop for Chart {
 
 /// Draws `spec` (already checked by the core) into `host` at `size`, its tooltips in `tip`.
 /// Returns the chart and Vega-Lite's warnings, or the error that stopped it.
+///
+/// The Vega spec the check compiled is drawn as it is (resized to `size`): a spec is compiled once.
+/// A spec naming a built-in map is compiled here, with the map's outlines inlined.
 pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<(Chart, Vec<String>), String> {
     load_engine().await?;
-    let mut maps = Vec::new();
-    for map in vega_lite::atlases_used(spec) {
-        maps.push((map, (*atlas(map).await?).clone()));
-    }
-    let spec = sized(vega_lite::with_atlases(spec, &maps), size);
-    let spec = JSON::parse(&spec.to_string()).map_err(|_| "the spec is not JSON".to_owned())?;
+    let maps = vega_lite::atlases_used(spec);
+    let (vega_spec, mut warnings) = if maps.is_empty() {
+        let compiled = compiled(spec)?;
+        let errors = compiled.verdict.errors;
+        if let Some(error) = errors.into_iter().next() {
+            return Err(error);
+        }
+        (resized(&compiled.vega, spec, size), compiled.verdict.warnings)
+    } else {
+        let mut loaded = Vec::new();
+        for map in maps {
+            loaded.push((map, (*atlas(map).await?).clone()));
+        }
+        let with_maps = vega_lite::with_atlases(spec, &loaded);
+        let compiled = compile_now(&sized(with_maps, size), vega_lite::drawn_on_canvas(spec))?;
+        if let Some(error) = compiled.verdict.errors.into_iter().next() {
+            return Err(error);
+        }
+        (compiled.vega, compiled.verdict.warnings)
+    };
 
-    let warnings = Rc::new(RefCell::new(Vec::new()));
-    let (logger, logger_closures) = logger(warnings.clone())?;
+    let kept = Rc::new(RefCell::new(Vec::new()));
+    let (logger, logger_closures) = logger(kept.clone())?;
     let tooltip = tooltip_handler(host.clone(), tip.clone());
-    let options = JSON::parse(r#"{"renderer": "svg", "actions": false, "ast": true, "mode": "vega-lite", "defaultStyle": false}"#)
+    let canvas = vega_lite::drawn_on_canvas(spec);
+    // A canvas cannot read CSS variables: the theme's colours are written in as `host` shows them.
+    let vega_spec = if canvas { with_theme_colours(&vega_spec, host)? } else { vega_spec };
+    // The config is in the compiled spec already.
+    let options = JSON::parse(r#"{"actions": false, "ast": true, "mode": "vega", "defaultStyle": false}"#)
         .map_err(|_| "options".to_owned())?;
+    set(&options, "renderer", &(if canvas { "canvas" } else { "svg" }).into());
     set(&options, "loader", &LOADER.with(Clone::clone));
     set(&options, "logger", &logger);
     set(&options, "tooltip", tooltip.as_ref());
-    set(&options, "config", &theme());
 
     let embed: Function = global("vegaEmbed")?.dyn_into().map_err(|_| "vegaEmbed is not a function".to_owned())?;
     let promise: Promise = embed
-        .call3(&JsValue::NULL, host, &spec, &options)
+        .call3(&JsValue::NULL, host, &vega_spec, &options)
         .map_err(error_text)?
         .dyn_into()
         .map_err(|_| "vegaEmbed returned no promise".to_owned())?;
     let result = JsFuture::from(promise).await.map_err(error_text)?;
-    let warnings = warnings.borrow().clone();
-    Ok((Chart { result, _tooltip: tooltip, _logger: logger_closures }, warnings))
+    for warning in kept.borrow().iter() {
+        if !warnings.contains(warning) {
+            warnings.push(warning.clone());
+        }
+    }
+    label_canvas(host, spec, canvas);
+    if canvas {
+        let view = Reflect::get(&result, &"view".into()).map_err(error_text)?;
+        CANVAS_VIEWS.with(|views| views.borrow_mut().push((host.clone(), view)));
+    }
+    let chart = Chart { result, host: host.clone(), size: Cell::new(size), _tooltip: tooltip, _logger: logger_closures };
+    Ok((chart, warnings))
+}
+
+/// A chart drawn on a canvas is one image to assistive technology, named by its title (an SVG
+/// chart describes its own marks and axes).
+fn label_canvas(host: &Element, spec: &Value, canvas: bool) {
+    if !canvas {
+        let _ = host.remove_attribute("role");
+        let _ = host.remove_attribute("aria-label");
+        return;
+    }
+    let title = match &spec["title"] {
+        Value::String(title) => title.clone(),
+        Value::Object(title) => title.get("text").and_then(Value::as_str).unwrap_or_default().to_owned(),
+        _ => String::new(),
+    };
+    let rows = vega_lite::rows(spec);
+    let label = if title.is_empty() { format!("Chart of {rows} rows") } else { format!("{title}: chart of {rows} rows") };
+    let _ = host.set_attribute("role", "img");
+    let _ = host.set_attribute("aria-label", &label);
+}
+
+/// The chart drawn on a canvas in `host` as standalone SVG markup, for the SVG and PNG exports as an
+/// SVG chart's own markup is (its colours were resolved when it was drawn). `None` when `host`
+/// holds no canvas chart.
+pub async fn canvas_chart_svg(host: &Element) -> Option<String> {
+    let view = CANVAS_VIEWS.with(|views| views.borrow().iter().find(|(drawn, _)| drawn == host).map(|(_, view)| view.clone()))?;
+    let to_svg: Function = Reflect::get(&view, &"toSVG".into()).ok()?.dyn_into().ok()?;
+    let promise: Promise = to_svg.call0(&view).ok()?.dyn_into().ok()?;
+    JsFuture::from(promise).await.ok()?.as_string()
+}
+
+/// The compiled `vega` spec with its `var(--token)` colours as `host` resolves them now.
+fn with_theme_colours(vega: &JsValue, host: &Element) -> Result<JsValue, String> {
+    let text = JSON::stringify(vega).ok().and_then(|text| text.as_string()).ok_or("the compiled spec is not JSON")?;
+    let style = web_sys::window().and_then(|window| window.get_computed_style(host).ok().flatten());
+    let resolved = resolve_tokens(&text, |name| {
+        let value = style.as_ref().and_then(|style| style.get_property_value(name).ok())?;
+        Some(value.trim().replace('\\', "\\\\").replace('"', "\\\""))
+    });
+    JSON::parse(&resolved).map_err(error_text)
+}
+
+/// `text` with every `var(--name)` replaced by `value(--name)` (left as it is when unknown).
+fn resolve_tokens(text: &str, value: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("var(--") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 4..];
+        let Some(end) = after.find(')') else { break };
+        let name = &after[..end];
+        match value(name).filter(|value| !value.is_empty()) {
+            Some(value) => out.push_str(&value),
+            None => out.push_str(&rest[start..start + 4 + end + 1]),
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The page's [`ChartCompiler`]: the engine's own compile and parse steps (Vega-Lite to Vega, then
@@ -166,33 +273,84 @@ pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f
 pub struct EngineCompiler;
 
 impl ChartCompiler for EngineCompiler {
+    fn prepare(&self) {
+        wasm_bindgen_futures::spawn_local(async {
+            let _ = load_engine().await;
+        });
+    }
+
     fn compile<'a>(&'a self, spec: &'a Value) -> LocalBoxFuture<'a, Result<ChartVerdict, String>> {
         Box::pin(compile(spec))
     }
 }
 
-/// What Vega-Lite and Vega say about `spec` without drawing it.
+/// A spec compiled to Vega at [`PLANNED_SIZE`], with what the engine said about it.
+#[derive(Clone)]
+struct Compiled {
+    vega: JsValue,
+    verdict: ChartVerdict,
+}
+
+/// The size a spec is compiled at before its widget is laid out; the drawing sets the real one.
+const PLANNED_SIZE: (f64, f64) = (480.0, 300.0);
+
+/// Compiled specs kept for their drawing, newest last.
+const KEPT_COMPILED: usize = 4;
+
+thread_local! {
+    static COMPILED: RefCell<Vec<(String, Compiled)>> = const { RefCell::new(Vec::new()) };
+    /// The views of the charts drawn on a canvas, by their host, for their SVG export.
+    static CANVAS_VIEWS: RefCell<Vec<(Element, JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// What Vega-Lite and Vega say about `spec` without drawing it. The compiled spec is kept, so
+/// drawing the same spec next does not compile it again.
 pub async fn compile(spec: &Value) -> Result<ChartVerdict, String> {
     load_engine().await?;
-    let mut spec = spec.clone();
-    if let Some(map) = spec.as_object_mut() {
-        map.remove("usermeta");
+    Ok(compiled(spec)?.verdict)
+}
+
+/// `spec` compiled at [`PLANNED_SIZE`]: the kept one, or compiled now and kept.
+fn compiled(spec: &Value) -> Result<Compiled, String> {
+    let key = spec.to_string();
+    let kept = COMPILED.with(|kept| kept.borrow().iter().find(|(known, _)| *known == key).map(|(_, compiled)| compiled.clone()));
+    if let Some(compiled) = kept {
+        return Ok(compiled);
     }
+    let compiled = compile_now(&sized(spec.clone(), PLANNED_SIZE), vega_lite::drawn_on_canvas(spec))?;
+    COMPILED.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if kept.len() == KEPT_COMPILED {
+            kept.remove(0);
+        }
+        kept.push((key, compiled.clone()));
+    });
+    Ok(compiled)
+}
+
+/// Compiles `spec` (already sized) with Vega-Lite and parses the result with Vega, as drawing would;
+/// for a `canvas` the marks and axes get no ARIA descriptions (a canvas shows none).
+fn compile_now(spec: &Value, canvas: bool) -> Result<Compiled, String> {
     let spec = JSON::parse(&spec.to_string()).map_err(|_| "the spec is not JSON".to_owned())?;
     let kept = Rc::new(RefCell::new(Vec::new()));
     let (logger, _closures) = logger(kept.clone())?;
     let options = Object::new();
     set(&options, "logger", &logger);
-    set(&options, "config", &theme());
+    let config = theme();
+    if canvas {
+        set(&config, "aria", &false.into());
+    }
+    set(&options, "config", &config);
     let (lite, vega) = (global("vegaLite")?, global("vega")?);
     let method = |module: &JsValue, name: &str| {
         Reflect::get(module, &name.into()).and_then(|f| f.dyn_into::<Function>()).map_err(error_text)
     };
     let mut verdict = ChartVerdict::default();
+    let mut vega_spec = JsValue::NULL;
     match method(&lite, "compile")?.call2(&lite, &spec, &options) {
         Err(error) => verdict.errors.push(error_text(error)),
         Ok(compiled) => {
-            let vega_spec = Reflect::get(&compiled, &"spec".into()).map_err(error_text)?;
+            vega_spec = Reflect::get(&compiled, &"spec".into()).map_err(error_text)?;
             let parse_options = JSON::parse(r#"{"ast": true}"#).map_err(error_text)?;
             // The config is already in the compiled spec (vega-embed passes `{}` too).
             if let Err(error) = method(&vega, "parse")?.call3(&vega, &vega_spec, &Object::new(), &parse_options) {
@@ -201,22 +359,40 @@ pub async fn compile(spec: &Value) -> Result<ChartVerdict, String> {
         }
     }
     verdict.warnings = kept.borrow().clone();
-    Ok(verdict)
+    Ok(Compiled { vega: vega_spec, verdict })
+}
+
+/// A copy of the compiled `vega` spec at `size`, where the spec left its size to the widget.
+fn resized(vega: &JsValue, spec: &Value, (width, height): (f64, f64)) -> JsValue {
+    let copy: JsValue = Object::assign(&Object::new(), vega.unchecked_ref()).into();
+    for (key, value) in [("width", width), ("height", height)] {
+        if fills_widget(spec, key) && Reflect::get(&copy, &key.into()).is_ok_and(|own| own.as_f64().is_some()) {
+            set(&copy, key, &value.into());
+        }
+    }
+    copy
+}
+
+/// Whether `spec` takes its `key` (width or height) from the widget: a single view without a
+/// number of its own.
+fn fills_widget(spec: &Value, key: &str) -> bool {
+    let Some(map) = spec.as_object() else { return false };
+    (map.contains_key("mark") || map.contains_key("layer")) && !map.get(key).is_some_and(Value::is_number)
 }
 
 /// Single views without a size of their own fill the widget (`autosize: fit`); compositions
 /// (concat, facet, repeat) keep their own layout.
 fn sized(mut spec: Value, (width, height): (f64, f64)) -> Value {
+    let fills = [("width", width), ("height", height)].map(|(key, value)| (key, value, fills_widget(&spec, key)));
+    let single = spec.as_object().is_some_and(|map| map.contains_key("mark") || map.contains_key("layer"));
     let Some(map) = spec.as_object_mut() else { return spec };
     map.remove("usermeta");
-    let single = map.contains_key("mark") || map.contains_key("layer");
-    if single {
-        for (key, value) in [("width", width), ("height", height)] {
-            let own = map.get(key).is_some_and(|v| v.is_number());
-            if !own {
-                map.insert(key.to_owned(), value.into());
-            }
+    for (key, value, fills) in fills {
+        if fills {
+            map.insert(key.to_owned(), value.into());
         }
+    }
+    if single {
         map.entry("autosize").or_insert_with(|| serde_json::json!({"type": "fit", "contains": "padding"}));
     }
     spec

@@ -12,6 +12,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlCanvasElement, HtmlImageElement, MouseEvent};
 
 use crate::adapters::download::{download_text, timestamped_name};
+use crate::adapters::vega;
 use crate::state::notices::use_notices;
 use crate::ui::files::{WidgetFile, with_files};
 use crate::ui::icons::{Icon, IconSvg};
@@ -53,17 +54,31 @@ pub fn export_widget(kind: WidgetKind, data: Arc<Value>, file: WidgetFile, item:
                 download_text(&timestamped_name(stem, "csv"), "text/csv;charset=utf-8", &text);
             }
         }
-        WidgetFile::Svg => {
-            if let Some(markup) = chart_svg(&item) {
-                download_text(&timestamped_name(stem, "svg"), "image/svg+xml", &markup);
-            }
-        }
-        WidgetFile::Png => {
-            if let Some(markup) = chart_svg(&item) {
-                save_png(&markup, &frame_background(&item), &timestamped_name(stem, "png"));
+        WidgetFile::Svg | WidgetFile::Png => {
+            let background = frame_background(&item);
+            let save = move |markup: String| match file {
+                WidgetFile::Svg => {
+                    download_text(&timestamped_name(stem, "svg"), "image/svg+xml", &markup);
+                }
+                _ => save_png(&markup, &background, &timestamped_name(stem, "png")),
+            };
+            if let Some(host) = canvas_chart_host(&item) {
+                leptos::task::spawn_local(async move {
+                    if let Some(markup) = vega::canvas_chart_svg(&host).await {
+                        save(markup);
+                    }
+                });
+            } else if let Some(markup) = chart_svg(&item) {
+                save(markup);
             }
         }
     }
+}
+
+/// The `vega-lite` chart drawn on a canvas in the menu item's frame: its SVG comes from its view.
+fn canvas_chart_host(item: &Element) -> Option<Element> {
+    let host = item.closest(".au-frame").ok()??.query_selector(".au-vega-lite__chart").ok()??;
+    host.query_selector("canvas").ok()?.map(|_| host)
 }
 
 /// The chart's `<svg>` (found from the menu item's frame) as standalone markup, with every

@@ -1,4 +1,5 @@
-//! The gallery: every widget rendered from its recipe's first example, usable without any API key.
+//! The gallery: every widget rendered from its recipe's first example (and `chart-rich` from each of
+//! its examples, one per chart type), usable without any API key.
 
 use std::sync::Arc;
 
@@ -6,6 +7,7 @@ use autoui_core::canvas::op::Op;
 use autoui_core::ids::BlockId;
 use autoui_core::recipes::showcase::showcase;
 use autoui_core::tool::Origin;
+use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 use serde_json::Value;
 
@@ -20,47 +22,68 @@ pub fn Gallery() -> impl IntoView {
     let last_event = RwSignal::new(None::<String>);
     let canvas = use_canvas();
     let notices = use_notices();
+    // `variant`: the index of a further example of the widget's recipe (None for its first).
+    let cell = move |kind: WidgetKind, example: Value, variant: Option<usize>, caption: String, label: String| {
+        let inserted = Arc::new(example.clone());
+        let insert = move |_| {
+            let op = Op::Add {
+                id: BlockId::generate(&BrowserRandom),
+                kind,
+                data: inserted.clone(),
+                layout: None,
+                style: Default::default(),
+            };
+            match canvas.apply(op, Origin::User) {
+                Ok(_) => notices.info(format!("Added the {kind} example to the canvas.")),
+                Err(error) => notices.error(format!("The {kind} example could not be added: {error}")),
+            }
+        };
+        let props = WidgetProps {
+            id: BlockId::new(match variant {
+                None => format!("gallery_{}", kind.as_str().replace('-', "_")),
+                Some(index) => format!("gallery_{}_{index}", kind.as_str().replace('-', "_")),
+            }),
+            data: Signal::stored(Arc::new(example)),
+            emit: Callback::new(move |(action, payload): (autoui_core::canvas::event::WidgetAction, Value)| {
+                last_event.set(Some(format!("{kind}: {} {payload}", action.as_str())));
+            }),
+        };
+        // Variants have test ids of their own: `gallery-item-*` stays one per widget kind.
+        let (item, add) = match variant {
+            None => (format!("gallery-item-{kind}"), format!("gallery-add-{kind}")),
+            Some(index) => (format!("gallery-variant-{kind}-{index}"), format!("gallery-variant-add-{kind}-{index}")),
+        };
+        view! {
+            <article class="au-gallery-page__item" data-testid=item>
+                <header class="au-gallery-page__header">
+                    <h3>{kind.as_str()}</h3>
+                    <p>{caption}</p>
+                    <div class="au-gallery-page__actions">
+                        <button class="au-button" data-testid=add on:click=insert>"Add to canvas"</button>
+                    </div>
+                </header>
+                // Focusable, so a keyboard user can scroll an example taller or wider than its box.
+                <div class="au-gallery-page__widget au-widget" tabindex="0" role="region"
+                    aria-label=label>{render_widget(kind, props)}</div>
+            </article>
+        }
+    };
     let items = showcase()
         .into_iter()
         .filter(|shown| !shown.kind.needs_server())
-        .map(|shown| {
+        .flat_map(|shown| {
             let kind = shown.kind;
-            let example = shown.example;
-            let inserted = Arc::new(example.clone());
-            let insert = move |_| {
-                let op = Op::Add {
-                    id: BlockId::generate(&BrowserRandom),
-                    kind,
-                    data: inserted.clone(),
-                    layout: None,
-                    style: Default::default(),
-                };
-                match canvas.apply(op, Origin::User) {
-                    Ok(_) => notices.info(format!("Added the {kind} example to the canvas.")),
-                    Err(error) => notices.error(format!("The {kind} example could not be added: {error}")),
+            let first = shown.examples.first().cloned().unwrap_or(Value::Null);
+            let mut cells = vec![cell(kind, first, None, shown.description.clone(), format!("{kind} example"))];
+            // A widget with several chart types shows each of its recipe's further examples too.
+            if kind == WidgetKind::ChartRich {
+                for (index, example) in shown.examples.iter().enumerate().skip(1) {
+                    let title = example["title"].as_str().unwrap_or("another example").to_owned();
+                    let label = format!("{kind} example: {title}");
+                    cells.push(cell(kind, example.clone(), Some(index), title, label));
                 }
-            };
-            let props = WidgetProps {
-                id: BlockId::new(format!("gallery_{}", kind.as_str().replace('-', "_"))),
-                data: Signal::stored(Arc::new(example)),
-                emit: Callback::new(move |(action, payload): (autoui_core::canvas::event::WidgetAction, Value)| {
-                    last_event.set(Some(format!("{kind}: {} {payload}", action.as_str())));
-                }),
-            };
-            view! {
-                <article class="au-gallery-page__item" data-testid=format!("gallery-item-{kind}")>
-                    <header class="au-gallery-page__header">
-                        <h3>{kind.as_str()}</h3>
-                        <p>{shown.description}</p>
-                        <div class="au-gallery-page__actions">
-                            <button class="au-button" data-testid=format!("gallery-add-{kind}") on:click=insert>"Add to canvas"</button>
-                        </div>
-                    </header>
-                    // Focusable, so a keyboard user can scroll an example taller or wider than its box.
-                    <div class="au-gallery-page__widget au-widget" tabindex="0" role="region"
-                        aria-label=format!("{kind} example")>{render_widget(kind, props)}</div>
-                </article>
             }
+            cells
         })
         .collect_view();
 

@@ -1,5 +1,6 @@
-//! `vega-lite` widget: any chart written as a Vega-Lite v6 spec, drawn as SVG by vega-embed
-//! (`adapters::vega`, its engine fetched when the first such widget renders). The spec is checked
+//! `vega-lite` widget: any chart written as a Vega-Lite v6 spec, drawn by vega-embed as SVG, or on a
+//! canvas above `SVG_MAX_ROWS` rows (`adapters::vega`, its engine fetched when the first such widget
+//! renders). The spec is checked
 //! by the core first (inline data within its cap, no URL), so a refused spec loads nothing; while
 //! the engine loads the widget says it is drawing; the engine's errors and warnings (or why it could
 //! not be loaded) are shown in the widget with a pointer to the recipe.
@@ -13,6 +14,7 @@ use serde_json::Value;
 use wasm_bindgen::JsCast;
 
 use crate::adapters::vega::{self, Chart};
+use crate::state::settings::SettingsCtx;
 use crate::widgets::WidgetProps;
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::common::WidgetError;
@@ -37,7 +39,21 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
     // Each draw's number: a draw that finishes after a newer one started is dropped.
     let draws = StoredValue::new(0_u64);
 
+    // A chart on a canvas has the theme's colours written in: a theme switch draws it again, on the
+    // next task (once the page's theme attribute has changed).
+    let redraws = RwSignal::new(0_u32);
+    let settings = use_context::<SettingsCtx>();
+    Effect::new(move |first: Option<()>| {
+        if let Some(settings) = settings {
+            settings.0.with(|settings| settings.theme);
+        }
+        if first.is_some() && data.with_untracked(|spec| vega_lite::drawn_on_canvas(spec)) {
+            set_timeout(move || redraws.update(|n| *n += 1), std::time::Duration::ZERO);
+        }
+    });
+
     Effect::new(move |_| {
+        redraws.track();
         let spec: Arc<Value> = data.get();
         let (Some(host), Some(tip)) = (host.get(), tip.get()) else { return };
         let draw = draws.with_value(|n| n + 1);
@@ -50,7 +66,7 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
         status.set(Status::Drawing);
         // The box as laid out now: the observer's first report may still be on its way, and drawing
         // at the fallback size would mean drawing twice.
-        let (width, height) = (f64::from(host.client_width()), f64::from(host.client_height()));
+        let (width, height) = box_size(&host);
         let measured = if width >= 1.0 && height >= 1.0 { (width, height) } else { size.get_untracked() };
         leptos::task::spawn_local(async move {
             let tip: web_sys::HtmlElement = tip.unchecked_into();
@@ -61,9 +77,10 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
             match drawn {
                 Ok((drawn, warnings)) => {
                     chart.set_value(Some(drawn));
-                    // The widget may have been resized while the engine loaded.
-                    let (width, height) = size.get_untracked();
-                    if (width, height) != measured {
+                    // The widget may have been resized while the engine loaded. Measured again here:
+                    // the observer's size may still be the fallback, which would draw it twice.
+                    let (width, height) = box_size(&host);
+                    if (width, height) != measured && width >= 1.0 && height >= 1.0 {
                         chart.with_value(|chart| chart.as_ref().map(|chart| chart.resize(width, height)));
                     }
                     status.set(Status::Drawn(warnings));
@@ -114,6 +131,13 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
             {warnings}
         </figure>
     }
+}
+
+/// The chart's box as laid out now, rounded down as the size observer rounds it (so its report of
+/// the same box does not run the chart again).
+fn box_size(host: &web_sys::Element) -> (f64, f64) {
+    let rect = host.get_bounding_client_rect();
+    (rect.width().floor(), rect.height().floor())
 }
 
 fn path_or_root(path: &str) -> &str {

@@ -165,5 +165,9 @@ pub struct ChartVerdict {
 /// warnings reach the model with its `widget_display` call instead of showing on a broken widget.
 /// `Err` when the engine cannot run (not loaded): the widget then says so itself.
 pub trait ChartCompiler {
+    /// Starts readying the engine (a download, say) as soon as a call is known to need it, so it
+    /// overlaps the call's other checks. Compiling waits for it either way.
+    fn prepare(&self) {}
+
     fn compile<'a>(&'a self, spec: &'a serde_json::Value) -> LocalBoxFuture<'a, Result<ChartVerdict, String>>;
 }

@@ -590,6 +590,39 @@ fn vega_lite_warnings_come_back_with_the_shown_widget() {
     assert_eq!(shown["warnings"], json!(["size dropped as it is incompatible with \"bar\""]));
 }
 
+/// Counts the times it was asked to ready the engine, and what it compiled by then.
+struct Preparing {
+    prepared: std::rc::Rc<std::cell::Cell<usize>>,
+    prepared_before_compile: std::rc::Rc<std::cell::Cell<bool>>,
+}
+
+impl autoui_core::ports::ChartCompiler for Preparing {
+    fn prepare(&self) {
+        self.prepared.set(self.prepared.get() + 1);
+    }
+
+    fn compile<'a>(
+        &'a self,
+        _spec: &'a Value,
+    ) -> futures::future::LocalBoxFuture<'a, Result<autoui_core::ports::ChartVerdict, String>> {
+        self.prepared_before_compile.set(self.prepared.get() > 0);
+        Box::pin(async { Ok(autoui_core::ports::ChartVerdict::default()) })
+    }
+}
+
+#[test]
+fn a_vega_lite_call_readies_the_chart_engine_before_compiling_and_other_widgets_leave_it_alone() {
+    let (prepared, before) = Default::default();
+    let engine = Preparing { prepared: std::rc::Rc::clone(&prepared), prepared_before_compile: std::rc::Rc::clone(&before) };
+    let h = Harness::new();
+    let h = Harness { ui: h.ui.with_chart_compiler(std::rc::Rc::new(engine)), ..h };
+    h.ok("widget_display", display("alert", json!({"title": "no chart here", "level": "info"})));
+    assert_eq!(prepared.get(), 0, "a widget without a chart engine does not load it");
+    h.ok("widget_display", display("vega-lite", bars("datum.b")));
+    assert_eq!(prepared.get(), 1);
+    assert!(before.get(), "the engine was readied before the spec was compiled");
+}
+
 #[test]
 fn an_unknown_vega_lite_mark_is_named_with_the_marks_there_are() {
     let h = with_engine();

@@ -26,13 +26,13 @@ fn there_is_exactly_one_recipe_per_widget_kind_in_gallery_order() {
 }
 
 #[test]
-fn the_gallery_shows_every_recipe_with_its_description_and_first_example() {
-    let shown: Vec<(WidgetKind, String, serde_json::Value)> =
-        showcase().into_iter().map(|entry| (entry.kind, entry.description, entry.example)).collect();
-    let registered: Vec<(WidgetKind, String, serde_json::Value)> = registry()
+fn the_gallery_shows_every_recipe_with_its_description_and_examples() {
+    let shown: Vec<(WidgetKind, String, Vec<serde_json::Value>)> =
+        showcase().into_iter().map(|entry| (entry.kind, entry.description, entry.examples)).collect();
+    let registered: Vec<(WidgetKind, String, Vec<serde_json::Value>)> = registry()
         .all()
         .iter()
-        .map(|recipe| (recipe.kind, recipe.description.clone(), recipe.examples[0].clone()))
+        .map(|recipe| (recipe.kind, recipe.description.clone(), recipe.examples.clone()))
         .collect();
     assert_eq!(shown, registered);
 }

@@ -9,9 +9,10 @@ use autoui_core::view::chart::{Band, Linear, Ticks, area_path, line_path, num, s
 use leptos::html::Div;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, FocusEvent, KeyboardEvent, PointerEvent, SvgElement};
+use web_sys::{Element, KeyboardEvent, PointerEvent, SvgElement};
 
 use crate::widgets::chart_rich::model::{Chart, ChartKind, Series};
+use crate::widgets::chart_rich::frame::{PlotBox, PlotSvg};
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::chart_rich::{LABEL_CHARS, format_value, short_label};
 
@@ -28,12 +29,8 @@ type Intervals = Vec<Option<(f64, f64)>>;
 /// The plot's geometry at one size and set of visible series.
 #[derive(Clone, Debug, PartialEq)]
 struct Frame {
-    width: f64,
-    height: f64,
-    top: f64,
-    bottom: f64,
-    left: f64,
-    right: f64,
+    /// The plot's size and the area inside its axes.
+    plot: PlotBox,
     ticks: Ticks,
     y: Linear,
     /// The second axis, for the series measured at the right.
@@ -112,12 +109,7 @@ impl Frame {
         let slot = (right - left) / count as f64;
         let label_every = ((widest_label as f64 * 6.6 + 10.0) / slot).ceil().max(1.0) as usize;
         Frame {
-            width,
-            height,
-            top,
-            bottom,
-            left,
-            right,
+            plot: PlotBox { width, height, top, bottom, left, right },
             ticks,
             y: Linear {
                 domain: (ticks.min, ticks.max),
@@ -197,9 +189,9 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                 return;
             }
             let category = frame.with_untracked(|f| {
-                let x = f.left
+                let x = f.plot.left
                     + (f64::from(event.client_x()) - rect.left()) / rect.width()
-                        * (f.right - f.left);
+                        * (f.plot.right - f.plot.left);
                 f.x.index_at(x)
             });
             if active.get_untracked()
@@ -230,15 +222,15 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                     let zero = value == 0.0 && f.ticks.min < 0.0;
                     view! {
                         <line class="au-chart-rich__grid" class:au-chart-rich__grid--zero=zero
-                            x1=num(f.left) x2=num(f.right) y1=y.clone() y2=y.clone() />
-                        <text class="au-chart-rich__tick" x=num(f.left - 8.0) y=y text-anchor="end"
+                            x1=num(f.plot.left) x2=num(f.plot.right) y1=y.clone() y2=y.clone() />
+                        <text class="au-chart-rich__tick" x=num(f.plot.left - 8.0) y=y text-anchor="end"
                             dominant-baseline="middle">{f.ticks.label(value)}</text>
                     }
                 })
                 .collect_view();
             let unit = (!unit.is_empty()).then(|| {
                 view! {
-                    <text class="au-chart-rich__unit" x=num(f.left - 8.0) y="10" text-anchor="end"
+                    <text class="au-chart-rich__unit" x=num(f.plot.left - 8.0) y="10" text-anchor="end"
                         dominant-baseline="middle">{unit}</text>
                 }
             });
@@ -247,15 +239,15 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                     .values()
                     .into_iter()
                     .map(|value| view! {
-                        <text class="au-chart-rich__tick au-chart-rich__tick--right" x=num(f.right + 8.0) y=num(y.map(value))
+                        <text class="au-chart-rich__tick au-chart-rich__tick--right" x=num(f.plot.right + 8.0) y=num(y.map(value))
                             dominant-baseline="middle">{ticks.label(value)}</text>
                     })
                     .collect_view();
                 let unit = (!right_unit.is_empty()).then(|| view! {
-                    <text class="au-chart-rich__unit" x=num(f.right + 8.0) y="10" dominant-baseline="middle">{right_unit.clone()}</text>
+                    <text class="au-chart-rich__unit" x=num(f.plot.right + 8.0) y="10" dominant-baseline="middle">{right_unit.clone()}</text>
                 });
                 view! {
-                    <line class="au-chart-rich__axis" x1=num(f.right) x2=num(f.right) y1=num(f.top) y2=num(f.bottom) />
+                    <line class="au-chart-rich__axis" x1=num(f.plot.right) x2=num(f.plot.right) y1=num(f.plot.top) y2=num(f.plot.bottom) />
                     {unit}
                     {labels}
                 }
@@ -265,7 +257,7 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                     {unit}
                     {grid}
                     {right_axis}
-                    <line class="au-chart-rich__axis" x1=num(f.left) x2=num(f.right)
+                    <line class="au-chart-rich__axis" x1=num(f.plot.left) x2=num(f.plot.right)
                         y1=num(f.baseline()) y2=num(f.baseline()) />
                 </g>
             }
@@ -284,7 +276,7 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                     .filter(|(index, _)| index % every == 0)
                     .map(|(index, label)| {
                         view! {
-                            <text class="au-chart-rich__label" x=num(f.x.center(index)) y=num(f.bottom + 17.0)
+                            <text class="au-chart-rich__label" x=num(f.x.center(index)) y=num(f.plot.bottom + 17.0)
                                 text-anchor="middle">{short_label(label, LABEL_CHARS)}</text>
                         }
                     })
@@ -301,8 +293,8 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                 ChartKind::Bar if f.visible.iter().all(|&s| !draws_line(&chart_for_spots, &chart_for_spots.series[s])) => {
                     let step = f.x.length / f.x.count.max(1) as f64;
                     view! {
-                        <rect class="au-chart-rich__band" x=num(f.x.start + step * category as f64) y=num(f.top)
-                            width=num(step) height=num(f.bottom - f.top) />
+                        <rect class="au-chart-rich__band" x=num(f.x.start + step * category as f64) y=num(f.plot.top)
+                            width=num(step) height=num(f.plot.bottom - f.plot.top) />
                     }
                     .into_any()
                 }
@@ -322,7 +314,7 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                         })
                         .collect_view();
                     view! {
-                        <line class="au-chart-rich__cursor" x1=num(x) x2=num(x) y1=num(f.top) y2=num(f.bottom) />
+                        <line class="au-chart-rich__cursor" x1=num(x) x2=num(x) y1=num(f.plot.top) y2=num(f.plot.bottom) />
                         {spots}
                     }
                     .into_any()
@@ -371,7 +363,7 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                     .iter()
                     .map(|&s| (s, chart.series[s].values.get(category).copied().flatten()))
                     .collect();
-                (x / f.width * 100.0, x > f.width * 0.6, rows)
+                (x / f.plot.width * 100.0, x > f.plot.width * 0.6, rows)
             });
             let rows = rows
                 .into_iter()
@@ -398,7 +390,6 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
         }
     };
 
-    let view_box = move || size.with(|(w, h)| format!("0 0 {} {}", num(*w), num(*h)));
     let description = format!(
         "{} chart{}: {} series, {} categories. Use the arrow keys to move between values.",
         capitalised(kind.as_str()),
@@ -410,32 +401,23 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
         chart.series.len(),
         chart.categories.len()
     );
+    let on_mark = Callback::new(move |mark: Option<(usize, usize)>| match mark {
+        Some((series, category)) => {
+            tab_stop.set((series, category));
+            active.set(Some(Active { category, series: Some(series) }));
+        }
+        None => active.set(None),
+    });
+    let area = Memo::new(move |_| frame.with(|f| f.plot));
 
     view! {
         <div class="au-chart-rich__plot" node_ref=node>
-            <svg class="au-chart-rich__svg" viewBox=view_box role="group" aria-label=description
-                on:pointerleave=move |_| active.set(None)
-                on:focusin=move |event: FocusEvent| {
-                    if let Some((series, category)) = mark_of(&event) {
-                        tab_stop.set((series, category));
-                        active.set(Some(Active { category, series: Some(series) }));
-                    }
-                }
-                on:focusout=move |_| active.set(None)
-                on:keydown=move |event: KeyboardEvent| {
-                    if let Some(mark) = mark_of(&event) {
-                        move_focus(mark, dimensions, &event);
-                    }
-                }>
+            <PlotSvg size description dimensions on_mark hit=(area, Callback::new(on_pointer))>
                 {axes}
                 {highlight}
                 {labels}
                 {marks}
-                {move || frame.with(|f| view! {
-                    <rect class="au-chart-rich__hit" x=num(f.left) y=num(f.top) width=num(f.right - f.left)
-                        height=num(f.bottom - f.top) on:pointermove=on_pointer.clone() aria-hidden="true" />
-                })}
-            </svg>
+            </PlotSvg>
             {tooltip}
         </div>
     }

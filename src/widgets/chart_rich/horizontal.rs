@@ -8,9 +8,10 @@ use autoui_core::view::chart::{Band, Linear, Ticks, num, stack};
 use leptos::html::Div;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, FocusEvent, KeyboardEvent, PointerEvent};
+use web_sys::{Element, PointerEvent};
 
-use crate::widgets::chart_rich::cartesian::{first_mark, mark_of, move_focus};
+use crate::widgets::chart_rich::cartesian::first_mark;
+use crate::widgets::chart_rich::frame::{PlotBox, PlotSvg};
 use crate::widgets::chart_rich::model::Chart;
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::chart_rich::{LABEL_CHARS, format_value, short_label, tooltip_transform};
@@ -18,12 +19,8 @@ use crate::widgets::chart_rich::{LABEL_CHARS, format_value, short_label, tooltip
 /// The plot's geometry at one size and set of visible series.
 #[derive(Clone, Debug, PartialEq)]
 struct Frame {
-    width: f64,
-    height: f64,
-    top: f64,
-    bottom: f64,
-    left: f64,
-    right: f64,
+    /// The plot's size and the area inside its axes.
+    plot: PlotBox,
     ticks: Ticks,
     /// Values along x.
     x: Linear,
@@ -60,12 +57,7 @@ impl Frame {
         let target = ((right - left) / 80.0).floor().clamp(2.0, 8.0) as usize;
         let ticks = Ticks::nice(low, high, target);
         Frame {
-            width,
-            height,
-            top,
-            bottom,
-            left,
-            right,
+            plot: PlotBox { width, height, top, bottom, left, right },
             ticks,
             x: Linear { domain: (ticks.min, ticks.max), range: (left, right) },
             y: Band { start: top, length: bottom - top, count: chart.categories.len().max(1), padding: 0.24 },
@@ -122,7 +114,7 @@ pub fn HorizontalPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl In
             return;
         }
         let category = frame.with_untracked(|f| {
-            f.y.index_at(f.top + (f64::from(event.client_y()) - rect.top()) / rect.height() * (f.bottom - f.top))
+            f.y.index_at(f.plot.top + (f64::from(event.client_y()) - rect.top()) / rect.height() * (f.plot.bottom - f.plot.top))
         });
         if active.get_untracked() != Some((category, None)) {
             active.set(Some((category, None)));
@@ -141,19 +133,19 @@ pub fn HorizontalPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl In
                     let x = num(f.x.map(value));
                     view! {
                         <line class="au-chart-rich__grid" class:au-chart-rich__grid--zero=value == 0.0 && f.ticks.min < 0.0
-                            x1=x.clone() x2=x.clone() y1=num(f.top) y2=num(f.bottom) />
-                        <text class="au-chart-rich__tick" x=x y=num(f.bottom + 16.0) text-anchor="middle">{f.ticks.label(value)}</text>
+                            x1=x.clone() x2=x.clone() y1=num(f.plot.top) y2=num(f.plot.bottom) />
+                        <text class="au-chart-rich__tick" x=x y=num(f.plot.bottom + 16.0) text-anchor="middle">{f.ticks.label(value)}</text>
                     }
                 })
                 .collect_view();
             let unit = (!unit.is_empty()).then(|| view! {
-                <text class="au-chart-rich__unit" x=num(f.right) y="10" text-anchor="end" dominant-baseline="middle">{unit}</text>
+                <text class="au-chart-rich__unit" x=num(f.plot.right) y="10" text-anchor="end" dominant-baseline="middle">{unit}</text>
             });
             view! {
                 <g aria-hidden="true">
                     {unit}
                     {grid}
-                    <line class="au-chart-rich__axis" x1=num(f.baseline()) x2=num(f.baseline()) y1=num(f.top) y2=num(f.bottom) />
+                    <line class="au-chart-rich__axis" x1=num(f.baseline()) x2=num(f.baseline()) y1=num(f.plot.top) y2=num(f.plot.bottom) />
                 </g>
             }
         })
@@ -168,7 +160,7 @@ pub fn HorizontalPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl In
                     .iter()
                     .enumerate()
                     .map(|(index, label)| view! {
-                        <text class="au-chart-rich__label" x=num(f.left - 8.0) y=num(f.y.center(index)) text-anchor="end"
+                        <text class="au-chart-rich__label" x=num(f.plot.left - 8.0) y=num(f.y.center(index)) text-anchor="end"
                             dominant-baseline="middle">{short_label(label, LABEL_CHARS)}</text>
                     })
                     .collect_view()
@@ -181,8 +173,8 @@ pub fn HorizontalPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl In
         frame.with(|f| {
             let step = f.y.length / f.y.count.max(1) as f64;
             Some(view! {
-                <rect class="au-chart-rich__band" x=num(f.left) y=num(f.y.start + step * category as f64)
-                    width=num(f.right - f.left) height=num(step) />
+                <rect class="au-chart-rich__band" x=num(f.plot.left) y=num(f.y.start + step * category as f64)
+                    width=num(f.plot.right - f.plot.left) height=num(step) />
             })
         })
     };
@@ -231,7 +223,7 @@ pub fn HorizontalPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl In
                     .fold(f.baseline(), f64::max);
                 let rows: Vec<(usize, Option<f64>)> =
                     f.visible.iter().map(|&s| (s, chart.series[s].values.get(category).copied().flatten())).collect();
-                (far / f.width, f.y.position(category) / f.height, rows)
+                (far / f.plot.width, f.y.position(category) / f.plot.height, rows)
             });
             let rows = rows
                 .into_iter()
@@ -259,38 +251,28 @@ pub fn HorizontalPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl In
         }
     };
 
-    let view_box = move || size.with(|(w, h)| format!("0 0 {} {}", num(*w), num(*h)));
     let description = format!(
         "Horizontal bar chart{}: {} series, {} categories. Use the arrow keys to move between values.",
         chart.title.as_deref().map(|t| format!(" of {t}")).unwrap_or_default(),
         chart.series.len(),
         chart.categories.len()
     );
+    let on_mark = Callback::new(move |mark: Option<(usize, usize)>| match mark {
+        Some((series, category)) => {
+            tab_stop.set((series, category));
+            active.set(Some((category, Some(series))));
+        }
+        None => active.set(None),
+    });
+    let area = Memo::new(move |_| frame.with(|f| f.plot));
     view! {
         <div class="au-chart-rich__plot" node_ref=node>
-            <svg class="au-chart-rich__svg" viewBox=view_box role="group" aria-label=description
-                on:pointerleave=move |_| active.set(None)
-                on:focusin=move |event: FocusEvent| {
-                    if let Some((series, category)) = mark_of(&event) {
-                        tab_stop.set((series, category));
-                        active.set(Some((category, Some(series))));
-                    }
-                }
-                on:focusout=move |_| active.set(None)
-                on:keydown=move |event: KeyboardEvent| {
-                    if let Some(mark) = mark_of(&event) {
-                        move_focus(mark, dimensions, &event);
-                    }
-                }>
+            <PlotSvg size description dimensions on_mark hit=(area, Callback::new(on_pointer))>
                 {axes}
                 {highlight}
                 {labels}
                 {marks}
-                {move || frame.with(|f| view! {
-                    <rect class="au-chart-rich__hit" x=num(f.left) y=num(f.top) width=num(f.right - f.left)
-                        height=num(f.bottom - f.top) on:pointermove=on_pointer aria-hidden="true" />
-                })}
-            </svg>
+            </PlotSvg>
             {tooltip}
         </div>
     }

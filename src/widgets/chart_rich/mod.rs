@@ -4,6 +4,7 @@
 //! ticks, tooltips on hover and keyboard focus, and the numbers as a table.
 
 mod cartesian;
+mod frame;
 mod gauge;
 mod horizontal;
 mod model;

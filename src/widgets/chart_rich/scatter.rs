@@ -8,9 +8,8 @@ use autoui_core::view::chart::{Linear, Ticks, bubble_radius, num};
 use autoui_core::view::present::format_number;
 use leptos::html::Div;
 use leptos::prelude::*;
-use web_sys::{FocusEvent, KeyboardEvent};
 
-use crate::widgets::chart_rich::cartesian::{mark_of, move_focus};
+use crate::widgets::chart_rich::frame::{PlotBox, PlotSvg};
 use crate::widgets::chart_rich::model::{Chart, ChartKind};
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::chart_rich::tooltip_transform;
@@ -22,12 +21,8 @@ const DOT: f64 = 4.5;
 /// The plot's geometry at one size and set of visible series.
 #[derive(Clone, Debug, PartialEq)]
 struct Frame {
-    width: f64,
-    height: f64,
-    top: f64,
-    bottom: f64,
-    left: f64,
-    right: f64,
+    /// The plot's size and the area inside its axes.
+    plot: PlotBox,
     x_ticks: Ticks,
     y_ticks: Ticks,
     x: Linear,
@@ -61,12 +56,7 @@ impl Frame {
         let right = (width - 14.0).max(left + 24.0);
         let x_ticks = Ticks::nice(x_low, x_high, ((right - left) / 80.0).floor().clamp(2.0, 8.0) as usize);
         Frame {
-            width,
-            height,
-            top,
-            bottom,
-            left,
-            right,
+            plot: PlotBox { width, height, top, bottom, left, right },
             x_ticks,
             y_ticks,
             x: Linear { domain: (x_ticks.min, x_ticks.max), range: (left, right) },
@@ -108,8 +98,8 @@ pub fn ScatterPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl IntoV
                 .map(|value| {
                     let y = num(f.y.map(value));
                     view! {
-                        <line class="au-chart-rich__grid" x1=num(f.left) x2=num(f.right) y1=y.clone() y2=y.clone() />
-                        <text class="au-chart-rich__tick" x=num(f.left - 8.0) y=y text-anchor="end" dominant-baseline="middle">
+                        <line class="au-chart-rich__grid" x1=num(f.plot.left) x2=num(f.plot.right) y1=y.clone() y2=y.clone() />
+                        <text class="au-chart-rich__tick" x=num(f.plot.left - 8.0) y=y text-anchor="end" dominant-baseline="middle">
                             {f.y_ticks.label(value)}
                         </text>
                     }
@@ -122,22 +112,22 @@ pub fn ScatterPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl IntoV
                 .map(|value| {
                     let x = num(f.x.map(value));
                     view! {
-                        <line class="au-chart-rich__grid" x1=x.clone() x2=x.clone() y1=num(f.top) y2=num(f.bottom) />
-                        <text class="au-chart-rich__tick" x=x y=num(f.bottom + 16.0) text-anchor="middle">{f.x_ticks.label(value)}</text>
+                        <line class="au-chart-rich__grid" x1=x.clone() x2=x.clone() y1=num(f.plot.top) y2=num(f.plot.bottom) />
+                        <text class="au-chart-rich__tick" x=x y=num(f.plot.bottom + 16.0) text-anchor="middle">{f.x_ticks.label(value)}</text>
                     }
                 })
                 .collect_view();
             let x_title = x_title.map(|title| view! {
-                <text class="au-chart-rich__axis-title" x=num((f.left + f.right) / 2.0) y=num(f.height - 4.0) text-anchor="middle">{title}</text>
+                <text class="au-chart-rich__axis-title" x=num((f.plot.left + f.plot.right) / 2.0) y=num(f.plot.height - 4.0) text-anchor="middle">{title}</text>
             });
             let y_title = y_title.map(|title| view! {
-                <text class="au-chart-rich__axis-title" x=num(f.left - 8.0) y="10" text-anchor="start" dominant-baseline="middle">{title}</text>
+                <text class="au-chart-rich__axis-title" x=num(f.plot.left - 8.0) y="10" text-anchor="start" dominant-baseline="middle">{title}</text>
             });
             view! {
                 <g aria-hidden="true">
                     {horizontal}
                     {vertical}
-                    <line class="au-chart-rich__axis" x1=num(f.left) x2=num(f.right) y1=num(f.bottom) y2=num(f.bottom) />
+                    <line class="au-chart-rich__axis" x1=num(f.plot.left) x2=num(f.plot.right) y1=num(f.plot.bottom) y2=num(f.plot.bottom) />
                     {x_title}
                     {y_title}
                 </g>
@@ -178,7 +168,7 @@ pub fn ScatterPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl IntoV
             let (series, index) = active.get()?;
             let s = chart.series.get(series)?;
             let point = s.points.get(index)?;
-            let (x, y) = frame.with(|f| (f.x.map(point.x) / f.width, f.y.map(point.y) / f.height));
+            let (x, y) = frame.with(|f| (f.x.map(point.x) / f.plot.width, f.y.map(point.y) / f.plot.height));
             Some(view! {
                 <div class="au-chart-rich__tooltip au-chart-rich__tooltip--point" role="status" data-testid="chart-tooltip"
                     style:left=format!("{:.2}%", x * 100.0) style:top=format!("{:.2}%", y * 100.0)
@@ -190,7 +180,6 @@ pub fn ScatterPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl IntoV
         }
     };
 
-    let view_box = move || size.with(|(w, h)| format!("0 0 {} {}", num(*w), num(*h)));
     let description = format!(
         "{} chart{}: {} series, {} points. Use the arrow keys to move between points.",
         if kind == ChartKind::Bubble { "Bubble" } else { "Scatter" },
@@ -198,24 +187,13 @@ pub fn ScatterPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl IntoV
         chart.series.len(),
         chart.series.iter().map(|s| s.points.len()).sum::<usize>()
     );
+    let on_mark = Callback::new(move |mark: Option<(usize, usize)>| active.set(mark));
     view! {
         <div class="au-chart-rich__plot" node_ref=node>
-            <svg class="au-chart-rich__svg" viewBox=view_box role="group" aria-label=description
-                on:pointerleave=move |_| active.set(None)
-                on:focusin=move |event: FocusEvent| {
-                    if let Some(mark) = mark_of(&event) {
-                        active.set(Some(mark));
-                    }
-                }
-                on:focusout=move |_| active.set(None)
-                on:keydown=move |event: KeyboardEvent| {
-                    if let Some(mark) = mark_of(&event) {
-                        move_focus(mark, dimensions, &event);
-                    }
-                }>
+            <PlotSvg size description dimensions on_mark>
                 {axes}
                 {marks}
-            </svg>
+            </PlotSvg>
             {tooltip}
         </div>
     }

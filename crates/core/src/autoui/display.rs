@@ -40,6 +40,9 @@ pub async fn widget_display(
     let call = envelope(args)?;
     let recipe = discovery::find(ui.registry, &call.name)?;
     let source = call.source.as_ref().map(AutoUi::parse_source).transpose()?;
+    if let (WidgetKind::VegaLite, Some(charts)) = (recipe.kind, &ui.charts) {
+        charts.prepare();
+    }
     // The first call of a page may come before the validator has loaded.
     ui.validator.ready_for(&recipe.schema).await?;
     // With a source, what is shown is its map's output over the params given.

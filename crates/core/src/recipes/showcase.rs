@@ -1,4 +1,4 @@
-//! What the gallery shows of each widget recipe: its description and first example, compiled by
+//! What the gallery shows of each widget recipe: its description and examples, compiled by
 //! `build.rs` into a file a few kilobytes long. The gallery reads this instead of the
 //! [`registry`](super::registry), whose schemas and guidance it does not show, so the page that
 //! renders every widget does not download every recipe.
@@ -15,15 +15,15 @@ const COMPILED: &str = include_str!(concat!(env!("OUT_DIR"), "/showcase.json"));
 pub struct Showcase {
     pub kind: WidgetKind,
     pub description: String,
-    /// The `params` of the recipe's first example call.
-    pub example: Value,
+    /// The `params` of each of the recipe's example calls, in order.
+    pub examples: Vec<Value>,
 }
 
 #[derive(Deserialize)]
 struct Entry {
     widget: String,
     description: String,
-    example: Value,
+    examples: Vec<Value>,
 }
 
 /// Every recipe that loaded, in the registry's order (that of [`WidgetKind::ALL`]). A recipe that
@@ -34,7 +34,7 @@ pub fn showcase() -> Vec<Showcase> {
         .into_iter()
         .filter_map(|entry| {
             let kind = WidgetKind::from_name(&entry.widget)?;
-            Some(Showcase { kind, description: entry.description, example: entry.example })
+            Some(Showcase { kind, description: entry.description, examples: entry.examples })
         })
         .collect();
     shown.sort_by_key(|entry| WidgetKind::ALL.iter().position(|kind| *kind == entry.kind));

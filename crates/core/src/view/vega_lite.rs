@@ -13,6 +13,23 @@ use crate::recipes::validate::{Detail, push_segment};
 /// read, small enough that the page never stalls on a spec (aggregate or sample larger data first).
 pub const MAX_ROWS: usize = 5_000;
 
+/// Most rows drawn as SVG, every mark an element of the page described for screen readers. A larger
+/// chart is drawn on a canvas without those descriptions (a reader cannot step through hundreds of
+/// points, and building them is most of the drawing's time): one image, labelled by its title.
+pub const SVG_MAX_ROWS: usize = 500;
+
+/// Whether the chart is drawn on a canvas (more than [`SVG_MAX_ROWS`] rows) rather than as SVG.
+pub fn drawn_on_canvas(spec: &Value) -> bool {
+    rows(spec) > SVG_MAX_ROWS
+}
+
+/// The inline rows the spec holds, over all its data.values and datasets.
+pub fn rows(spec: &Value) -> usize {
+    let mut scan = Scan { details: Vec::new(), rows: 0, largest: None, datasets: datasets(spec) };
+    scan.value(spec, &mut String::new(), false);
+    scan.rows
+}
+
 /// Vega-Lite's marks, composite ones included: it fails on any other with an unreadable message.
 pub const MARKS: &[&str] = &[
     "arc", "area", "bar", "image", "line", "point", "rect", "rule", "text", "tick", "trail", "circle", "square",
@@ -287,6 +304,21 @@ mod tests {
 
     fn paths(details: &[Detail]) -> Vec<&str> {
         details.iter().map(|detail| detail.path.as_str()).collect()
+    }
+
+    #[test]
+    fn charts_over_the_svg_limit_are_drawn_on_a_canvas_counting_every_dataset() {
+        let rows = |n: usize| Value::Array((0..n).map(|i| json!({"x": i})).collect());
+        let single = |n: usize| json!({"data": {"values": rows(n)}, "mark": "point"});
+        assert!(!drawn_on_canvas(&single(SVG_MAX_ROWS)));
+        assert!(drawn_on_canvas(&single(SVG_MAX_ROWS + 1)));
+        let split = json!({"datasets": {"a": rows(300)}, "data": {"name": "a"},
+            "layer": [{"mark": "point"}, {"data": {"values": rows(300)}, "mark": "rule"}]});
+        assert_eq!(super::rows(&split), 600);
+        assert!(drawn_on_canvas(&split), "rows are counted over the layers and the datasets");
+        // A row's own "data" or "values" field is not counted as rows.
+        let nested = json!({"data": {"values": [{"values": rows(900)}]}, "mark": "point"});
+        assert_eq!(super::rows(&nested), 1);
     }
 
     #[test]

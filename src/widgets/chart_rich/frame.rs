@@ -1,0 +1,65 @@
+//! What the plots with axes share (vertical bars and lines, horizontal bars, scatter and bubble):
+//! the box their axes leave for the marks, and the plot's SVG with its description, focus that
+//! follows the marks (the arrow keys move it, see `move_focus`) and, for the plots that follow the
+//! pointer by category, a hit area over the marks.
+
+use autoui_core::view::chart::num;
+use leptos::prelude::*;
+use web_sys::{FocusEvent, KeyboardEvent, PointerEvent};
+
+use crate::widgets::chart_rich::cartesian::{mark_of, move_focus};
+
+/// A plot's size and the edges of the area inside its axes, in SVG pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PlotBox {
+    pub width: f64,
+    pub height: f64,
+    pub top: f64,
+    pub bottom: f64,
+    pub left: f64,
+    pub right: f64,
+}
+
+/// The plot's `<svg>` at `size`, described for screen readers by `description`. `on_mark` hears of
+/// the mark (series, position) that took focus, and of `None` when focus or the pointer leaves;
+/// `dimensions` (series, positions) bound the arrow keys. With `hit`, a transparent area over the
+/// marks reports pointer moves (drawn last, so it is on top).
+#[component]
+pub(crate) fn PlotSvg(
+    size: ReadSignal<(f64, f64)>,
+    description: String,
+    dimensions: (usize, usize),
+    on_mark: Callback<Option<(usize, usize)>>,
+    #[prop(optional)] hit: Option<(Memo<PlotBox>, Callback<PointerEvent>)>,
+    children: Children,
+) -> impl IntoView {
+    let view_box = move || size.with(|(w, h)| format!("0 0 {} {}", num(*w), num(*h)));
+    let hit = hit.map(|(area, on_pointer)| {
+        move || {
+            area.with(|b| {
+                view! {
+                    <rect class="au-chart-rich__hit" x=num(b.left) y=num(b.top) width=num(b.right - b.left)
+                        height=num(b.bottom - b.top) on:pointermove=move |event| on_pointer.run(event) aria-hidden="true" />
+                }
+            })
+        }
+    });
+    view! {
+        <svg class="au-chart-rich__svg" viewBox=view_box role="group" aria-label=description
+            on:pointerleave=move |_| on_mark.run(None)
+            on:focusin=move |event: FocusEvent| {
+                if let Some(mark) = mark_of(&event) {
+                    on_mark.run(Some(mark));
+                }
+            }
+            on:focusout=move |_| on_mark.run(None)
+            on:keydown=move |event: KeyboardEvent| {
+                if let Some(mark) = mark_of(&event) {
+                    move_focus(mark, dimensions, &event);
+                }
+            }>
+            {children()}
+            {hit}
+        </svg>
+    }
+}
