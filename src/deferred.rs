@@ -7,7 +7,7 @@
 //! has loaded, the rest of the app calls into it synchronously. The UI follows a part's [`Status`]:
 //! a visible loading state while it comes, the error with a way to try again if it could not.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use futures::future::LocalBoxFuture;
@@ -188,10 +188,16 @@ impl<T: Clone + Send + Sync + 'static> Part<T> {
     /// starts now if needed, and again if it failed before: a new view (a widget the agent just
     /// added) is a new attempt, while this view re-rendering is not.
     pub fn view<V: IntoView + 'static>(&self, render: impl Fn(T) -> V + Send + Sync + 'static) -> AnyView {
+        self.view_any(Arc::new(move |value| render(value).into_any()))
+    }
+
+    /// [`Part::view`] with the view erased, so that its reactive wrapper is compiled once per part
+    /// rather than once per caller (each copy would weigh on the first load).
+    fn view_any(&self, render: Arc<dyn Fn(T) -> AnyView + Send + Sync>) -> AnyView {
         self.retry();
         let part = self.clone();
         (move || match part.status() {
-            Status::Ready(value) => untrack(|| render(value)).into_any(),
+            Status::Ready(value) => untrack(|| render(value)),
             _ => part.waiting(),
         })
         .into_any()

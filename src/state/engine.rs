@@ -10,6 +10,7 @@
 //! loading line; if it cannot be fetched, they show why and offer to try again.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use autoui_core::agent::session::UserTurn;
 use autoui_core::autoui::bind::Sources;
@@ -135,9 +136,15 @@ impl EngineCtx {
     /// What a page needing the engine shows: `render`'s view once it is ready, its loading state
     /// until then.
     pub fn view<V: IntoView + 'static>(&self, render: impl Fn(Engine) -> V + Send + Sync + 'static) -> AnyView {
+        self.view_any(Arc::new(move |loaded| render(loaded).into_any()))
+    }
+
+    /// [`EngineCtx::view`] with the view erased, so that its reactive wrapper is compiled once rather
+    /// than once per caller (each copy would weigh on the first load).
+    fn view_any(&self, render: Arc<dyn Fn(Engine) -> AnyView + Send + Sync>) -> AnyView {
         let ctx = *self;
         (move || match ctx.current() {
-            Ok(loaded) => untrack(|| render(loaded)).into_any(),
+            Ok(loaded) => untrack(|| render(loaded)),
             Err(waiting) => waiting,
         })
         .into_any()
