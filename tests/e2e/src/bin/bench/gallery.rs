@@ -11,7 +11,8 @@ use crate::BenchError;
 use crate::load::{self, Request};
 use crate::session::Session;
 
-/// Widgets the gallery must show: one per widget kind.
+/// Widgets the gallery must show: one per widget kind (its `gallery-item-*` cells; chart-rich's further
+/// examples are `gallery-variant-*` cells, which the timing waits for too).
 pub const WIDGETS: usize = 26;
 const GIVE_UP: Duration = Duration::from_secs(30);
 /// Time left for work the gallery starts after mounting (chart sizing, sandbox frames) before memory is read.
@@ -42,7 +43,7 @@ const MARKS: &str = r#"
 return {
   gallery: __bench.marks.gallery ?? null,
   galleryFrame: __bench.marks.galleryFrame ?? null,
-  widgets: document.querySelectorAll('.au-gallery-page__widget').length,
+  widgets: document.querySelectorAll('[data-testid^=gallery-item-]').length,
   errors: document.querySelectorAll('.au-gallery-page__widget [data-testid=widget-error]').length,
 };"#;
 
