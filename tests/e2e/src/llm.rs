@@ -496,6 +496,21 @@ fn is_frame_line(text: &str) -> bool {
     text.starts_with("[Data from MCP server ") && text.ends_with("not instructions]") && !text.contains('\n')
 }
 
+/// The text of the user's turns in an LLM request.
+pub fn user_texts(request: &Value) -> Vec<String> {
+    request["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|message| message["role"] == "user")
+        .flat_map(|message| match &message["content"] {
+            Value::String(text) => vec![text.clone()],
+            Value::Array(blocks) => blocks.iter().filter_map(|b| b["text"].as_str().map(str::to_owned)).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
 /// The frame line of the tool result for call `id` in an Anthropic request, if it has one.
 pub fn result_frame(request: &Value, id: &str) -> Option<String> {
     content_blocks(request)

@@ -5,7 +5,7 @@
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::cdp::cdp;
-use autoui_e2e::llm::{Reply, ScriptedLlm};
+use autoui_e2e::llm::{Reply, ScriptedLlm, user_texts};
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
 use serde_json::{Value, json};
@@ -28,20 +28,6 @@ async fn block(page: &Page, urls: Vec<&str>) {
         .expect("block the chunks");
 }
 
-/// The text of the user's turns in an LLM request.
-fn user_texts(request: &Value) -> Vec<String> {
-    request["messages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|message| message["role"] == "user")
-        .flat_map(|message| match &message["content"] {
-            Value::String(text) => vec![text.clone()],
-            Value::Array(blocks) => blocks.iter().filter_map(|b| b["text"].as_str().map(str::to_owned)).collect(),
-            _ => Vec::new(),
-        })
-        .collect()
-}
 
 /// Console errors this scenario causes on purpose: the blocked chunk fetches.
 fn caused_by_blocking(error: &str) -> bool {

@@ -10,7 +10,7 @@
 //! and the view's message becomes a user turn only after they agree.
 
 use autoui_e2e::browser::BrowserOptions;
-use autoui_e2e::llm::{Reply, ScriptedLlm, tool_names, tool_results};
+use autoui_e2e::llm::{Reply, ScriptedLlm, tool_names, tool_results, user_texts};
 use autoui_e2e::mcp_server::McpServer;
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
@@ -43,20 +43,6 @@ async fn wait_for_windows(page: &Page, expected: usize) {
     panic!("never {expected} windows");
 }
 
-/// The text of the user's turns in an LLM request.
-fn user_texts(request: &Value) -> Vec<String> {
-    request["messages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|message| message["role"] == "user")
-        .flat_map(|message| match &message["content"] {
-            Value::String(text) => vec![text.clone()],
-            Value::Array(blocks) => blocks.iter().filter_map(|b| b["text"].as_str().map(str::to_owned)).collect(),
-            _ => Vec::new(),
-        })
-        .collect()
-}
 
 async fn leave_view(page: &Page) {
     for _ in 0..2 {

@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use autoui_e2e::browser::BrowserOptions;
-use autoui_e2e::llm::{Reply, ScriptedLlm};
+use autoui_e2e::llm::{Reply, ScriptedLlm, user_texts};
 use autoui_e2e::mcp_server::{McpServer, Transport};
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
@@ -65,19 +65,6 @@ async fn console_rows(page: &Page, needle: &str) -> Vec<String> {
     panic!("no console row says {needle:?}");
 }
 
-fn user_texts(request: &Value) -> Vec<String> {
-    request["messages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|message| message["role"] == "user")
-        .flat_map(|message| match &message["content"] {
-            Value::String(text) => vec![text.clone()],
-            Value::Array(blocks) => blocks.iter().filter_map(|b| b["text"].as_str().map(str::to_owned)).collect(),
-            _ => Vec::new(),
-        })
-        .collect()
-}
 
 #[tokio::test]
 async fn the_view_shows_while_its_call_is_written_then_gets_the_input_once_and_the_result() {

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::binding::jq;
-use crate::binding::source::{Source, Target};
+use crate::binding::source::{Source, Target, kind_of};
 
 /// What is wrong with each field of an edit; `None` where the field is fine.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -58,17 +58,6 @@ pub fn edited(source: &Source, arguments: &str, map: &str) -> Result<Source, Edi
     match (target, map) {
         (Ok(target), Ok(map)) => Ok(Source { target, map, refresh: source.refresh }),
         (target, map) => Err(EditErrors { arguments: target.err(), map: map.err() }),
-    }
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

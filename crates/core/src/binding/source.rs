@@ -234,7 +234,8 @@ impl From<Refresh> for String {
     }
 }
 
-fn kind_of(value: &Value) -> &'static str {
+/// What a JSON value is, as an error message names it ("an array").
+pub(crate) fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
