@@ -8,6 +8,9 @@
 # plus the official MCP conformance suite's client scenarios (scripts/conformance.sh) after the native tier
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
+# A test run builds each crate once: incremental caches would double the disk it needs
+# (about 14 GB against 7), and a run stopped by a full disk tells nobody anything.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 "$ROOT/scripts/setup.sh" --test
 cd "$ROOT"
 
