@@ -20,6 +20,13 @@ source "$(dirname "$0")/env.sh"
 WASM_OPT_PARAMS=(-Oz --strip-debug --strip-producers --enable-bulk-memory --enable-bulk-memory-opt
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-multivalue
   --enable-mutable-globals)
+# AUTOUI_KEEP_NAMES=1 keeps the functions' names (wasm-opt -g), so a CPU profile of a release
+# build says where the time goes (the bench's AUTOUI_CPU_PROFILE); the modules grow, so never measure sizes so.
+if [[ "${AUTOUI_KEEP_NAMES:-}" == 1 ]]; then
+  named=(-g)
+  for param in "${WASM_OPT_PARAMS[@]}"; do [[ "$param" == --strip-debug ]] || named+=("$param"); done
+  WASM_OPT_PARAMS=("${named[@]}")
+fi
 APP=autoui
 
 staging="${TRUNK_STAGING_DIR:?run by Trunk as a post_build hook (TRUNK_STAGING_DIR is unset)}"

@@ -545,6 +545,45 @@ async fn columns_scrolled_out_of_view_are_hinted_by_an_edge_shadow() {
 }
 
 #[wasm_bindgen_test]
+async fn a_refresh_of_the_same_columns_keeps_the_scroll_and_selection_and_shows_the_new_values() {
+    load_styles();
+    let data = |bump: usize| {
+        let mut rows = city_rows(1_000);
+        for row in rows.as_array_mut().expect("rows") {
+            row["population"] = json!(row["population"].as_u64().unwrap_or_default() as usize + bump);
+        }
+        json!({"title": "Communes", "rows": rows})
+    };
+    let mounted = mount_widget(WidgetKind::DataTable, data(0));
+    settle().await;
+    let scroller = element(&mounted, ".au-data-table__scroll");
+    scroller.set_scroll_top(36 * 500);
+    dispatch(&scroller, "scroll");
+    settle().await;
+    let before = first_cells(&mounted);
+    let scrolled = scroller.scroll_top();
+    assert!(scrolled > 0 && !before.contains(&"Commune 00000".to_owned()), "scrolled into the middle");
+    let row = mounted.query_all(".au-data-table__row")[10].clone();
+    row.unchecked_ref::<HtmlElement>().click();
+    let selected = row.id();
+
+    set_data(&mounted, data(7));
+    settle().await;
+    assert_eq!(scroller.scroll_top(), scrolled, "the person's scroll position survives the refresh");
+    assert_eq!(first_cells(&mounted), before, "the same rows are in view");
+    let row = window().document().and_then(|document| document.get_element_by_id(&selected)).expect("the selected row is still in view");
+    assert_eq!(row.get_attribute("aria-selected").as_deref(), Some("true"), "the selected row stays selected");
+    let population = row.query_selector("td:nth-child(2)").ok().flatten().expect("a population cell").text_content().unwrap_or_default();
+    let name = first_cell_of(&row);
+    let index: usize = name.trim_start_matches("Commune ").parse().expect("a commune number");
+    assert_eq!(population.replace([',', '\u{202f}', '\u{a0}'], ""), (index * 10 + 7).to_string(), "the row shows its new value");
+}
+
+fn first_cell_of(row: &Element) -> String {
+    row.query_selector("td").ok().flatten().and_then(|cell| cell.text_content()).unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
 async fn ten_thousand_rows_render_a_window_and_every_row_stays_reachable() {
     load_styles();
     // Warm up the code paths, so the figures logged below are not the browser compiling them.

@@ -60,7 +60,26 @@ struct Model {
     index: OnceLock<SearchIndex>,
 }
 
+/// A model is only ever equal to itself: new data is a new model, and a memo of it always tells
+/// its readers (comparing the rows would cost as much as reading them).
+impl PartialEq for Model {
+    fn eq(&self, other: &Model) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
 impl Model {
+    /// What the table's elements are built from; data with the same shape only changes cells.
+    fn shape(&self) -> Shape {
+        Shape {
+            title: self.title.clone(),
+            columns: self.columns.clone(),
+            row_height: self.row_height,
+            compact: self.compact,
+            striped: self.striped,
+        }
+    }
+
     fn rows(&self) -> &[Value] {
         self.data
             .get("rows")
@@ -129,12 +148,40 @@ impl Viewport {
     }
 }
 
+#[derive(PartialEq)]
 enum Parsed {
     Table(Arc<Model>),
     Empty {
         title: Option<String>,
         message: String,
     },
+    Failed(String),
+}
+
+impl Parsed {
+    fn model(&self) -> Option<Arc<Model>> {
+        match self {
+            Parsed::Table(model) => Some(model.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// The parts of a table that only change with its columns and settings.
+#[derive(Clone, Debug, PartialEq)]
+struct Shape {
+    title: Option<String>,
+    columns: Vec<Column>,
+    row_height: f64,
+    compact: bool,
+    striped: bool,
+}
+
+/// What the widget shows, by what its elements are built from.
+#[derive(Clone, Debug, PartialEq)]
+enum Showing {
+    Table(Shape),
+    Empty { title: Option<String>, message: String },
     Failed(String),
 }
 
@@ -214,16 +261,29 @@ pub fn DataTable(props: WidgetProps) -> impl IntoView {
     let sort = RwSignal::new(None::<(String, Direction)>);
     let query = RwSignal::new(String::new());
     let row_prefix = format!("{id}-row");
+    let parsed = Memo::new(move |_| data.with(read));
+    // A refresh with new rows of the same shape keeps the table (its scroll, selection and the rows'
+    // elements) and changes only the cells; other changes build it again.
+    let showing = Memo::new(move |_| {
+        parsed.with(|parsed| match parsed {
+            Parsed::Table(model) => Showing::Table(model.shape()),
+            Parsed::Empty { title, message } => Showing::Empty { title: title.clone(), message: message.clone() },
+            Parsed::Failed(message) => Showing::Failed(message.clone()),
+        })
+    });
+    // The last table model, kept while the widget turns into something else.
+    let model = Memo::new(move |last: Option<&Option<Arc<Model>>>| parsed.with(Parsed::model).or_else(|| last.cloned().flatten()));
     view! {
         <div class="au-data-table">
-            {move || match data.with(read) {
-                Parsed::Table(model) => {
+            {move || match showing.get() {
+                Showing::Table(_) => {
+                    let model = Signal::derive(move || model.get().expect("a table is shown with its model"));
                     view! { <Table model sort query emit row_prefix=row_prefix.clone() /> }.into_any()
                 }
-                Parsed::Empty { title, message } => {
+                Showing::Empty { title, message } => {
                     view! { <WidgetTitle title /> <EmptyState message /> }.into_any()
                 }
-                Parsed::Failed(message) => view! { <WidgetError message /> }.into_any(),
+                Showing::Failed(message) => view! { <WidgetError message /> }.into_any(),
             }}
         </div>
     }
@@ -231,29 +291,25 @@ pub fn DataTable(props: WidgetProps) -> impl IntoView {
 
 #[component]
 fn Table(
-    model: Arc<Model>,
+    model: Signal<Arc<Model>>,
     sort: RwSignal<Option<(String, Direction)>>,
     query: RwSignal<String>,
     emit: Callback<(WidgetAction, Value)>,
     row_prefix: String,
 ) -> impl IntoView {
-    let total = model.rows().len();
-    let row_height = model.row_height;
-    let order = Memo::new({
-        let model = model.clone();
-        move |_| sort.with(|sort| model.order(sort.as_ref()))
-    });
-    let shown = Memo::new({
-        let model = model.clone();
-        move |_| {
-            query.with(|query| {
-                if query.trim().is_empty() {
-                    order.get()
-                } else {
-                    order.with(|order| model.index().filter(order, query))
-                }
-            })
-        }
+    // The shape is fixed for this table's life (`DataTable` builds another when it changes).
+    let shape = model.with_untracked(|model| model.shape());
+    let total = move || model.with(|model| model.rows().len());
+    let row_height = shape.row_height;
+    let order = Memo::new(move |_| model.with(|model| sort.with(|sort| model.order(sort.as_ref()))));
+    let shown = Memo::new(move |_| {
+        query.with(|query| {
+            if query.trim().is_empty() {
+                order.get()
+            } else {
+                model.with(|model| order.with(|order| model.index().filter(order, query)))
+            }
+        })
     });
     let selected = RwSignal::new(None::<u32>);
     let viewport = Viewport::new();
@@ -279,13 +335,10 @@ fn Table(
         }
         scroll_top.set(0.0);
     };
-    let choose = {
-        let model = model.clone();
-        move |row: u32| {
-            selected.set(Some(row));
-            if let Some(value) = model.rows().get(row as usize) {
-                emit.run((WidgetAction::RowClick, value.clone()));
-            }
+    let choose = move |row: u32| {
+        selected.set(Some(row));
+        if let Some(value) = model.with_untracked(|model| model.rows().get(row as usize).cloned()) {
+            emit.run((WidgetAction::RowClick, value));
         }
     };
     // Keeps position `position` between the sticky header and the bottom edge.
@@ -310,7 +363,6 @@ fn Table(
         scroll_top.set(f64::from(element.scroll_top()));
     };
     let on_key = {
-        let choose = choose.clone();
         move |event: KeyboardEvent| {
             // Keys pressed on a header's sort button are that button's.
             let on_table =
@@ -352,13 +404,14 @@ fn Table(
         }
     };
     let export = {
-        let model = model.clone();
+        let title = shape.title.clone();
         move |_| {
-            let csv =
-                shown.with_untracked(|shown| table::to_csv(model.rows(), &model.columns, shown));
+            let csv = model.with_untracked(|model| {
+                shown.with_untracked(|shown| table::to_csv(model.rows(), &model.columns, shown))
+            });
             // The byte-order mark makes spreadsheet apps read the file as UTF-8.
             let result = export::download(
-                &table::csv_file_name(model.title.as_deref()),
+                &table::csv_file_name(title.as_deref()),
                 "text/csv;charset=utf-8",
                 &format!("\u{feff}{csv}"),
             );
@@ -366,7 +419,7 @@ fn Table(
         }
     };
 
-    let headers = model
+    let headers = shape
         .columns
         .iter()
         .map(|column| {
@@ -417,16 +470,17 @@ fn Table(
             }
         })
         .collect_view();
-    let cols = model
-        .widths
-        .iter()
-        .map(|width| view! { <col style=format!("width: {width}ch") /> })
+    // Widths follow the data (sampled from its rows).
+    let cols = (0..shape.columns.len())
+        .map(|column| {
+            let width = move || model.with(|model| model.widths.get(column).copied().unwrap_or(1));
+            view! { <col style=move || format!("width: {}ch", width()) /> }
+        })
         .collect_view();
-    let min_width = format!(
-        "{}ch",
-        model.widths.iter().map(|&w| u32::from(w)).sum::<u32>()
-    );
-    let column_count = model.columns.len();
+    let min_width = move || {
+        format!("{}ch", model.with(|model| model.widths.iter().map(|&w| u32::from(w)).sum::<u32>()))
+    };
+    let column_count = shape.columns.len();
 
     let visible_rows = move || {
         let range = window.get();
@@ -440,18 +494,22 @@ fn Table(
         })
     };
     let row_view = {
-        let model = model.clone();
         let row_prefix = row_prefix.clone();
+        let striped = shape.striped;
         move |(position, row): (usize, u32)| {
-            let cells = model.rows().get(row as usize).map(|value| {
-                model
-                    .columns
-                    .iter()
-                    .map(|column| cells::cell_view(table::cell(value, column), column.align))
-                    .collect_view()
-            });
-            let choose = choose.clone();
-            let striped = model.striped && position % 2 == 1;
+            // A refresh keeps the row and rewrites its cells.
+            let cells = move || {
+                model.with(|model| {
+                    model.rows().get(row as usize).map(|value| {
+                        model
+                            .columns
+                            .iter()
+                            .map(|column| cells::cell_view(table::cell(value, column), column.align))
+                            .collect_view()
+                    })
+                })
+            };
+            let striped = striped && position % 2 == 1;
             view! {
                 <tr id=format!("{row_prefix}-{row}") class="au-data-table__row" class:au-data-table__row--odd=striped
                     aria-rowindex=position + 2 aria-selected=move || (selected.get() == Some(row)).to_string()
@@ -490,14 +548,14 @@ fn Table(
         let row_prefix = row_prefix.clone();
         move || selected.get().map(|row| format!("{row_prefix}-{row}"))
     };
-    let label = model
+    let label = shape
         .title
         .clone()
         .unwrap_or_else(|| "Data table".to_owned());
 
     view! {
         <div class="au-data-table__bar">
-            <WidgetTitle title=model.title.clone() />
+            <WidgetTitle title=shape.title.clone() />
             <label class="au-data-table__filter">
                 <span class="au-visually-hidden">"Filter rows"</span>
                 <svg class="au-data-table__filter-icon" viewBox="0 0 16 16" aria-hidden="true">
@@ -511,7 +569,7 @@ fn Table(
         </div>
         <div class="au-data-table__frame" class:au-data-table__frame--more-left=move || viewport.more_left.get()
             class:au-data-table__frame--more-right=move || viewport.more_right.get()>
-        <div class="au-data-table__scroll" class:au-data-table__scroll--compact=model.compact node_ref=scroller
+        <div class="au-data-table__scroll" class:au-data-table__scroll--compact=shape.compact node_ref=scroller
             style=format!("--au-data-table-row: {row_height}px")
             on:scroll=move |event| viewport.measure(&event_target::<web_sys::Element>(&event))>
             <table class="au-data-table__table" node_ref=grid role="grid" tabindex="0" aria-label=label
@@ -532,11 +590,11 @@ fn Table(
         </div>
         <div class="au-data-table__footer">
             <span class="au-data-table__count" aria-live="polite">
-                {move || table::count_text(shown.with(Vec::len), total)}
+                {move || table::count_text(shown.with(Vec::len), total())}
             </span>
             {move || export_error.get().map(|error| view! { <span class="au-data-table__error" role="alert">{error}</span> })}
             <button type="button" class="au-button au-data-table__export" on:click=export
-                title=move || format!("Download the {} as CSV", table::count_text(shown.with(Vec::len), total))>
+                title=move || format!("Download the {} as CSV", table::count_text(shown.with(Vec::len), total()))>
                 <svg viewBox="0 0 16 16" aria-hidden="true"><path d="M8 2v8M4.5 6.5 8 10l3.5-3.5M3 13h10" /></svg>
                 "Export CSV"
             </button>
