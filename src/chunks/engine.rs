@@ -25,7 +25,7 @@ use crate::widgets::mcp_app::ViewFrames;
 use crate::ui::source_editor::SourceEditor;
 
 part! {
-    #[chunk(engine, "the agent")]
+    #[chunk(engine, "the agent", styles = "engine.css")]
     pub fn engine() -> Part<Engine> {
         Engine {
             start: |canvas| {

@@ -170,12 +170,12 @@ async fn an_empty_canvas_fetches_the_agent_and_the_widgets_only_once_the_person_
         // What comes after first paint (the code that saves) is requested by then.
         page.wait_until("the store's writing code is fetched", "return performance.getEntriesByType('resource').some((entry) => entry.name.includes('split_writing'))").await;
         tokio::time::sleep(std::time::Duration::from_secs(2)).await;
-        for deferred in ["split_engine.wasm", "split_views.wasm", "widgets.css", "autoui-validator"] {
+        for deferred in ["split_engine.wasm", "engine.css", "split_views.wasm", "widgets.css", "autoui-validator"] {
             assert_eq!(fetched(&page, deferred), Vec::<String>::new(), "an empty canvas does not fetch {deferred}");
         }
 
         page.type_into("[data-testid=chat-input]", "S").await;
-        for needed in ["split_engine.wasm", "split_views.wasm", "widgets.css"] {
+        for needed in ["split_engine.wasm", "engine.css", "split_views.wasm", "widgets.css"] {
             page.wait_until(&format!("{needed} is fetched"), &format!("return performance.getEntriesByType('resource').some((entry) => entry.name.includes('{needed}'))")).await;
         }
         let errors = page.console_errors().await;
