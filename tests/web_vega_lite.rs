@@ -1,5 +1,6 @@
-//! Browser tier for the `vega-lite` widget: twelve chart types drawn by the real engine (vega,
-//! vega-lite, vega-embed from vendor/charts, injected as the app would have fetched them), counted
+//! Browser tier for the `vega-lite` widget: twelve chart types drawn by the real engine (vega and
+//! vega-lite from vendor/charts, vega's interpreter as scripts/charts.sh builds it into target/charts,
+//! injected as the app would have fetched them), counted
 //! in the SVG in light and dark themes; live data updates and resizing; and hostile specs (URLs,
 //! script links, markup in tooltips, expressions reaching for globals, 200,000 points) that must
 //! load nothing, run nothing and leave the page intact.
@@ -33,7 +34,7 @@ fn install() {
     for (id, source) in [
         ("vega-lite-test-vega", include_str!("../vendor/charts/node_modules/vega/build/vega.min.js")),
         ("vega-lite-test-lite", include_str!("../vendor/charts/node_modules/vega-lite/build/vega-lite.min.js")),
-        ("vega-lite-test-engine", include_str!("../vendor/charts/node_modules/vega-embed/build/vega-embed.min.js")),
+        ("vega-lite-test-engine", include_str!("../target/charts/vega-interpreter.js")),
     ] {
         let script = document.create_element("script").expect("script");
         script.set_id(id);
