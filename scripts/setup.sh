@@ -75,7 +75,7 @@ fi
 # the lock file changed since the last install (npm writes node_modules/.package-lock.json).
 charts=vendor/charts
 if [[ ! -d "$charts/node_modules" || "$charts/package-lock.json" -nt "$charts/node_modules/.package-lock.json" ]]; then
-  say "installing the chart engine (npm vega, vega-lite, vega-embed, world-atlas, us-atlas)"
+  say "installing the chart engine (npm vega, vega-lite, vega-interpreter, world-atlas, us-atlas)"
   npm ci --prefix "$charts" --no-audit --no-fund --loglevel=error
 fi
 
