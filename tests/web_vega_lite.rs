@@ -467,16 +467,30 @@ async fn a_spec_checked_before_it_is_drawn_is_compiled_once_and_drawn_at_its_wid
         }
     });
     js_sys::Reflect::set(&lite, &"compile".into(), counting.as_ref()).expect("wrap compile");
+    // Vega's parse (its spec to a dataflow) is as dear: the view is built from the check's.
+    let vega_module = js_sys::Reflect::get(&js_sys::global(), &"vega".into()).expect("vega");
+    let original_parse: js_sys::Function = js_sys::Reflect::get(&vega_module, &"parse".into()).expect("parse").unchecked_into();
+    let parses = Rc::new(Cell::new(0));
+    let counting_parse = Closure::<dyn Fn(JsValue, JsValue, JsValue) -> Result<JsValue, JsValue>>::new({
+        let (parses, original, vega_module) = (parses.clone(), original_parse.clone(), vega_module.clone());
+        move |spec: JsValue, config: JsValue, options: JsValue| {
+            parses.set(parses.get() + 1);
+            original.call3(&vega_module, &spec, &config, &options)
+        }
+    });
+    js_sys::Reflect::set(&vega_module, &"parse".into(), counting_parse.as_ref()).expect("wrap parse");
     let spec = json!({"title": "Compiled once", "data": rows(json!([{"m": "a", "v": 3}, {"m": "b", "v": 5}, {"m": "c", "v": 4}])),
         "mark": "bar", "encoding": {"x": {"field": "m", "type": "nominal"}, "y": {"field": "v", "type": "quantitative"}}});
     let verdict = vega::compile(&spec).await;
     let mounted = mount(spec.clone());
     let status = outcome(&mounted).await;
     js_sys::Reflect::set(&lite, &"compile".into(), &original).expect("restore compile");
+    js_sys::Reflect::set(&vega_module, &"parse".into(), &original_parse).expect("restore parse");
 
     assert!(verdict.is_ok_and(|verdict| verdict.errors.is_empty()));
     assert_eq!(status, "drawn", "{}", mounted.text());
     assert_eq!(calls.get(), 1, "the check's compiled spec is the one drawn");
+    assert_eq!(parses.get(), 1, "the check's parsed dataflow is the one drawn");
     assert_eq!(marks(&mounted, "rect"), 3);
     let width = mounted.query("svg.marks").and_then(|svg| svg.get_attribute("width")).and_then(|w| w.parse::<f64>().ok());
     assert!(width.is_some_and(|width| (width - 640.0).abs() < 2.0), "drawn at its 640 px box, not the size it was compiled at: {width:?}");
