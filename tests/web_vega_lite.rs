@@ -450,6 +450,24 @@ async fn a_later_chart_of_a_thousand_points_draws_quickly_on_a_canvas_and_export
 }
 
 #[wasm_bindgen_test]
+async fn one_spec_shown_twice_draws_every_point_in_both_widgets() {
+    // Both widgets' views are built from the one dataflow the check parsed (and share its rows).
+    let points: Vec<Value> = (0..600).map(|i| json!({"x": i, "y": (i * 7) % 50, "k": format!("k{}", i % 3)})).collect();
+    let spec = json!({"data": {"values": points}, "mark": "point", "transform": [{"calculate": "datum.y * 2", "as": "y2"}],
+        "encoding": {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y2", "type": "quantitative"},
+                     "color": {"field": "k", "type": "nominal"}}});
+    let first = drawn(spec.clone()).await;
+    let second = drawn(spec).await;
+    for mounted in [&first, &second] {
+        let host = mounted.query("[data-testid=vega-lite-chart]").expect("chart");
+        let svg = vega::canvas_chart_svg(&host).await.expect("the canvas chart as SVG");
+        let symbols = svg.split("mark-symbol").nth(1).map_or(0, |group| group.split("</g>").next().unwrap_or_default().matches("<path").count());
+        assert_eq!(symbols, 600, "a path per point in each widget");
+    }
+    drop(first);
+}
+
+#[wasm_bindgen_test]
 async fn a_spec_checked_before_it_is_drawn_is_compiled_once_and_drawn_at_its_widget_size() {
     use std::cell::Cell;
     use std::rc::Rc;
