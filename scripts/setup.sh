@@ -22,6 +22,7 @@ have npm || need_apt npm
 have gcc || need_apt build-essential
 have brotli || need_apt brotli  # scripts/bundle-size.sh reports brotli sizes
 have openssl || need_apt openssl  # scripts/split-wasm.sh updates index.html's integrity hashes
+have patch || need_apt patch  # scripts/charts.sh patches vega-interpreter before bundling it
 if $with_tests; then
   need_apt chromium
   need_apt chromium-driver
@@ -64,7 +65,8 @@ if ! cargo install --list | grep -qx "wasm_split_cli_support v$wasm_split_versio
   cargo install wasm_split_cli_support --version "$wasm_split_version" --features build-binary --locked
 fi
 
-# wasm-opt and the glue's minifier (scripts/split-wasm.sh); again when the lock file changed.
+# wasm-opt and the glue's minifier (scripts/split-wasm.sh), which also bundles the chart engine's
+# interpreter (scripts/charts.sh); again when the lock file changed.
 tools=scripts/tools
 if [[ ! -d "$tools/node_modules" || "$tools/package-lock.json" -nt "$tools/node_modules/.package-lock.json" ]]; then
   say "installing wasm-opt (npm binaryen) and esbuild"
@@ -75,7 +77,7 @@ fi
 # the lock file changed since the last install (npm writes node_modules/.package-lock.json).
 charts=vendor/charts
 if [[ ! -d "$charts/node_modules" || "$charts/package-lock.json" -nt "$charts/node_modules/.package-lock.json" ]]; then
-  say "installing the chart engine (npm vega, vega-lite, vega-embed, world-atlas, us-atlas)"
+  say "installing the chart engine (npm vega, vega-lite, vega-interpreter, world-atlas, us-atlas)"
   npm ci --prefix "$charts" --no-audit --no-fund --loglevel=error
 fi
 

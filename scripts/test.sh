@@ -34,6 +34,8 @@ eval "$servers_env"
 cargo test --locked -p autoui-conformance --test everything_offers
 # The runner's limit is for a whole test file (20 s by default); each MCP test bounds its own waits.
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-180}"
+# The vega-lite tests inject the chart engine's interpreter as the build makes it (target/charts).
+"$ROOT/scripts/charts.sh"
 cargo test --locked --target wasm32-unknown-unknown -p autoui
 "$ROOT/scripts/test-servers.sh" stop
 

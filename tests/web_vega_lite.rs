@@ -1,5 +1,6 @@
-//! Browser tier for the `vega-lite` widget: twelve chart types drawn by the real engine (vega,
-//! vega-lite, vega-embed from vendor/charts, injected as the app would have fetched them), counted
+//! Browser tier for the `vega-lite` widget: twelve chart types drawn by the real engine (vega and
+//! vega-lite from vendor/charts, vega's interpreter as scripts/charts.sh builds it into target/charts,
+//! injected as the app would have fetched them), counted
 //! in the SVG in light and dark themes; live data updates and resizing; and hostile specs (URLs,
 //! script links, markup in tooltips, expressions reaching for globals, 200,000 points) that must
 //! load nothing, run nothing and leave the page intact.
@@ -33,7 +34,7 @@ fn install() {
     for (id, source) in [
         ("vega-lite-test-vega", include_str!("../vendor/charts/node_modules/vega/build/vega.min.js")),
         ("vega-lite-test-lite", include_str!("../vendor/charts/node_modules/vega-lite/build/vega-lite.min.js")),
-        ("vega-lite-test-engine", include_str!("../vendor/charts/node_modules/vega-embed/build/vega-embed.min.js")),
+        ("vega-lite-test-engine", include_str!("../target/charts/vega-interpreter.js")),
     ] {
         let script = document.create_element("script").expect("script");
         script.set_id(id);
@@ -449,6 +450,24 @@ async fn a_later_chart_of_a_thousand_points_draws_quickly_on_a_canvas_and_export
 }
 
 #[wasm_bindgen_test]
+async fn one_spec_shown_twice_draws_every_point_in_both_widgets() {
+    // Both widgets' views are built from the one dataflow the check parsed (and share its rows).
+    let points: Vec<Value> = (0..600).map(|i| json!({"x": i, "y": (i * 7) % 50, "k": format!("k{}", i % 3)})).collect();
+    let spec = json!({"data": {"values": points}, "mark": "point", "transform": [{"calculate": "datum.y * 2", "as": "y2"}],
+        "encoding": {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y2", "type": "quantitative"},
+                     "color": {"field": "k", "type": "nominal"}}});
+    let first = drawn(spec.clone()).await;
+    let second = drawn(spec).await;
+    for mounted in [&first, &second] {
+        let host = mounted.query("[data-testid=vega-lite-chart]").expect("chart");
+        let svg = vega::canvas_chart_svg(&host).await.expect("the canvas chart as SVG");
+        let symbols = svg.split("mark-symbol").nth(1).map_or(0, |group| group.split("</g>").next().unwrap_or_default().matches("<path").count());
+        assert_eq!(symbols, 600, "a path per point in each widget");
+    }
+    drop(first);
+}
+
+#[wasm_bindgen_test]
 async fn a_spec_checked_before_it_is_drawn_is_compiled_once_and_drawn_at_its_widget_size() {
     use std::cell::Cell;
     use std::rc::Rc;
@@ -466,16 +485,30 @@ async fn a_spec_checked_before_it_is_drawn_is_compiled_once_and_drawn_at_its_wid
         }
     });
     js_sys::Reflect::set(&lite, &"compile".into(), counting.as_ref()).expect("wrap compile");
+    // Vega's parse (its spec to a dataflow) is as dear: the view is built from the check's.
+    let vega_module = js_sys::Reflect::get(&js_sys::global(), &"vega".into()).expect("vega");
+    let original_parse: js_sys::Function = js_sys::Reflect::get(&vega_module, &"parse".into()).expect("parse").unchecked_into();
+    let parses = Rc::new(Cell::new(0));
+    let counting_parse = Closure::<dyn Fn(JsValue, JsValue, JsValue) -> Result<JsValue, JsValue>>::new({
+        let (parses, original, vega_module) = (parses.clone(), original_parse.clone(), vega_module.clone());
+        move |spec: JsValue, config: JsValue, options: JsValue| {
+            parses.set(parses.get() + 1);
+            original.call3(&vega_module, &spec, &config, &options)
+        }
+    });
+    js_sys::Reflect::set(&vega_module, &"parse".into(), counting_parse.as_ref()).expect("wrap parse");
     let spec = json!({"title": "Compiled once", "data": rows(json!([{"m": "a", "v": 3}, {"m": "b", "v": 5}, {"m": "c", "v": 4}])),
         "mark": "bar", "encoding": {"x": {"field": "m", "type": "nominal"}, "y": {"field": "v", "type": "quantitative"}}});
     let verdict = vega::compile(&spec).await;
     let mounted = mount(spec.clone());
     let status = outcome(&mounted).await;
     js_sys::Reflect::set(&lite, &"compile".into(), &original).expect("restore compile");
+    js_sys::Reflect::set(&vega_module, &"parse".into(), &original_parse).expect("restore parse");
 
     assert!(verdict.is_ok_and(|verdict| verdict.errors.is_empty()));
     assert_eq!(status, "drawn", "{}", mounted.text());
     assert_eq!(calls.get(), 1, "the check's compiled spec is the one drawn");
+    assert_eq!(parses.get(), 1, "the check's parsed dataflow is the one drawn");
     assert_eq!(marks(&mounted, "rect"), 3);
     let width = mounted.query("svg.marks").and_then(|svg| svg.get_attribute("width")).and_then(|w| w.parse::<f64>().ok());
     assert!(width.is_some_and(|width| (width - 640.0).abs() < 2.0), "drawn at its 640 px box, not the size it was compiled at: {width:?}");

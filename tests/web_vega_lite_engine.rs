@@ -44,7 +44,7 @@ async fn the_widget_says_it_is_drawing_while_the_engine_loads_then_why_it_could_
         .collect();
     assert_eq!(
         sources.iter().take(3).cloned().collect::<Vec<_>>(),
-        [("charts/vega.min.js", true), ("charts/vega-lite.min.js", true), ("charts/vega-embed.min.js", true)]
+        [("charts/vega.min.js", true), ("charts/vega-lite.min.js", true), ("charts/vega-interpreter.js", true)]
             .map(|(src, ordered)| (src.to_owned(), ordered)),
         "all three inserted at once, in order, not async: {sources:?}"
     );

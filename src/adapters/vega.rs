@@ -1,11 +1,12 @@
-//! The `vega-lite` widget's engine: vega, vega-lite and vega-embed as the app serves them under
-//! `charts/` (npm packages copied there by scripts/charts.sh at build time, never a CDN), loaded by
-//! script elements when the first such widget renders, and the built-in maps under `charts/atlas/`.
+//! The `vega-lite` widget's engine: vega, vega-lite and vega's expression interpreter as the app
+//! serves them under `charts/` (npm packages copied there by scripts/charts.sh at build time, never a
+//! CDN), loaded by script elements when the first such widget renders, and the built-in maps under
+//! `charts/atlas/`.
 //!
-//! Nothing reaches the network through the engine: its loader refuses every URL (data, images,
-//! links), expressions run in vega's interpreter (`ast: true`, so the page needs no `unsafe-eval`),
-//! tooltips are written as text, and the spec's `usermeta.embedOptions` (which vega-embed would
-//! merge over these options) is removed.
+//! A spec is compiled (Vega-Lite to Vega) and parsed (Vega to a dataflow) once, when the core checks
+//! it; drawing builds a `vega.View` from that parse. Nothing reaches the network through the engine:
+//! its loader refuses every URL (data, images, links), expressions run in vega's interpreter (parsed
+//! with `ast: true`, so the page needs no `unsafe-eval`), and tooltips are written as text.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -23,7 +24,7 @@ use web_sys::{Element, HtmlElement, MouseEvent};
 
 /// The engine's scripts in load order, each with the global it defines.
 const SCRIPTS: [(&str, &str); 3] =
-    [("vega", "vega.min.js"), ("vegaLite", "vega-lite.min.js"), ("vegaEmbed", "vega-embed.min.js")];
+    [("vega", "vega.min.js"), ("vegaLite", "vega-lite.min.js"), ("vegaInterpreter", "vega-interpreter.js")];
 
 type Loading = Shared<LocalBoxFuture<'static, Result<(), String>>>;
 
@@ -111,7 +112,7 @@ pub fn provide_atlas(atlas: Atlas, topology: Value) {
 
 /// A drawn chart; dropping it stops its view (timers, listeners) and its tooltip handler.
 pub struct Chart {
-    result: JsValue,
+    view: JsValue,
     host: Element,
     /// The size it was last drawn at, so an unchanged size does not run the view again.
     size: Cell<(f64, f64)>,
@@ -125,76 +126,67 @@ impl Chart {
         if self.size.replace((width, height)) == (width, height) {
             return;
         }
-        let Ok(view) = Reflect::get(&self.result, &"view".into()) else { return };
-        for (method, value) in [("width", width), ("height", height)] {
-            if let Ok(set) = Reflect::get(&view, &method.into()).and_then(|f| f.dyn_into::<Function>()) {
-                let _ = set.call1(&view, &value.into());
-            }
+        let view = &self.view;
+        for (name, value) in [("width", width), ("height", height)] {
+            let _ = call(view, name, &[value.into()]);
         }
-        if let Ok(run) = Reflect::get(&view, &"runAsync".into()).and_then(|f| f.dyn_into::<Function>()) {
-            let _ = run.call0(&view);
-        }
+        let _ = call(view, "runAsync", &[]);
     }
 }
 
 impl Drop for Chart {
     fn drop(&mut self) {
         CANVAS_VIEWS.with(|views| views.borrow_mut().retain(|(host, _)| *host != self.host));
-        if let Ok(finalize) = Reflect::get(&self.result, &"finalize".into()).and_then(|f| f.dyn_into::<Function>()) {
-            let _ = finalize.call0(&self.result);
-        }
+        let _ = call(&self.view, "finalize", &[]);
     }
 }
 
 /// Draws `spec` (already checked by the core) into `host` at `size`, its tooltips in `tip`.
 /// Returns the chart and Vega-Lite's warnings, or the error that stopped it.
 ///
-/// The Vega spec the check compiled is drawn as it is (resized to `size`): a spec is compiled once.
-/// A spec naming a built-in map is compiled here, with the map's outlines inlined.
+/// The dataflow the check parsed is drawn as it is, sized by the view's signals: a spec is compiled
+/// and parsed once. A spec naming a built-in map is compiled here, with the map's outlines inlined.
 pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<(Chart, Vec<String>), String> {
     load_engine().await?;
     let maps = vega_lite::atlases_used(spec);
-    let (vega_spec, mut warnings) = if maps.is_empty() {
-        let compiled = compiled(spec)?;
-        let errors = compiled.verdict.errors;
-        if let Some(error) = errors.into_iter().next() {
-            return Err(error);
-        }
-        (resized(&compiled.vega, spec, size), compiled.verdict.warnings)
+    let compiled = if maps.is_empty() {
+        compiled(spec)?
     } else {
         let mut loaded = Vec::new();
         for map in maps {
             loaded.push((map, (*atlas(map).await?).clone()));
         }
-        let with_maps = vega_lite::with_atlases(spec, &loaded);
-        let compiled = compile_now(&sized(with_maps, size), vega_lite::drawn_on_canvas(spec))?;
-        if let Some(error) = compiled.verdict.errors.into_iter().next() {
-            return Err(error);
-        }
-        (compiled.vega, compiled.verdict.warnings)
+        let (with_maps, config) = source(vega_lite::with_atlases(spec, &loaded), size, vega_lite::drawn_on_canvas(spec));
+        compile_now(&with_maps, &config)?
     };
+    if let Some(error) = compiled.verdict.errors.into_iter().next() {
+        return Err(error);
+    }
+    let mut warnings = compiled.verdict.warnings;
 
     let kept = Rc::new(RefCell::new(Vec::new()));
     let (logger, logger_closures) = logger(kept.clone())?;
     let tooltip = tooltip_handler(host.clone(), tip.clone());
     let canvas = vega_lite::drawn_on_canvas(spec);
-    // A canvas cannot read CSS variables: the theme's colours are written in as `host` shows them.
-    let vega_spec = if canvas { with_theme_colours(&vega_spec, host)? } else { vega_spec };
-    // The config is in the compiled spec already.
-    let options = JSON::parse(r#"{"actions": false, "ast": true, "mode": "vega", "defaultStyle": false}"#)
-        .map_err(|_| "options".to_owned())?;
+    let options = Object::new();
     set(&options, "renderer", &(if canvas { "canvas" } else { "svg" }).into());
     set(&options, "loader", &LOADER.with(Clone::clone));
     set(&options, "logger", &logger);
-    set(&options, "tooltip", tooltip.as_ref());
-
-    let embed: Function = global("vegaEmbed")?.dyn_into().map_err(|_| "vegaEmbed is not a function".to_owned())?;
-    let promise: Promise = embed
-        .call3(&JsValue::NULL, host, &vega_spec, &options)
-        .map_err(error_text)?
-        .dyn_into()
-        .map_err(|_| "vegaEmbed returned no promise".to_owned())?;
-    let result = JsFuture::from(promise).await.map_err(error_text)?;
+    set(&options, "expr", &Reflect::get(&global("vegaInterpreter")?, &"expressionInterpreter".into()).map_err(error_text)?);
+    let view_class: Function = Reflect::get(&global("vega")?, &"View".into()).map_err(error_text)?.unchecked_into();
+    let view = Reflect::construct(&view_class, &Array::of2(&compiled.runtime, &options)).map_err(error_text)?;
+    let chart = Chart { view, host: host.clone(), size: Cell::new(size), _tooltip: tooltip, _logger: logger_closures };
+    let view = &chart.view;
+    call(view, "tooltip", &[chart._tooltip.as_ref().clone()])?;
+    // The container is emptied by the view (a chart drawn here before included).
+    call(view, "initialize", &[host.into()])?;
+    for (key, value) in [("width", size.0), ("height", size.1)] {
+        if fills_widget(spec, key) && Reflect::get(&compiled.vega, &key.into()).is_ok_and(|own| own.as_f64().is_some()) {
+            call(view, key, &[value.into()])?;
+        }
+    }
+    let run: Promise = call(view, "runAsync", &[])?.dyn_into().map_err(|_| "the view did not run".to_owned())?;
+    JsFuture::from(run).await.map_err(error_text)?;
     for warning in kept.borrow().iter() {
         if !warnings.contains(warning) {
             warnings.push(warning.clone());
@@ -202,10 +194,8 @@ pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f
     }
     label_canvas(host, spec, canvas);
     if canvas {
-        let view = Reflect::get(&result, &"view".into()).map_err(error_text)?;
-        CANVAS_VIEWS.with(|views| views.borrow_mut().push((host.clone(), view)));
+        CANVAS_VIEWS.with(|views| views.borrow_mut().push((host.clone(), view.clone())));
     }
-    let chart = Chart { result, host: host.clone(), size: Cell::new(size), _tooltip: tooltip, _logger: logger_closures };
     Ok((chart, warnings))
 }
 
@@ -238,15 +228,22 @@ pub async fn canvas_chart_svg(host: &Element) -> Option<String> {
     JsFuture::from(promise).await.ok()?.as_string()
 }
 
-/// The compiled `vega` spec with its `var(--token)` colours as `host` resolves them now.
-fn with_theme_colours(vega: &JsValue, host: &Element) -> Result<JsValue, String> {
-    let text = JSON::stringify(vega).ok().and_then(|text| text.as_string()).ok_or("the compiled spec is not JSON")?;
-    let style = web_sys::window().and_then(|window| window.get_computed_style(host).ok().flatten());
-    let resolved = resolve_tokens(&text, |name| {
+/// `spec` sized to fill its widget and the theme's config, each as JSON text. A canvas cannot read CSS
+/// variables: for a chart drawn on one, both have the theme's colours written in as the page shows
+/// them now (the tokens are the root element's).
+fn source(spec: Value, size: (f64, f64), canvas: bool) -> (String, String) {
+    let (spec, config) = (sized(spec, size).to_string(), theme(canvas).to_string());
+    if !canvas {
+        return (spec, config);
+    }
+    let window = web_sys::window();
+    let root = window.as_ref().and_then(|window| window.document()).and_then(|document| document.document_element());
+    let style = window.zip(root).and_then(|(window, root)| window.get_computed_style(&root).ok().flatten());
+    let value = |name: &str| {
         let value = style.as_ref().and_then(|style| style.get_property_value(name).ok())?;
         Some(value.trim().replace('\\', "\\\\").replace('"', "\\\""))
-    });
-    JSON::parse(&resolved).map_err(error_text)
+    };
+    (resolve_tokens(&spec, value), resolve_tokens(&config, value))
 }
 
 /// `text` with every `var(--name)` replaced by `value(--name)` (left as it is when unknown).
@@ -284,10 +281,12 @@ impl ChartCompiler for EngineCompiler {
     }
 }
 
-/// A spec compiled to Vega at [`PLANNED_SIZE`], with what the engine said about it.
+/// A spec compiled to Vega at [`PLANNED_SIZE`] and parsed to a dataflow (a view is built from it),
+/// with what the engine said about it.
 #[derive(Clone)]
 struct Compiled {
     vega: JsValue,
+    runtime: JsValue,
     verdict: ChartVerdict,
 }
 
@@ -310,14 +309,16 @@ pub async fn compile(spec: &Value) -> Result<ChartVerdict, String> {
     Ok(compiled(spec)?.verdict)
 }
 
-/// `spec` compiled at [`PLANNED_SIZE`]: the kept one, or compiled now and kept.
+/// `spec` compiled at [`PLANNED_SIZE`]: the kept one, or compiled now and kept (a chart on a canvas
+/// is compiled again once the theme's colours have changed).
 fn compiled(spec: &Value) -> Result<Compiled, String> {
-    let key = spec.to_string();
+    let (spec, config) = source(spec.clone(), PLANNED_SIZE, vega_lite::drawn_on_canvas(spec));
+    let key = format!("{config}\n{spec}");
     let kept = COMPILED.with(|kept| kept.borrow().iter().find(|(known, _)| *known == key).map(|(_, compiled)| compiled.clone()));
     if let Some(compiled) = kept {
         return Ok(compiled);
     }
-    let compiled = compile_now(&sized(spec.clone(), PLANNED_SIZE), vega_lite::drawn_on_canvas(spec))?;
+    let compiled = compile_now(&spec, &config)?;
     COMPILED.with(|kept| {
         let mut kept = kept.borrow_mut();
         if kept.len() == KEPT_COMPILED {
@@ -328,49 +329,35 @@ fn compiled(spec: &Value) -> Result<Compiled, String> {
     Ok(compiled)
 }
 
-/// Compiles `spec` (already sized) with Vega-Lite and parses the result with Vega, as drawing would;
-/// for a `canvas` the marks and axes get no ARIA descriptions (a canvas shows none).
-fn compile_now(spec: &Value, canvas: bool) -> Result<Compiled, String> {
-    let spec = JSON::parse(&spec.to_string()).map_err(|_| "the spec is not JSON".to_owned())?;
+/// Compiles `spec` (JSON text, already sized) with Vega-Lite and `config`, and parses the result with
+/// Vega into the dataflow a view is built from.
+fn compile_now(spec: &str, config: &str) -> Result<Compiled, String> {
+    let spec = JSON::parse(spec).map_err(|_| "the spec is not JSON".to_owned())?;
     let kept = Rc::new(RefCell::new(Vec::new()));
     let (logger, _closures) = logger(kept.clone())?;
     let options = Object::new();
     set(&options, "logger", &logger);
-    let config = theme();
-    if canvas {
-        set(&config, "aria", &false.into());
-    }
-    set(&options, "config", &config);
+    set(&options, "config", &JSON::parse(config).map_err(error_text)?);
     let (lite, vega) = (global("vegaLite")?, global("vega")?);
     let method = |module: &JsValue, name: &str| {
         Reflect::get(module, &name.into()).and_then(|f| f.dyn_into::<Function>()).map_err(error_text)
     };
     let mut verdict = ChartVerdict::default();
-    let mut vega_spec = JsValue::NULL;
+    let (mut vega_spec, mut runtime) = (JsValue::NULL, JsValue::NULL);
     match method(&lite, "compile")?.call2(&lite, &spec, &options) {
         Err(error) => verdict.errors.push(error_text(error)),
         Ok(compiled) => {
             vega_spec = Reflect::get(&compiled, &"spec".into()).map_err(error_text)?;
             let parse_options = JSON::parse(r#"{"ast": true}"#).map_err(error_text)?;
-            // The config is already in the compiled spec (vega-embed passes `{}` too).
-            if let Err(error) = method(&vega, "parse")?.call3(&vega, &vega_spec, &Object::new(), &parse_options) {
-                verdict.errors.push(error_text(error));
+            // The config is already in the compiled spec.
+            match method(&vega, "parse")?.call3(&vega, &vega_spec, &Object::new(), &parse_options) {
+                Ok(parsed) => runtime = parsed,
+                Err(error) => verdict.errors.push(error_text(error)),
             }
         }
     }
     verdict.warnings = kept.borrow().clone();
-    Ok(Compiled { vega: vega_spec, verdict })
-}
-
-/// A copy of the compiled `vega` spec at `size`, where the spec left its size to the widget.
-fn resized(vega: &JsValue, spec: &Value, (width, height): (f64, f64)) -> JsValue {
-    let copy: JsValue = Object::assign(&Object::new(), vega.unchecked_ref()).into();
-    for (key, value) in [("width", width), ("height", height)] {
-        if fills_widget(spec, key) && Reflect::get(&copy, &key.into()).is_ok_and(|own| own.as_f64().is_some()) {
-            set(&copy, key, &value.into());
-        }
-    }
-    copy
+    Ok(Compiled { vega: vega_spec, runtime, verdict })
 }
 
 /// Whether `spec` takes its `key` (width or height) from the widget: a single view without a
@@ -399,10 +386,11 @@ fn sized(mut spec: Value, (width, height): (f64, f64)) -> Value {
 }
 
 /// Axis, legend and title colours from the design tokens as CSS variables, so a theme switch
-/// recolours a drawn chart without redrawing it (and the SVG export resolves them).
-fn theme() -> JsValue {
+/// recolours a drawn SVG chart without redrawing it (and the SVG export resolves them); a `canvas`
+/// chart's marks and axes get no ARIA descriptions (a canvas shows none).
+fn theme(canvas: bool) -> Value {
     let category: Vec<String> = (1..=8).map(|n| format!("var(--au-series-{n})")).collect();
-    let config = serde_json::json!({
+    let mut config = serde_json::json!({
         "background": null,
         "font": "system-ui, -apple-system, Segoe UI, Roboto, sans-serif",
         "view": {"stroke": "var(--au-border-2)"},
@@ -415,7 +403,10 @@ fn theme() -> JsValue {
         "mark": {"color": "var(--au-series-1)"},
         "range": {"category": category},
     });
-    JSON::parse(&config.to_string()).unwrap_or(JsValue::NULL)
+    if canvas {
+        config["aria"] = false.into();
+    }
+    config
 }
 
 /// vega's own logger with its warnings and errors kept for the widget (not the console).
@@ -501,6 +492,12 @@ fn global(name: &str) -> Result<JsValue, String> {
         .ok()
         .filter(|value| !value.is_undefined())
         .ok_or_else(|| format!("the chart engine is not loaded ({name} is missing)"))
+}
+
+/// Calls `target.name(...args)`.
+fn call(target: &JsValue, name: &str, args: &[JsValue]) -> Result<JsValue, String> {
+    let method: Function = Reflect::get(target, &name.into()).and_then(|f| f.dyn_into()).map_err(error_text)?;
+    method.apply(target, &args.iter().collect::<Array>()).map_err(error_text)
 }
 
 fn set(target: &JsValue, key: &str, value: &JsValue) {

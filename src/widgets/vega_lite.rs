@@ -1,4 +1,4 @@
-//! `vega-lite` widget: any chart written as a Vega-Lite v6 spec, drawn by vega-embed as SVG, or on a
+//! `vega-lite` widget: any chart written as a Vega-Lite v6 spec, drawn by vega as SVG, or on a
 //! canvas above `SVG_MAX_ROWS` rows (`adapters::vega`, its engine fetched when the first such widget
 //! renders). The spec is checked
 //! by the core first (inline data within its cap, no URL), so a refused spec loads nothing; while

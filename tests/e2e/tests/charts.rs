@@ -55,7 +55,7 @@ async fn an_invalid_vega_lite_spec_is_fixed_in_one_retry_and_draws_under_the_csp
         let fetched: Vec<String> = serde_json::from_value(fetched).unwrap_or_default();
         let origin = page.eval("return location.origin;", vec![]).await;
         let origin = origin.as_str().unwrap_or_default().to_owned();
-        assert!(fetched.iter().any(|url| url == &format!("{origin}/charts/vega-embed.min.js")), "the engine comes from the app: {fetched:#?}");
+        assert!(fetched.iter().any(|url| url == &format!("{origin}/charts/vega-interpreter.js")), "the engine comes from the app: {fetched:#?}");
         let elsewhere: Vec<&String> = fetched.iter().filter(|url| !url.starts_with(&origin) && !url.starts_with(&base)).collect();
         assert!(elsewhere.is_empty(), "fetched from elsewhere: {elsewhere:#?}");
 

@@ -1,8 +1,8 @@
 //! The `vega-lite` widget's spec, decided without a browser: what it may hold (inline rows within a
 //! cap, never a URL, only the built-in maps by name) and how a named map becomes inline TopoJSON.
 //!
-//! The spec is the widget's params as the model wrote them; the renderer (vega-embed, loaded on
-//! first use) also refuses every URL at run time, so these checks are the early, precise error the
+//! The spec is the widget's params as the model wrote them; the renderer (vega, loaded on first
+//! use) also refuses every URL at run time, so these checks are the early, precise error the
 //! model can act on, not the only guard.
 
 use serde_json::{Map, Value, json};
