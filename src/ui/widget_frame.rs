@@ -121,6 +121,19 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
         let frame = frame.clone();
         move || frame.with(|f| provenance_label(&f.provenance))
     };
+    // Each widget's content is a landmark, named by its title and place on the canvas, so two widgets
+    // of one kind (a duplicate among them) can be told apart.
+    let content_label = {
+        let title = title.clone();
+        let id = id.clone();
+        move || {
+            let place = canvas.order().iter().position(|shown| *shown == id).map_or(0, |place| place + 1);
+            match title() {
+                Some(title) => format!("{kind} content: {title}, widget {place}"),
+                None => format!("{kind} content, widget {place}"),
+            }
+        }
+    };
     let binding = {
         let frame = frame.clone();
         Memo::new(move |_| frame.with(|f| f.binding.clone()))
@@ -314,7 +327,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
             </header>
             // Focusable, so a keyboard user can scroll a widget taller than its cell (arrow keys
             // here scroll; on the frame itself they move it).
-            <div class="au-frame__body" tabindex="0" role="region" aria-label=format!("{kind} content")>{render_widget(kind, props)}</div>
+            <div class="au-frame__body" tabindex="0" role="region" aria-label=content_label>{render_widget(kind, props)}</div>
             <Show when=move || !read_only.get()>{source_editor.clone()}</Show>
             <Show when=move || !read_only.get()>
                 <div class="au-frame__resize" aria-hidden="true" title="Drag to resize"

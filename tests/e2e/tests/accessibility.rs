@@ -2,11 +2,12 @@
 //! theme: the canvas holding one widget of each kind beside a chat with a turn cut by the output limit
 //! (Continue) that shows a held-back image ("Load image"), a server's elicitation form and sampling request, a tool call
 //! waiting for approval, the servers drawer with remembered approval choices, the gallery,
-//! the recipes, and each drawer and menu open. A new screen is one more row in `SCREENS`.
+//! the recipes, each drawer and menu open, a bound widget's source editor, and last the servers a
+//! dashboard needs once its server is removed. A new screen is one more row in `SCREENS`.
 
 use autoui_e2e::axe::{Violation, audit};
 use autoui_e2e::browser::BrowserOptions;
-use autoui_e2e::llm::{Part, Reply, ScriptedLlm};
+use autoui_e2e::llm::{Part, Reply, ScriptedLlm, calls_to, user_texts};
 use autoui_e2e::mcp_server::{McpServer, Transport};
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
@@ -30,6 +31,9 @@ const ASK_ME: &str = "Ask me for the details";
 const APPROVE_ME: &str = "Echo this once I approve";
 /// The prompt to which the scripted model calls server-everything's sampling tool.
 const SAMPLE_ME: &str = "Let the server ask my model";
+/// The prompt to which the scripted model shows a card bound to server-everything's `echo`.
+const BIND_ME: &str = "Show a card that follows the server";
+const DISPLAY: &str = "autoui_webmcp_widget_display";
 
 const SCREENS: &[Screen] = &[
     Screen {
@@ -111,6 +115,13 @@ const SCREENS: &[Screen] = &[
         ready: "[data-testid=sampling] [data-testid=sampling-send]",
     },
     Screen {
+        name: "a bound widget's source editor",
+        route: "/#/",
+        prompt: None,
+        clicks: &["[data-testid=widget-source]"],
+        ready: "[data-testid=source-editor] [data-testid=source-map]",
+    },
+    Screen {
         name: "share link",
         route: "/#/",
         prompt: None,
@@ -132,6 +143,12 @@ async fn no_screen_has_an_accessibility_violation_in_the_dark_theme() {
 async fn audit_every_screen(theme: &'static str) {
     // Each turn makes a tool call, so the chat and the console show a tool line as well as text.
     let llm = ScriptedLlm::start(|request: &Value, index| match index % 2 {
+        // Set-up: one card bound to the server, then the turn ends.
+        _ if user_texts(request).last().map(String::as_str) == Some(BIND_ME) => match calls_to(request, DISPLAY).is_empty() {
+            true => Reply::tool(DISPLAY, json!({"name": "stat-card", "params": {"label": "Echo"},
+                "source": {"call": "everything_mcp_echo", "arguments": {"message": "42"}, "map": "{value: .}", "refresh": "manual"}})),
+            false => Reply::text("The card follows the server."),
+        },
         // First: the conversation still holds the earlier turns when a later one is sent.
         _ if request["messages"].to_string().contains(SAMPLE_ME) => {
             Reply::tool("everything_mcp_trigger-sampling-request", json!({"prompt": "name a colour"}))
@@ -157,6 +174,10 @@ async fn audit_every_screen(theme: &'static str) {
         use_settings(&page, theme, &llm_url).await;
         fill_canvas_with_every_widget(&page).await;
         page.add_server(&server_url, "everything").await;
+        // Bound before `echo` needs approval: binding runs the call once.
+        page.say(BIND_ME).await;
+        page.wait_for_runs(1).await;
+        page.find("[data-testid=widget-source]").await;
         ask_before_echo(&page).await;
 
         let mut report = String::new();
@@ -167,6 +188,13 @@ async fn audit_every_screen(theme: &'static str) {
                 for violation in &violations {
                     report.push_str(&violation.to_string());
                 }
+            }
+        }
+        let violations = audit_needed_servers(&page).await;
+        if !violations.is_empty() {
+            report.push_str(&format!("\nthe servers a dashboard needs ({theme} theme):\n"));
+            for violation in &violations {
+                report.push_str(&violation.to_string());
             }
         }
         assert!(report.is_empty(), "axe-core found accessibility violations:{report}");
@@ -204,6 +232,24 @@ async fn ask_before_echo(page: &Page) {
         .await;
     page.find("[data-server-id=everything] [data-testid=server-approval][data-tool=echo]").await;
     page.close_servers().await;
+}
+
+/// Removes the bound card's server, so the canvas lists it among the servers the dashboard needs
+/// (with "Connect"), and audits that. Last: the server stays removed.
+async fn audit_needed_servers(page: &Page) -> Vec<Violation> {
+    page.open("/#/").await;
+    page.reload().await;
+    page.click("[data-testid=open-servers]").await;
+    // The removal asks first; the person agrees.
+    page.eval("window.confirm = () => true;", vec![]).await;
+    page.click("[data-server-id=everything] [data-testid=server-remove]").await;
+    page.close_servers().await;
+    page.wait_until(
+        "the canvas lists the server its card needs",
+        "const list = document.querySelector('[data-testid=needed-servers]'); return !!list && list.checkVisibility();",
+    )
+    .await;
+    audit(page).await
 }
 
 /// Adds every gallery example to the canvas, as a person would, and waits until all are shown.
