@@ -450,6 +450,22 @@ async fn a_later_chart_of_a_thousand_points_draws_quickly_on_a_canvas_and_export
 }
 
 #[wasm_bindgen_test]
+async fn a_chart_on_a_canvas_takes_the_dark_themes_text_colours() {
+    set_theme("dark");
+    let points: Vec<Value> = (0..800).map(|i| json!({"x": i, "y": (i * 13) % 97})).collect();
+    let spec = json!({"data": {"values": points}, "mark": "point",
+        "encoding": {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"}}});
+    let mounted = drawn(spec).await;
+    let host = mounted.query("[data-testid=vega-lite-chart]").expect("chart");
+    let svg = vega::canvas_chart_svg(&host).await.expect("the canvas chart as SVG");
+    set_theme("light");
+    // A canvas is given colours, not the tokens' `light-dark(...)` text, which it cannot read.
+    assert!(!svg.contains("light-dark("), "every colour resolved");
+    // --au-text-2, dark: the axis labels stay readable on the dark surface.
+    assert!(svg.contains("rgb(160, 160, 184)"), "the axis labels take the dark theme's text colour");
+}
+
+#[wasm_bindgen_test]
 async fn one_spec_shown_twice_draws_every_point_in_both_widgets() {
     // Both widgets' views are built from the one dataflow the check parsed (and share its rows).
     let points: Vec<Value> = (0..600).map(|i| json!({"x": i, "y": (i * 7) % 50, "k": format!("k{}", i % 3)})).collect();

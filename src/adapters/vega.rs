@@ -236,14 +236,32 @@ fn source(spec: Value, size: (f64, f64), canvas: bool) -> (String, String) {
     if !canvas {
         return (spec, config);
     }
-    let window = web_sys::window();
-    let root = window.as_ref().and_then(|window| window.document()).and_then(|document| document.document_element());
-    let style = window.zip(root).and_then(|(window, root)| window.get_computed_style(&root).ok().flatten());
+    let Some(window) = web_sys::window() else { return (spec, config) };
+    let Some(root) = window.document().and_then(|document| document.document_element()) else { return (spec, config) };
+    let style = window.get_computed_style(&root).ok().flatten();
+    // A custom property computes to its text: a `light-dark(...)` colour is resolved by giving it to
+    // an element's `color`, under the page's colour scheme.
+    let probe = window.document().and_then(|document| document.create_element("span").ok()).and_then(|probe| probe.dyn_into::<HtmlElement>().ok());
+    if let Some(probe) = &probe {
+        probe.set_hidden(true);
+        let _ = root.append_child(probe);
+    }
+    let resolved = |text: &str| -> String {
+        let colour = probe.as_ref().filter(|_| text.contains("light-dark(")).and_then(|probe| {
+            probe.style().set_property("color", text).ok()?;
+            window.get_computed_style(probe).ok().flatten()?.get_property_value("color").ok()
+        });
+        colour.filter(|colour| !colour.is_empty()).unwrap_or_else(|| text.to_owned())
+    };
     let value = |name: &str| {
         let value = style.as_ref().and_then(|style| style.get_property_value(name).ok())?;
-        Some(value.trim().replace('\\', "\\\\").replace('"', "\\\""))
+        Some(resolved(value.trim()).replace('\\', "\\\\").replace('"', "\\\""))
     };
-    (resolve_tokens(&spec, value), resolve_tokens(&config, value))
+    let source = (resolve_tokens(&spec, value), resolve_tokens(&config, value));
+    if let Some(probe) = probe {
+        probe.remove();
+    }
+    source
 }
 
 /// `text` with every `var(--name)` replaced by `value(--name)` (left as it is when unknown).
