@@ -48,6 +48,11 @@ fn random() -> Counter {
     Counter(Cell::new(0))
 }
 
+/// The server URLs an opened document named.
+fn urls(opened: &exchange::Imported) -> Vec<&str> {
+    opened.mcp_servers.iter().map(|server| server.url.as_str()).collect()
+}
+
 fn id(name: &str) -> BlockId {
     BlockId::new(name)
 }
@@ -125,7 +130,7 @@ fn kinds(canvas: &Canvas) -> Vec<WidgetKind> {
 #[test]
 fn a_share_link_round_trip_keeps_ids_layout_style_provenance_and_title() {
     let canvas = dashboard(200);
-    let param = share::encode_param(&canvas, Some("Assemblée"));
+    let param = share::encode_param(&canvas, Some("Assemblée"), &[]);
     let url = share::link("https://autoui.example/app/", &param);
     let opened = share::open(&url, &random(), 99.0).unwrap();
     assert_eq!(opened.canvas, canvas);
@@ -136,7 +141,7 @@ fn a_share_link_round_trip_keeps_ids_layout_style_provenance_and_title() {
 
 #[test]
 fn large_dashboards_are_gzipped_and_small_ones_are_not() {
-    let large = share::encode_param(&dashboard(200), None);
+    let large = share::encode_param(&dashboard(200), None, &[]);
     assert!(large.starts_with("gz."), "{}", &large[..20]);
     assert!(
         large.len() < 3000,
@@ -149,7 +154,7 @@ fn large_dashboards_are_gzipped_and_small_ones_are_not() {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'),
         "base64url, no padding"
     );
-    let small = share::encode_param(&Canvas::new(), None);
+    let small = share::encode_param(&Canvas::new(), None, &[]);
     assert!(!small.contains('.'), "{small}");
     assert!(
         share::open(&small, &random(), 1.0)
@@ -175,7 +180,7 @@ fn a_link_carries_the_dashboard_in_its_fragment_keeps_other_parameters_and_drops
 #[test]
 fn fragment_links_and_older_query_links_both_open() {
     let canvas = share::open(REFERENCE_FLAT_URL, &random(), 1.0).unwrap().canvas;
-    let param = share::encode_param(&canvas, None);
+    let param = share::encode_param(&canvas, None, &[]);
     let fragment = share::link("https://viewer.example/", &param);
     assert_eq!(kinds(&share::open(&fragment, &random(), 2.0).unwrap().canvas), kinds(&canvas));
     let query = format!("https://viewer.example/?hs={param}#/");
@@ -195,7 +200,7 @@ fn a_flat_skill_shared_from_the_reference_composer_opens_here() {
         "the legacy render_data_table name resolves"
     );
     assert_eq!(opened.canvas.blocks()[0].data["value"], "21 °C");
-    assert_eq!(opened.mcp_servers, ["https://mcp.code4code.eu/mcp"]);
+    assert_eq!(urls(&opened), ["https://mcp.code4code.eu/mcp"]);
     assert_eq!(opened.title.as_deref(), Some("skill-1718000000000"));
     assert_eq!(
         opened.set_aside.len(),
@@ -230,7 +235,7 @@ fn a_meta_content_skill_from_the_reference_viewer_opens_from_content_blocks() {
     );
     assert_eq!(opened.title.as_deref(), Some("Météo Paris"));
     assert_eq!(
-        opened.mcp_servers,
+        urls(&opened),
         [
             "https://mcp.example.org/mcp",
             "https://meteo.example.org/mcp"
@@ -344,7 +349,7 @@ fn a_gzip_bomb_stops_at_the_payload_limit() {
 #[test]
 fn a_json_file_round_trip_keeps_everything() {
     let canvas = dashboard(20);
-    let file = exchange::export_file(&canvas, Some("Assemblée"));
+    let file = exchange::export_file(&canvas, Some("Assemblée"), &[]);
     assert!(
         file.contains("\n  \"content\""),
         "the file is pretty-printed for people"
@@ -356,7 +361,7 @@ fn a_json_file_round_trip_keeps_everything() {
 
 #[test]
 fn our_file_is_readable_by_the_reference_viewer_shape() {
-    let file: Value = serde_json::from_str(&exchange::export_file(&dashboard(2), None)).unwrap();
+    let file: Value = serde_json::from_str(&exchange::export_file(&dashboard(2), None, &[])).unwrap();
     let first = &file["content"]["blocks"][0];
     assert_eq!(first["type"], "data-table");
     assert_eq!(first["data"]["title"], "Députés");
@@ -391,7 +396,7 @@ fn a_file_from_a_newer_autoui_or_that_is_not_a_dashboard_is_refused_with_the_rea
 #[test]
 fn a_file_with_a_repeated_id_imports_every_block() {
     let mut file: Value =
-        serde_json::from_str(&exchange::export_file(&dashboard(2), None)).unwrap();
+        serde_json::from_str(&exchange::export_file(&dashboard(2), None, &[])).unwrap();
     file["content"]["blocks"][1]["id"] = json!("w_tab");
     let imported = exchange::import(&file.to_string(), &random(), 1.0).unwrap();
     assert_eq!(imported.canvas.len(), 2);
@@ -412,7 +417,7 @@ fn a_file_with_a_repeated_id_imports_every_block() {
 #[test]
 fn a_link_cannot_smuggle_unsafe_styles_onto_a_widget() {
     let mut file: Value =
-        serde_json::from_str(&exchange::export_file(&dashboard(2), None)).unwrap();
+        serde_json::from_str(&exchange::export_file(&dashboard(2), None, &[])).unwrap();
     file["content"]["blocks"][1]["style"] = json!({
         "border-color": "#0d9488",
         "background": "url(https://tracker.example/pixel.gif)",

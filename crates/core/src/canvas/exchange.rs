@@ -2,18 +2,25 @@
 //! dashboard shapes the reference system (webmcp-auto-ui) produces, so its dashboards open here.
 //!
 //! We write one shape, readable by the reference viewer too (it reads `content.blocks[].type/data`):
-//! `{"meta": {"format": "autoui-canvas", "format_version": 1, "title"?}, "content": {"blocks": [Block...]}}`,
-//! where each block keeps its id, layout, style and provenance.
+//! `{"meta": {"format": "autoui-canvas", "format_version": 1, "title"?, "provenance"?: {"mcpServers":
+//! [{"name", "url"}]}}, "content": {"blocks": [Block...]}}`, where each block keeps its id, layout,
+//! style, provenance and binding, and `mcpServers` says where each server the bindings call lives
+//! (as the reference writes it; only shareable URLs, see `binding/server_url.rs`), so the person
+//! who opens it can connect them without looking for their URLs.
 //! We read that shape, the reference's meta/content shape (`content.blocks: [{type, data}]`), its
 //! flat "canvas skill" (`{version, name, mcp, blocks: [{type, data}]}`) and a markdown recipe
 //! (shown as one `text` widget).
 
 use serde_json::{Map, Value, json};
 
+use crate::binding::server_url;
+use crate::binding::source::servers_needed;
 use crate::canvas::decode::{DecodeContext, SetAside, decode_canvas};
 use crate::canvas::model::Canvas;
+use crate::ids::ServerId;
 use crate::ports::Random;
 use crate::tool::Origin;
+use crate::tool_name::{Protocol, ToolName};
 
 const FORMAT: &str = "autoui-canvas";
 /// The canvas document version this build writes and the newest it reads.
@@ -38,11 +45,19 @@ pub enum SourceFormat {
 pub struct Imported {
     pub canvas: Canvas,
     pub title: Option<String>,
-    /// MCP server URLs the document says its data came from, to offer connecting them.
-    pub mcp_servers: Vec<String>,
+    /// MCP servers the document says its data came from; the bindings calling a named one carry
+    /// its URL (`Binding::server_url`).
+    pub mcp_servers: Vec<ServerLocation>,
     pub source: SourceFormat,
     /// Blocks that could not be read, whole.
     pub set_aside: Vec<SetAside>,
+}
+
+/// A server a document names: its tool prefix when the document gives one, and its URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerLocation {
+    pub name: Option<ServerId>,
+    pub url: String,
 }
 
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -63,24 +78,42 @@ pub enum ImportError {
     NotADashboard,
 }
 
-/// The canvas as a pretty-printed JSON file.
-pub fn export_file(canvas: &Canvas, title: Option<&str>) -> String {
-    format!("{:#}", document(canvas, title))
+/// The canvas as a pretty-printed JSON file. `servers` are the servers added in this page, by
+/// tool prefix, with their URLs: where the bindings' servers are said to live (else where the
+/// dashboard said they did when it was opened here).
+pub fn export_file(canvas: &Canvas, title: Option<&str>, servers: &[(ServerId, String)]) -> String {
+    format!("{:#}", document(canvas, title, servers))
 }
 
-/// The canvas as compact JSON (what a share link carries).
-pub fn export_compact(canvas: &Canvas, title: Option<&str>) -> String {
-    document(canvas, title).to_string()
+/// The canvas as compact JSON (what a share link carries); `servers` as for [`export_file`].
+pub fn export_compact(canvas: &Canvas, title: Option<&str>, servers: &[(ServerId, String)]) -> String {
+    document(canvas, title, servers).to_string()
 }
 
-fn document(canvas: &Canvas, title: Option<&str>) -> Value {
+fn document(canvas: &Canvas, title: Option<&str>, servers: &[(ServerId, String)]) -> Value {
     let mut meta = Map::new();
     meta.insert("format".to_owned(), json!(FORMAT));
     meta.insert("format_version".to_owned(), json!(CANVAS_FORMAT_VERSION));
     if let Some(title) = title {
         meta.insert("title".to_owned(), json!(title));
     }
+    let located = located_servers(canvas, servers);
+    if !located.is_empty() {
+        meta.insert("provenance".to_owned(), json!({ "mcpServers": located }));
+    }
     json!({ "meta": meta, "content": { "blocks": canvas.blocks() } })
+}
+
+/// `{name, url}` for each server the bindings call whose URL is known, in its shareable form.
+fn located_servers(canvas: &Canvas, servers: &[(ServerId, String)]) -> Vec<Value> {
+    servers_needed(canvas.blocks())
+        .into_iter()
+        .filter_map(|needed| {
+            let added = servers.iter().find(|(prefix, _)| prefix == &needed.server);
+            let url = added.and_then(|(_, url)| server_url::shareable(url)).or(needed.url)?;
+            Some(json!({ "name": needed.server.to_string(), "url": url }))
+        })
+        .collect()
 }
 
 /// Reads a document in any supported shape. Blocks of other systems get fresh ids and places, and
@@ -139,8 +172,9 @@ fn import_value(value: &Value, random: &dyn Random, now_ms: f64) -> Result<Impor
         now_ms,
         default_origin: Origin::User,
     };
+    let servers = mcp_servers(value);
     let (canvas, set_aside) = if source == SourceFormat::Autoui {
-        decode_canvas(blocks.clone(), &context)
+        decode_canvas(blocks.iter().map(|block| with_server_url(block, &servers)).collect(), &context)
     } else {
         decode_canvas(foreign_blocks(blocks), &context)
     };
@@ -152,7 +186,7 @@ fn import_value(value: &Value, random: &dyn Random, now_ms: f64) -> Result<Impor
     Ok(Imported {
         canvas,
         title,
-        mcp_servers: mcp_servers(value),
+        mcp_servers: servers,
         source,
         set_aside,
     })
@@ -177,9 +211,10 @@ fn foreign_blocks(blocks: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-/// Server URLs from `mcp`, `meta.mcp` and `meta.provenance.mcpServers` (strings or `{url}`), deduplicated.
-fn mcp_servers(value: &Value) -> Vec<String> {
-    let mut urls: Vec<String> = Vec::new();
+/// Servers from `mcp`, `meta.mcp` and `meta.provenance.mcpServers` (URL strings or `{name?, url}`),
+/// deduplicated; only shareable `http(s)` URLs are read, anything else is left out.
+fn mcp_servers(value: &Value) -> Vec<ServerLocation> {
+    let mut servers: Vec<ServerLocation> = Vec::new();
     let listed = value
         .pointer("/meta/provenance/mcpServers")
         .and_then(Value::as_array)
@@ -188,14 +223,32 @@ fn mcp_servers(value: &Value) -> Vec<String> {
     let candidates = [value.get("mcp"), value.pointer("/meta/mcp")]
         .into_iter()
         .flatten()
-        .chain(listed.map(|server| server.get("url").unwrap_or(server)));
-    for url in candidates.filter_map(Value::as_str) {
-        let url = url.trim();
-        if url.starts_with("http") && !urls.iter().any(|known| known == url) {
-            urls.push(url.to_owned());
+        .chain(listed);
+    for server in candidates {
+        let Some(url) = server.get("url").unwrap_or(server).as_str().and_then(server_url::shareable) else { continue };
+        let name = server.get("name").and_then(Value::as_str).map(ServerId::sanitize);
+        if !servers.iter().any(|known| known.url == url && known.name == name) {
+            servers.push(ServerLocation { name, url });
         }
     }
-    urls
+    servers
+}
+
+/// `block` with its binding's `server_url` set from the named server its tool call names, if any.
+fn with_server_url(block: &Value, servers: &[ServerLocation]) -> Value {
+    let mut block = block.clone();
+    let Some(binding) = block.get_mut("binding").and_then(Value::as_object_mut) else { return block };
+    let server = binding
+        .get("source")
+        .and_then(|source| source.get("call"))
+        .and_then(Value::as_str)
+        .and_then(|call| ToolName::parse(call).ok())
+        .filter(|name| name.protocol == Protocol::Mcp)
+        .map(|name| name.server);
+    if let Some(location) = servers.iter().find(|location| server.is_some() && location.name == server) {
+        binding.insert("server_url".to_owned(), json!(location.url));
+    }
+    block
 }
 
 /// A markdown recipe (front matter optional) as one `text` widget; its `title` or `name` becomes the title.
