@@ -19,6 +19,7 @@ use crate::state::agent::use_agent;
 use crate::state::canvas::{CanvasCtx, Foreign, use_canvas};
 use crate::state::notices::{NoticesCtx, use_notices};
 use crate::state::persist::{LibraryChangeError, use_persist};
+use crate::state::servers::ServersCtx;
 use crate::ui::backup::{Targets, import_backup, is_backup};
 use crate::ui::files::with_files;
 use crate::ui::icons::{Icon, IconSvg};
@@ -68,9 +69,10 @@ fn replace_canvas(canvas: CanvasCtx, notices: NoticesCtx, next: Canvas, what: &s
     }
 }
 
-/// Downloads the canvas as a dashboard file.
-pub fn export_canvas(canvas: CanvasCtx) {
-    let text = canvas.with_store(|store| exchange::export_file(store.canvas(), None));
+/// Downloads the canvas as a dashboard file, saying where the servers its bindings call live.
+pub fn export_canvas(canvas: CanvasCtx, servers: Option<ServersCtx>) {
+    let urls = servers.map(|servers| servers.urls()).unwrap_or_default();
+    let text = canvas.with_store(|store| exchange::export_file(store.canvas(), None, &urls));
     download_text(&timestamped_name("dashboard", "json"), "application/json", &text);
 }
 
@@ -97,9 +99,11 @@ pub async fn import_file(file: web_sys::File, targets: Targets) {
     }
 }
 
-/// The canvas's read-only share link, copied to the clipboard when the browser allows it.
-pub fn share_link(canvas: CanvasCtx, notices: NoticesCtx) -> String {
-    let param = canvas.with_store(|store| share::encode_param(store.canvas(), None));
+/// The canvas's read-only share link, copied to the clipboard when the browser allows it. It says
+/// where the servers its bindings call live (their URLs without credentials), never their tokens.
+pub fn share_link(canvas: CanvasCtx, notices: NoticesCtx, servers: Option<ServersCtx>) -> String {
+    let urls = servers.map(|servers| servers.urls()).unwrap_or_default();
+    let param = canvas.with_store(|store| share::encode_param(store.canvas(), None, &urls));
     let location = window().location();
     let base = format!(
         "{}{}",
@@ -122,6 +126,7 @@ pub fn share_link(canvas: CanvasCtx, notices: NoticesCtx) -> String {
 pub fn CanvasToolbar() -> impl IntoView {
     let canvas = use_canvas();
     let notices = use_notices();
+    let servers = use_context::<ServersCtx>();
     install_shortcuts(canvas);
     let persist = use_persist();
     let agent = use_agent();
@@ -167,7 +172,7 @@ pub fn CanvasToolbar() -> impl IntoView {
             }
         });
     };
-    let export_file = move |_| with_files(notices, move |files| (files.export_canvas)(canvas));
+    let export_file = move |_| with_files(notices, move |files| (files.export_canvas)(canvas, servers));
     let import_file = move |event: ev::Event| {
         let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
         let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
@@ -176,7 +181,7 @@ pub fn CanvasToolbar() -> impl IntoView {
         with_files(notices, move |files| leptos::task::spawn_local((files.import_file)(file, targets)));
     };
     let share = move |_| {
-        with_files(notices, move |files| share_link.set(Some((files.share_link)(canvas, notices))));
+        with_files(notices, move |files| share_link.set(Some((files.share_link)(canvas, notices, servers))));
     };
 
     let engine = use_engine();

@@ -14,6 +14,7 @@ use crate::state::agent::AgentCtx;
 use crate::state::canvas::CanvasCtx;
 use crate::state::notices::NoticesCtx;
 use crate::state::persist::PersistCtx;
+use crate::state::servers::ServersCtx;
 use crate::ui::backup::Targets;
 
 /// The formats a widget exports to (its menu offers those that fit its kind).
@@ -29,11 +30,11 @@ pub enum WidgetFile {
 #[derive(Clone, Copy)]
 pub struct Files {
     /// Downloads the canvas as a dashboard file.
-    pub export_canvas: fn(CanvasCtx),
+    pub export_canvas: fn(CanvasCtx, Option<ServersCtx>),
     /// Reads a dashboard or backup file the person chose.
     pub import_file: fn(web_sys::File, Targets) -> LocalBoxFuture<'static, ()>,
     /// The canvas's share link, copied to the clipboard when the browser allows it.
-    pub share_link: fn(CanvasCtx, NoticesCtx) -> String,
+    pub share_link: fn(CanvasCtx, NoticesCtx, Option<ServersCtx>) -> String,
     /// Downloads every saved dashboard and the current session as one file.
     pub export_all: fn(CanvasCtx, AgentCtx, PersistCtx),
     /// Downloads a widget's data or picture; the element is the clicked menu item, in its frame.
