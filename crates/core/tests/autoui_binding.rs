@@ -298,6 +298,11 @@ fn a_dashboard_without_server_urls_still_opens_and_hostile_ones_are_ignored() {
         assert!(opened.canvas.blocks()[0].binding.is_some(), "{hostile}: the binding is kept");
         assert_eq!(servers_needed(opened.canvas.blocks())[0].url, None, "{hostile}");
     }
+    // An http URL that is not one URL reaches nobody either: the list reads it through `shareable`.
+    let broken = "https://exa mple.org/mcp\"><b>x</b>";
+    document["meta"]["provenance"] = json!({"mcpServers": [{"name": "basic", "url": broken}]});
+    let opened = exchange::import(&document.to_string(), &Counter::new(9), 1.0).unwrap();
+    assert_eq!(servers_needed(opened.canvas.blocks())[0].url, None, "{broken}");
     let long = format!("https://example.org/{}", "a".repeat(3_000));
     document["meta"]["provenance"] = json!({"mcpServers": [{"name": "basic", "url": long}]});
     let opened = exchange::import(&document.to_string(), &Counter::new(9), 1.0).unwrap();

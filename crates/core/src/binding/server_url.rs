@@ -2,9 +2,12 @@
 //! it: only `http(s)` URLs, without userinfo (`user:pass@`), fragment or any query parameter whose
 //! name looks like a credential. Whatever else a document says is ignored, without an error: a
 //! dashboard whose server URL cannot be read still opens, and "Connect" asks for the URL instead.
+//! A URL is read through [`shareable`] where it is used (the needed servers' list, an export), not
+//! when a document is opened: opening a link is in the first load, those are not.
 
-use fluent_uri::Uri;
-use serde::{Deserialize, Deserializer};
+use fluent_uri::IriRef;
+
+use crate::weburl::{self, Target};
 
 /// Longest server URL read or written, in characters.
 pub const MAX_URL_CHARS: usize = 2_048;
@@ -14,28 +17,22 @@ const SECRET_WORDS: [&str; 12] =
     ["key", "token", "secret", "auth", "pass", "pwd", "sig", "code", "session", "cred", "jwt", "bearer"];
 
 /// `raw` as a URL safe to share, or `None` when it is not an absolute `http(s)` URL with a host.
+/// (The chat's link filter, `weburl`, reads it first: its parser is already in the first load.)
 pub fn shareable(raw: &str) -> Option<String> {
-    let raw = raw.trim();
     if raw.len() > MAX_URL_CHARS {
         return None;
     }
-    let uri = Uri::parse(raw).ok()?;
-    let scheme = uri.scheme().as_str().to_ascii_lowercase();
-    if scheme != "http" && scheme != "https" {
-        return None;
-    }
-    let authority = uri.authority()?;
-    let host = authority.host();
-    if host.is_empty() {
-        return None;
-    }
-    let mut url = format!("{scheme}://{}", host.to_ascii_lowercase());
-    if let Some(port) = authority.port().filter(|port| !port.as_str().is_empty()) {
+    let parsed = weburl::parse(raw).ok()?;
+    let Target::Web { host } = parsed.target else { return None };
+    let iri = IriRef::parse(parsed.url.as_str()).ok()?;
+    let scheme = iri.scheme()?.as_str().to_ascii_lowercase();
+    let mut url = format!("{scheme}://{host}");
+    if let Some(port) = iri.authority()?.port().filter(|port| !port.as_str().is_empty()) {
         url.push(':');
         url.push_str(port.as_str());
     }
-    url.push_str(uri.path().as_str());
-    let kept: Vec<&str> = uri
+    url.push_str(iri.path().as_str());
+    let kept: Vec<&str> = iri
         .query()
         .map(|query| query.as_str().split('&').filter(|pair| !pair.is_empty() && !holds_secret(pair)).collect())
         .unwrap_or_default();
@@ -54,19 +51,12 @@ fn holds_secret(pair: &str) -> bool {
 
 /// `host[:port]` of a URL [`shareable`] returned: what the person sees before connecting to it.
 pub fn host(url: &str) -> Option<String> {
-    let uri = Uri::parse(url).ok()?;
-    let authority = uri.authority()?;
+    let iri = IriRef::parse(url).ok()?;
+    let authority = iri.authority()?;
     Some(match authority.port().filter(|port| !port.as_str().is_empty()) {
         Some(port) => format!("{}:{}", authority.host(), port.as_str()),
         None => authority.host().to_owned(),
     })
-}
-
-/// Serde reader for a stored or shared server URL: anything [`shareable`] refuses reads as `None`,
-/// never as an error (which would drop the whole binding).
-pub(crate) fn read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
-    let value = serde_json::Value::deserialize(deserializer)?;
-    Ok(value.as_str().and_then(shareable))
 }
 
 #[cfg(test)]

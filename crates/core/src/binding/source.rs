@@ -73,10 +73,11 @@ pub struct Binding {
     /// The last refresh's error: the widget still shows the data of `fetched_ms`, now stale.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// Where the source's server lives, as a share link or exported file carried it (see
-    /// `server_url.rs`): filled in by the import, never by the model, so "Connect" can add the
-    /// server of a dashboard made one's own, even after a reload.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "server_url::read")]
+    /// Where the source's server lives, as a share link or exported file carried it: filled in by
+    /// the import, never by the model, so "Connect" can add the server of a dashboard made one's
+    /// own, even after a reload. Untrusted text: only [`servers_needed`] reads it, through
+    /// `server_url::shareable`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_url: Option<String>,
 }
 
@@ -178,19 +179,20 @@ impl NeededServer {
 }
 
 /// The MCP servers the bound blocks call, each once, in the order of the blocks, with the first
-/// URL a binding carries for each: what a dashboard opened elsewhere (a share link, an import)
+/// shareable URL a binding carries for each: what a dashboard opened elsewhere (a share link, an import)
 /// needs connected before its bindings can run.
 pub fn servers_needed(blocks: &[Block]) -> Vec<NeededServer> {
     let mut needed: Vec<NeededServer> = Vec::new();
     for binding in blocks.iter().filter_map(|block| block.binding.as_deref()) {
         let Some(server) = binding.source.server() else { continue };
+        let url = binding.server_url.as_deref().and_then(server_url::shareable);
         match needed.iter_mut().find(|known| known.server == server) {
             Some(known) => {
                 if known.url.is_none() {
-                    known.url.clone_from(&binding.server_url);
+                    known.url = url;
                 }
             }
-            None => needed.push(NeededServer { server, url: binding.server_url.clone() }),
+            None => needed.push(NeededServer { server, url }),
         }
     }
     needed

@@ -212,7 +212,8 @@ fn foreign_blocks(blocks: &[Value]) -> Vec<Value> {
 }
 
 /// Servers from `mcp`, `meta.mcp` and `meta.provenance.mcpServers` (URL strings or `{name?, url}`),
-/// deduplicated; only shareable `http(s)` URLs are read, anything else is left out.
+/// deduplicated. Only `http(s)` URLs of reasonable length are kept, as written: whoever uses one reads
+/// it through `server_url::shareable` (`servers_needed` does), which this first-load path does not pull in.
 fn mcp_servers(value: &Value) -> Vec<ServerLocation> {
     let mut servers: Vec<ServerLocation> = Vec::new();
     let listed = value
@@ -225,10 +226,14 @@ fn mcp_servers(value: &Value) -> Vec<ServerLocation> {
         .flatten()
         .chain(listed);
     for server in candidates {
-        let Some(url) = server.get("url").unwrap_or(server).as_str().and_then(server_url::shareable) else { continue };
+        let Some(url) = server.get("url").unwrap_or(server).as_str().map(str::trim) else { continue };
+        let web = ["http://", "https://"].iter().any(|scheme| url.get(..scheme.len()).is_some_and(|start| start.eq_ignore_ascii_case(scheme)));
+        if !web || url.len() > server_url::MAX_URL_CHARS {
+            continue;
+        }
         let name = server.get("name").and_then(Value::as_str).map(ServerId::sanitize);
         if !servers.iter().any(|known| known.url == url && known.name == name) {
-            servers.push(ServerLocation { name, url });
+            servers.push(ServerLocation { name, url: url.to_owned() });
         }
     }
     servers
