@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use autoui_core::widget_kind::WidgetKind;
 use futures::future::LocalBoxFuture;
+use leptos::prelude::Owner;
 use serde_json::Value;
 use web_sys::Element;
 
@@ -14,7 +15,6 @@ use crate::state::agent::AgentCtx;
 use crate::state::canvas::CanvasCtx;
 use crate::state::notices::NoticesCtx;
 use crate::state::persist::PersistCtx;
-use crate::state::servers::ServersCtx;
 use crate::ui::backup::Targets;
 
 /// The formats a widget exports to (its menu offers those that fit its kind).
@@ -30,11 +30,12 @@ pub enum WidgetFile {
 #[derive(Clone, Copy)]
 pub struct Files {
     /// Downloads the canvas as a dashboard file.
-    pub export_canvas: fn(CanvasCtx, Option<ServersCtx>),
+    /// (The owner is the toolbar's, under which the engine's servers are found.)
+    pub export_canvas: fn(CanvasCtx, Owner),
     /// Reads a dashboard or backup file the person chose.
     pub import_file: fn(web_sys::File, Targets) -> LocalBoxFuture<'static, ()>,
     /// The canvas's share link, copied to the clipboard when the browser allows it.
-    pub share_link: fn(CanvasCtx, NoticesCtx, Option<ServersCtx>) -> String,
+    pub share_link: fn(CanvasCtx, NoticesCtx, Owner) -> String,
     /// Downloads every saved dashboard and the current session as one file.
     pub export_all: fn(CanvasCtx, AgentCtx, PersistCtx),
     /// Downloads a widget's data or picture; the element is the clicked menu item, in its frame.

@@ -241,8 +241,9 @@ const SHAREABLE: &str = "http://127.0.0.1:3001/mcp?region=eu";
 
 #[test]
 fn a_shared_or_exported_dashboard_says_where_its_servers_live_without_their_secrets() {
-    use autoui_core::canvas::persist::{Session, decode_session, encode_session};
     use autoui_core::canvas::{exchange, share};
+    use autoui_core::store::StoredRecords;
+    use autoui_core::store::session::{SessionState, SessionWriter, read_session};
 
     let (canvas, added) = shared_clock();
     let file: Value = serde_json::from_str(&exchange::export_file(&canvas, Some("Clock"), &added)).unwrap();
@@ -268,8 +269,10 @@ fn a_shared_or_exported_dashboard_says_where_its_servers_live_without_their_secr
 
         // Made one's own, the copy is stored with the URL: a reload still knows it, and sharing it
         // again from a page where the server is not added still says where it lives.
-        let session = Session { canvas: opened.canvas.clone(), conversation: Vec::new() };
-        let restored = decode_session(&encode_session(&session, 2.0), &Counter::new(3), 3.0).unwrap().value.canvas;
+        let write = SessionWriter::default().plan(SessionState { canvas: opened.canvas.clone(), ..SessionState::default() });
+        let mut records = StoredRecords::default();
+        records.apply(&write.plan);
+        let restored = read_session(&records, &Counter::new(3), 3.0).unwrap().unwrap().loaded.value.canvas;
         assert_eq!(servers_needed(restored.blocks())[0].url.as_deref(), Some(SHAREABLE));
         let again: Value = serde_json::from_str(&exchange::export_compact(&restored, None, &[])).unwrap();
         assert_eq!(again["meta"]["provenance"]["mcpServers"], json!([{"name": "basic", "url": SHAREABLE}]));

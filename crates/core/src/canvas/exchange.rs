@@ -20,7 +20,6 @@ use crate::canvas::model::Canvas;
 use crate::ids::ServerId;
 use crate::ports::Random;
 use crate::tool::Origin;
-use crate::tool_name::{Protocol, ToolName};
 
 const FORMAT: &str = "autoui-canvas";
 /// The canvas document version this build writes and the newest it reads.
@@ -239,19 +238,17 @@ fn mcp_servers(value: &Value) -> Vec<ServerLocation> {
     servers
 }
 
-/// `block` with its binding's `server_url` set from the named server its tool call names, if any.
+/// `block` with its binding's `server_url` set from the named server its tool call names, if any
+/// (`{name}_mcp_{tool}`: a server's name holds no `mcp` segment, see `ServerId::sanitize`).
 fn with_server_url(block: &Value, servers: &[ServerLocation]) -> Value {
     let mut block = block.clone();
     let Some(binding) = block.get_mut("binding").and_then(Value::as_object_mut) else { return block };
-    let server = binding
-        .get("source")
-        .and_then(|source| source.get("call"))
-        .and_then(Value::as_str)
-        .and_then(|call| ToolName::parse(call).ok())
-        .filter(|name| name.protocol == Protocol::Mcp)
-        .map(|name| name.server);
-    if let Some(location) = servers.iter().find(|location| server.is_some() && location.name == server) {
-        binding.insert("server_url".to_owned(), json!(location.url));
+    let call = binding.get("source").and_then(|source| source.get("call")).and_then(Value::as_str).unwrap_or_default();
+    let named = |location: &&ServerLocation| {
+        location.name.as_ref().is_some_and(|name| call.strip_prefix(name.as_str()).is_some_and(|rest| rest.starts_with("_mcp_")))
+    };
+    if let Some(location) = servers.iter().find(named) {
+        binding.insert("server_url".to_owned(), Value::String(location.url.clone()));
     }
     block
 }
