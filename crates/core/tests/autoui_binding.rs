@@ -252,6 +252,7 @@ fn a_shared_or_exported_dashboard_says_where_its_servers_live_without_their_secr
         json!([{"name": "basic", "url": SHAREABLE}]),
         "only the server the bindings need, once, without userinfo, credentials or fragment"
     );
+    assert_eq!(file["content"]["blocks"][0]["binding"]["server_url"], SHAREABLE, "and in each binding calling it");
     let param = share::encode_param(&canvas, Some("Clock"), &added);
     let text = share::decode_text(&param).unwrap();
     for secret in ["ada", "s3cret", "K3Y", "T0K", "api_key", "token", "other.example"] {
@@ -259,9 +260,7 @@ fn a_shared_or_exported_dashboard_says_where_its_servers_live_without_their_secr
     }
 
     for opened in [share::open(&param, &Counter::new(9), 1.0).unwrap(), exchange::import(&file.to_string(), &Counter::new(9), 1.0).unwrap()] {
-        assert_eq!(opened.mcp_servers.len(), 1);
-        assert_eq!(opened.mcp_servers[0].name, Some(ServerId::sanitize("basic")));
-        assert_eq!(opened.mcp_servers[0].url, SHAREABLE);
+        assert_eq!(opened.mcp_servers, [SHAREABLE]);
         let needed = servers_needed(opened.canvas.blocks());
         assert_eq!(needed.len(), 1);
         assert_eq!((needed[0].server.as_str(), needed[0].url.as_deref()), ("basic", Some(SHAREABLE)));
@@ -297,17 +296,17 @@ fn a_dashboard_without_server_urls_still_opens_and_hostile_ones_are_ignored() {
         document["content"]["blocks"][0]["binding"]["server_url"] = json!(hostile);
         let opened = share::open(&share::link("https://a.example/", &encode(&document)), &Counter::new(9), 1.0).unwrap();
         assert!(opened.set_aside.is_empty(), "{hostile}: nothing set aside");
-        assert_eq!(opened.mcp_servers, vec![], "{hostile}");
+        assert!(opened.mcp_servers.is_empty(), "{hostile}");
         assert!(opened.canvas.blocks()[0].binding.is_some(), "{hostile}: the binding is kept");
         assert_eq!(servers_needed(opened.canvas.blocks())[0].url, None, "{hostile}");
     }
     // An http URL that is not one URL reaches nobody either: the list reads it through `shareable`.
     let broken = "https://exa mple.org/mcp\"><b>x</b>";
-    document["meta"]["provenance"] = json!({"mcpServers": [{"name": "basic", "url": broken}]});
+    document["content"]["blocks"][0]["binding"]["server_url"] = json!(broken);
     let opened = exchange::import(&document.to_string(), &Counter::new(9), 1.0).unwrap();
     assert_eq!(servers_needed(opened.canvas.blocks())[0].url, None, "{broken}");
     let long = format!("https://example.org/{}", "a".repeat(3_000));
-    document["meta"]["provenance"] = json!({"mcpServers": [{"name": "basic", "url": long}]});
+    document["content"]["blocks"][0]["binding"]["server_url"] = json!(long);
     let opened = exchange::import(&document.to_string(), &Counter::new(9), 1.0).unwrap();
     assert_eq!(servers_needed(opened.canvas.blocks())[0].url, None, "an over-long URL is ignored");
 }

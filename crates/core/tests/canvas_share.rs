@@ -48,11 +48,6 @@ fn random() -> Counter {
     Counter(Cell::new(0))
 }
 
-/// The server URLs an opened document named.
-fn urls(opened: &exchange::Imported) -> Vec<&str> {
-    opened.mcp_servers.iter().map(|server| server.url.as_str()).collect()
-}
-
 fn id(name: &str) -> BlockId {
     BlockId::new(name)
 }
@@ -200,7 +195,7 @@ fn a_flat_skill_shared_from_the_reference_composer_opens_here() {
         "the legacy render_data_table name resolves"
     );
     assert_eq!(opened.canvas.blocks()[0].data["value"], "21 °C");
-    assert_eq!(urls(&opened), ["https://mcp.code4code.eu/mcp"]);
+    assert_eq!(opened.mcp_servers, ["https://mcp.code4code.eu/mcp"]);
     assert_eq!(opened.title.as_deref(), Some("skill-1718000000000"));
     assert_eq!(
         opened.set_aside.len(),
@@ -235,7 +230,7 @@ fn a_meta_content_skill_from_the_reference_viewer_opens_from_content_blocks() {
     );
     assert_eq!(opened.title.as_deref(), Some("Météo Paris"));
     assert_eq!(
-        urls(&opened),
+        opened.mcp_servers,
         [
             "https://mcp.example.org/mcp",
             "https://meteo.example.org/mcp"

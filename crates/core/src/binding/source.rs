@@ -73,9 +73,9 @@ pub struct Binding {
     /// The last refresh's error: the widget still shows the data of `fetched_ms`, now stale.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// Where the source's server lives, as a share link or exported file carried it: filled in by
-    /// the import, never by the model, so "Connect" can add the server of a dashboard made one's
-    /// own, even after a reload. Untrusted text: only [`servers_needed`] reads it, through
+    /// Where the source's server lives, as a share link or exported file carried it: written by the
+    /// export, never by the model, so "Connect" can add the server of a dashboard made one's own,
+    /// even after a reload. Untrusted text: only [`servers_needed`] reads it, through
     /// `server_url::shareable`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_url: Option<String>,

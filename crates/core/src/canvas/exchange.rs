@@ -4,9 +4,11 @@
 //! We write one shape, readable by the reference viewer too (it reads `content.blocks[].type/data`):
 //! `{"meta": {"format": "autoui-canvas", "format_version": 1, "title"?, "provenance"?: {"mcpServers":
 //! [{"name", "url"}]}}, "content": {"blocks": [Block...]}}`, where each block keeps its id, layout,
-//! style, provenance and binding, and `mcpServers` says where each server the bindings call lives
-//! (as the reference writes it; only shareable URLs, see `binding/server_url.rs`), so the person
-//! who opens it can connect them without looking for their URLs.
+//! style, provenance and binding. Where each server the bindings call lives (only shareable URLs, see
+//! `binding/server_url.rs`) is written into those bindings (`server_url`), so the person who opens it
+//! can connect them without looking for their URLs and a copy keeps it, and listed in `mcpServers`
+//! as the reference writes it. Opening a document does no work for this (it is in the first load):
+//! the bindings read as they are written.
 //! We read that shape, the reference's meta/content shape (`content.blocks: [{type, data}]`), its
 //! flat "canvas skill" (`{version, name, mcp, blocks: [{type, data}]}`) and a markdown recipe
 //! (shown as one `text` widget).
@@ -14,7 +16,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::binding::server_url;
-use crate::binding::source::servers_needed;
+use crate::binding::source::{Source, servers_needed};
 use crate::canvas::decode::{DecodeContext, SetAside, decode_canvas};
 use crate::canvas::model::Canvas;
 use crate::ids::ServerId;
@@ -44,19 +46,12 @@ pub enum SourceFormat {
 pub struct Imported {
     pub canvas: Canvas,
     pub title: Option<String>,
-    /// MCP servers the document says its data came from; the bindings calling a named one carry
-    /// its URL (`Binding::server_url`).
-    pub mcp_servers: Vec<ServerLocation>,
+    /// MCP server URLs the document says its data came from (its bindings carry their own, in
+    /// `Binding::server_url`).
+    pub mcp_servers: Vec<String>,
     pub source: SourceFormat,
     /// Blocks that could not be read, whole.
     pub set_aside: Vec<SetAside>,
-}
-
-/// A server a document names: its tool prefix when the document gives one, and its URL.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ServerLocation {
-    pub name: Option<ServerId>,
-    pub url: String,
 }
 
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -97,20 +92,30 @@ fn document(canvas: &Canvas, title: Option<&str>, servers: &[(ServerId, String)]
         meta.insert("title".to_owned(), json!(title));
     }
     let located = located_servers(canvas, servers);
-    if !located.is_empty() {
-        meta.insert("provenance".to_owned(), json!({ "mcpServers": located }));
+    let mut blocks = json!(canvas.blocks());
+    for block in blocks.as_array_mut().into_iter().flatten() {
+        let Some(binding) = block.get_mut("binding").and_then(Value::as_object_mut) else { continue };
+        let server = serde_json::from_value::<Source>(binding.get("source").cloned().unwrap_or_default()).ok().and_then(|source| source.server());
+        match located.iter().find(|(name, _)| server.as_ref() == Some(name)) {
+            Some((_, url)) => binding.insert("server_url".to_owned(), json!(url)),
+            None => binding.remove("server_url"),
+        };
     }
-    json!({ "meta": meta, "content": { "blocks": canvas.blocks() } })
+    if !located.is_empty() {
+        let listed: Vec<Value> = located.iter().map(|(name, url)| json!({ "name": name.to_string(), "url": url })).collect();
+        meta.insert("provenance".to_owned(), json!({ "mcpServers": listed }));
+    }
+    json!({ "meta": meta, "content": { "blocks": blocks } })
 }
 
-/// `{name, url}` for each server the bindings call whose URL is known, in its shareable form.
-fn located_servers(canvas: &Canvas, servers: &[(ServerId, String)]) -> Vec<Value> {
+/// Each server the bindings call whose URL is known, with that URL in its shareable form.
+fn located_servers(canvas: &Canvas, servers: &[(ServerId, String)]) -> Vec<(ServerId, String)> {
     servers_needed(canvas.blocks())
         .into_iter()
         .filter_map(|needed| {
             let added = servers.iter().find(|(prefix, _)| prefix == &needed.server);
             let url = added.and_then(|(_, url)| server_url::shareable(url)).or(needed.url)?;
-            Some(json!({ "name": needed.server.to_string(), "url": url }))
+            Some((needed.server, url))
         })
         .collect()
 }
@@ -171,9 +176,8 @@ fn import_value(value: &Value, random: &dyn Random, now_ms: f64) -> Result<Impor
         now_ms,
         default_origin: Origin::User,
     };
-    let servers = mcp_servers(value);
     let (canvas, set_aside) = if source == SourceFormat::Autoui {
-        decode_canvas(blocks.iter().map(|block| with_server_url(block, &servers)).collect(), &context)
+        decode_canvas(blocks.clone(), &context)
     } else {
         decode_canvas(foreign_blocks(blocks), &context)
     };
@@ -185,7 +189,7 @@ fn import_value(value: &Value, random: &dyn Random, now_ms: f64) -> Result<Impor
     Ok(Imported {
         canvas,
         title,
-        mcp_servers: servers,
+        mcp_servers: mcp_servers(value),
         source,
         set_aside,
     })
@@ -210,11 +214,9 @@ fn foreign_blocks(blocks: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-/// Servers from `mcp`, `meta.mcp` and `meta.provenance.mcpServers` (URL strings or `{name?, url}`),
-/// deduplicated. Only `http(s)` URLs of reasonable length are kept, as written: whoever uses one reads
-/// it through `server_url::shareable` (`servers_needed` does), which this first-load path does not pull in.
-fn mcp_servers(value: &Value) -> Vec<ServerLocation> {
-    let mut servers: Vec<ServerLocation> = Vec::new();
+/// Server URLs from `mcp`, `meta.mcp` and `meta.provenance.mcpServers` (strings or `{url}`), deduplicated.
+fn mcp_servers(value: &Value) -> Vec<String> {
+    let mut urls: Vec<String> = Vec::new();
     let listed = value
         .pointer("/meta/provenance/mcpServers")
         .and_then(Value::as_array)
@@ -223,34 +225,14 @@ fn mcp_servers(value: &Value) -> Vec<ServerLocation> {
     let candidates = [value.get("mcp"), value.pointer("/meta/mcp")]
         .into_iter()
         .flatten()
-        .chain(listed);
-    for server in candidates {
-        let Some(url) = server.get("url").unwrap_or(server).as_str().map(str::trim) else { continue };
-        let web = ["http://", "https://"].iter().any(|scheme| url.get(..scheme.len()).is_some_and(|start| start.eq_ignore_ascii_case(scheme)));
-        if !web || url.len() > server_url::MAX_URL_CHARS {
-            continue;
-        }
-        let name = server.get("name").and_then(Value::as_str).map(ServerId::sanitize);
-        if !servers.iter().any(|known| known.url == url && known.name == name) {
-            servers.push(ServerLocation { name, url: url.to_owned() });
+        .chain(listed.map(|server| server.get("url").unwrap_or(server)));
+    for url in candidates.filter_map(Value::as_str) {
+        let url = url.trim();
+        if url.starts_with("http") && !urls.iter().any(|known| known == url) {
+            urls.push(url.to_owned());
         }
     }
-    servers
-}
-
-/// `block` with its binding's `server_url` set from the named server its tool call names, if any
-/// (`{name}_mcp_{tool}`: a server's name holds no `mcp` segment, see `ServerId::sanitize`).
-fn with_server_url(block: &Value, servers: &[ServerLocation]) -> Value {
-    let mut block = block.clone();
-    let Some(binding) = block.get_mut("binding").and_then(Value::as_object_mut) else { return block };
-    let call = binding.get("source").and_then(|source| source.get("call")).and_then(Value::as_str).unwrap_or_default();
-    let named = |location: &&ServerLocation| {
-        location.name.as_ref().is_some_and(|name| call.strip_prefix(name.as_str()).is_some_and(|rest| rest.starts_with("_mcp_")))
-    };
-    if let Some(location) = servers.iter().find(named) {
-        binding.insert("server_url".to_owned(), Value::String(location.url.clone()));
-    }
-    block
+    urls
 }
 
 /// A markdown recipe (front matter optional) as one `text` widget; its `title` or `name` becomes the title.
