@@ -360,6 +360,23 @@ impl ServersCtx {
         })
     }
 
+    /// Each added server's tool prefix and URL (untracked): where a shared dashboard says its
+    /// bindings' servers live.
+    pub fn urls(&self) -> Vec<(ServerId, String)> {
+        self.rows.with_untracked(|rows| {
+            rows.iter()
+                .filter(|row| !row.removing)
+                .map(|row| (row.snapshot.tool_prefix.clone(), row.snapshot.config.url.clone()))
+                .collect()
+        })
+    }
+
+    /// Adds the server a dashboard's bindings call as `prefix` at `url` (the URL the dashboard
+    /// carried), named `prefix` so its tools keep the names the bindings call, and connects it.
+    pub fn add_named(&self, prefix: &ServerId, url: &str) -> Result<ServerId, HubError> {
+        self.add(ServerConfig { name: Some(prefix.to_string()), ..ServerConfig::new(url) })
+    }
+
     /// Asks the add form to fill in `name` (a dashboard's missing server, see `ui::needed_servers`).
     pub fn want(&self, name: String) {
         self.wanted_name.set(Some(name));

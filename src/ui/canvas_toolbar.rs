@@ -5,6 +5,7 @@ use autoui_core::canvas::exchange;
 use autoui_core::canvas::model::Canvas;
 use autoui_core::canvas::op::Op;
 use autoui_core::canvas::share;
+use autoui_core::ids::ServerId;
 use autoui_core::tool::Origin;
 use leptos::ev;
 use leptos::prelude::*;
@@ -19,6 +20,7 @@ use crate::state::agent::use_agent;
 use crate::state::canvas::{CanvasCtx, Foreign, use_canvas};
 use crate::state::notices::{NoticesCtx, use_notices};
 use crate::state::persist::{LibraryChangeError, use_persist};
+use crate::state::servers::ServersCtx;
 use crate::ui::backup::{Targets, import_backup, is_backup};
 use crate::ui::files::with_files;
 use crate::ui::icons::{Icon, IconSvg};
@@ -68,10 +70,16 @@ fn replace_canvas(canvas: CanvasCtx, notices: NoticesCtx, next: Canvas, what: &s
     }
 }
 
-/// Downloads the canvas as a dashboard file.
-pub fn export_canvas(canvas: CanvasCtx) {
-    let text = canvas.with_store(|store| exchange::export_file(store.canvas(), None));
+/// Downloads the canvas as a dashboard file, saying where the servers its bindings call live.
+pub fn export_canvas(canvas: CanvasCtx, owner: Owner) {
+    let urls = server_urls(&owner);
+    let text = canvas.with_store(|store| exchange::export_file(store.canvas(), None, &urls));
     download_text(&timestamped_name("dashboard", "json"), "application/json", &text);
+}
+
+/// The servers added in this page, by tool prefix, with their URLs (none before the engine is here).
+fn server_urls(owner: &Owner) -> Vec<(ServerId, String)> {
+    owner.with(use_context::<ServersCtx>).map(|servers| servers.urls()).unwrap_or_default()
 }
 
 /// Reads a file the person chose: a backup (`backup.rs`) or a dashboard, which replaces the canvas
@@ -97,9 +105,11 @@ pub async fn import_file(file: web_sys::File, targets: Targets) {
     }
 }
 
-/// The canvas's read-only share link, copied to the clipboard when the browser allows it.
-pub fn share_link(canvas: CanvasCtx, notices: NoticesCtx) -> String {
-    let param = canvas.with_store(|store| share::encode_param(store.canvas(), None));
+/// The canvas's read-only share link, copied to the clipboard when the browser allows it. It says
+/// where the servers its bindings call live (their URLs without credentials), never their tokens.
+pub fn share_link(canvas: CanvasCtx, notices: NoticesCtx, owner: Owner) -> String {
+    let urls = server_urls(&owner);
+    let param = canvas.with_store(|store| share::encode_param(store.canvas(), None, &urls));
     let location = window().location();
     let base = format!(
         "{}{}",
@@ -122,6 +132,8 @@ pub fn share_link(canvas: CanvasCtx, notices: NoticesCtx) -> String {
 pub fn CanvasToolbar() -> impl IntoView {
     let canvas = use_canvas();
     let notices = use_notices();
+    // The servers come with the engine, after this toolbar: the file tools look them up under this owner.
+    let owner = Owner::current().unwrap_or_default();
     install_shortcuts(canvas);
     let persist = use_persist();
     let agent = use_agent();
@@ -167,7 +179,11 @@ pub fn CanvasToolbar() -> impl IntoView {
             }
         });
     };
-    let export_file = move |_| with_files(notices, move |files| (files.export_canvas)(canvas));
+    let export_owner = owner.clone();
+    let export_file = move |_| {
+        let owner = export_owner.clone();
+        with_files(notices, move |files| (files.export_canvas)(canvas, owner));
+    };
     let import_file = move |event: ev::Event| {
         let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
         let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
@@ -176,7 +192,8 @@ pub fn CanvasToolbar() -> impl IntoView {
         with_files(notices, move |files| leptos::task::spawn_local((files.import_file)(file, targets)));
     };
     let share = move |_| {
-        with_files(notices, move |files| share_link.set(Some((files.share_link)(canvas, notices))));
+        let owner = owner.clone();
+        with_files(notices, move |files| share_link.set(Some((files.share_link)(canvas, notices, owner))));
     };
 
     let engine = use_engine();

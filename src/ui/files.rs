@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use autoui_core::widget_kind::WidgetKind;
 use futures::future::LocalBoxFuture;
+use leptos::prelude::Owner;
 use serde_json::Value;
 use web_sys::Element;
 
@@ -29,11 +30,12 @@ pub enum WidgetFile {
 #[derive(Clone, Copy)]
 pub struct Files {
     /// Downloads the canvas as a dashboard file.
-    pub export_canvas: fn(CanvasCtx),
+    /// (The owner is the toolbar's, under which the engine's servers are found.)
+    pub export_canvas: fn(CanvasCtx, Owner),
     /// Reads a dashboard or backup file the person chose.
     pub import_file: fn(web_sys::File, Targets) -> LocalBoxFuture<'static, ()>,
     /// The canvas's share link, copied to the clipboard when the browser allows it.
-    pub share_link: fn(CanvasCtx, NoticesCtx) -> String,
+    pub share_link: fn(CanvasCtx, NoticesCtx, Owner) -> String,
     /// Downloads every saved dashboard and the current session as one file.
     pub export_all: fn(CanvasCtx, AgentCtx, PersistCtx),
     /// Downloads a widget's data or picture; the element is the clicked menu item, in its frame.

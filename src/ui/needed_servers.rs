@@ -1,10 +1,12 @@
 //! The servers a dashboard's bindings call that are not connected in this page (a share link, an
 //! import, a server removed), above the canvas, each with "Connect" (in the engine chunk,
-//! `chunks::engine`): a server that is added here connects again; one that is not opens the servers
-//! panel with its name filled in, for the person to give its URL. Nothing runs from this list: the
-//! bindings run once the dashboard is the person's own and its server is connected (`state::refresh`).
+//! `chunks::engine`): a server that is added here connects again; one that is not is added from the
+//! URL the dashboard carries (its host shown beside the name; the click is the person's consent)
+//! and connected, or, when the dashboard carries none, the servers panel opens with its name filled
+//! in for the person to give its URL. Nothing runs from this list: the bindings run once the
+//! dashboard is the person's own and its server is connected (`state::refresh`).
 
-use autoui_core::binding::source::servers_needed;
+use autoui_core::binding::source::{NeededServer, servers_needed};
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::hub::ServerStatus;
 use leptos::prelude::*;
@@ -20,22 +22,24 @@ pub fn NeededServers(open_servers: Callback<()>) -> impl IntoView {
         canvas.revision();
         canvas.with_store(|store| servers_needed(store.canvas().blocks()))
     });
-    let missing = move || -> Vec<(ServerId, Option<(ServerId, ServerStatus)>)> {
+    let missing = move || -> Vec<(NeededServer, Option<(ServerId, ServerStatus)>)> {
         needed
             .get()
             .into_iter()
-            .map(|prefix| {
-                let added = servers.by_prefix(&prefix);
-                (prefix, added)
+            .map(|needed| {
+                let added = servers.by_prefix(&needed.server);
+                (needed, added)
             })
             // One still connecting is not listed: a reload reconnects the stored servers at once.
             .filter(|(_, added)| matches!(added, None | Some((_, ServerStatus::Failed { .. }))))
             .collect()
     };
-    let connect = move |prefix: ServerId, added: Option<ServerId>| match added {
-        Some(id) => servers.reconnect(&id),
-        None => {
-            servers.want(prefix.to_string());
+    let connect = move |needed: &NeededServer, added: Option<ServerId>| match (added, &needed.url) {
+        (Some(id), _) => servers.reconnect(&id),
+        // Already added under another name, say: the panel shows it and takes the person's URL.
+        (None, Some(url)) if servers.add_named(&needed.server, url).is_ok() => {}
+        (None, _) => {
+            servers.want(needed.server.to_string());
             open_servers.run(());
         }
     };
@@ -51,19 +55,21 @@ pub fn NeededServers(open_servers: Callback<()>) -> impl IntoView {
                         "Its live data comes from these servers, not connected here; its widgets keep their last data until they are:"
                     }}</span>
                     <ul class="au-needed__list">
-                        {missing.into_iter().map(|(prefix, added)| {
+                        {missing.into_iter().map(|(needed, added)| {
                             let state = match &added {
                                 Some((_, ServerStatus::Failed { reason })) => format!("failed: {reason}"),
                                 _ => "not added here".to_owned(),
                             };
                             let id = added.map(|(id, _)| id);
+                            let prefix = needed.server.to_string();
                             let label = format!("Connect the {prefix} server");
-                            let (name, shown) = (prefix.to_string(), prefix.to_string());
+                            let host = needed.host().map(|host| format!(" at {host}"));
+                            let name = prefix.clone();
                             view! {
                                 <li data-testid="needed-server" data-server=name>
-                                    <strong>{shown}</strong>" "<span class="au-needed__state">{format!("({state})")}</span>" "
+                                    <strong>{prefix}</strong>{host}" "<span class="au-needed__state">{format!("({state})")}</span>" "
                                     <button class="au-button" data-testid="needed-server-connect" aria-label=label
-                                        on:click=move |_| connect(prefix.clone(), id.clone())>"Connect"</button>
+                                        on:click=move |_| connect(&needed, id.clone())>"Connect"</button>
                                 </li>
                             }
                         }).collect_view()}

@@ -198,23 +198,123 @@ fn canvas_update_binds_and_unbinds() {
 
 #[test]
 fn a_binding_travels_in_exports_and_share_links() {
-    use autoui_core::canvas::model::Canvas;
-    use autoui_core::canvas::op::CanvasPort;
     use autoui_core::canvas::{exchange, share};
 
     let (h, server, _) = harness();
     server.time("05:40:01");
     let id = h.ok("widget_display", bound_stat_card("on_open"))["id"].as_str().unwrap().to_owned();
-    let mut canvas = Canvas::new();
-    let blocks = h.canvas.blocks();
-    canvas.apply(autoui_core::canvas::op::Op::Replace { blocks }, &autoui_core::tool::Origin::User, 0.0).unwrap();
+    let canvas = canvas_of(&h);
     let original = h.block(&id).binding.unwrap();
 
-    let imported = exchange::import(&exchange::export_file(&canvas, None), &Counter::new(9), 1.0).unwrap();
+    let imported = exchange::import(&exchange::export_file(&canvas, None, &[]), &Counter::new(9), 1.0).unwrap();
     assert_eq!(imported.canvas.blocks()[0].binding.as_deref(), Some(original.as_ref()));
-    let param = share::encode_param(&canvas, Some("Clock"));
+    let param = share::encode_param(&canvas, Some("Clock"), &[]);
     let opened = share::open(&param, &Counter::new(9), 1.0).unwrap();
     assert_eq!(opened.canvas.blocks()[0].binding.as_ref().unwrap().source, original.source);
+}
+
+/// A canvas holding `h`'s blocks, as the app's store would.
+fn canvas_of(h: &Harness) -> autoui_core::canvas::model::Canvas {
+    use autoui_core::canvas::op::CanvasPort;
+    let mut canvas = autoui_core::canvas::model::Canvas::new();
+    let blocks = h.canvas.blocks();
+    canvas.apply(autoui_core::canvas::op::Op::Replace { blocks }, &autoui_core::tool::Origin::User, 0.0).unwrap();
+    canvas
+}
+
+/// Two cards bound to `basic`, and the servers added in the sharing page (`other` is not needed).
+fn shared_clock() -> (autoui_core::canvas::model::Canvas, Vec<(ServerId, String)>) {
+    let (h, server, _) = harness();
+    server.time("05:40:01");
+    server.time("05:40:02");
+    h.ok("widget_display", bound_stat_card("on_open"));
+    h.ok("widget_display", bound_stat_card("manual"));
+    h.show("stat-card", json!({"label": "Static", "value": "1"}));
+    let added = vec![
+        (ServerId::sanitize("other"), "https://other.example/mcp".to_owned()),
+        (ServerId::sanitize("basic"), "http://ada:s3cret@127.0.0.1:3001/mcp?region=eu&api_key=K3Y&token=T0K#top".to_owned()),
+    ];
+    (canvas_of(&h), added)
+}
+
+const SHAREABLE: &str = "http://127.0.0.1:3001/mcp?region=eu";
+
+#[test]
+fn a_shared_or_exported_dashboard_says_where_its_servers_live_without_their_secrets() {
+    use autoui_core::canvas::{exchange, share};
+    use autoui_core::store::StoredRecords;
+    use autoui_core::store::session::{SessionState, SessionWriter, read_session};
+
+    let (canvas, added) = shared_clock();
+    let file: Value = serde_json::from_str(&exchange::export_file(&canvas, Some("Clock"), &added)).unwrap();
+    assert_eq!(
+        file["meta"]["provenance"]["mcpServers"],
+        json!([{"name": "basic", "url": SHAREABLE}]),
+        "only the server the bindings need, once, without userinfo, credentials or fragment"
+    );
+    assert_eq!(file["content"]["blocks"][0]["binding"]["server_url"], SHAREABLE, "and in each binding calling it");
+    let param = share::encode_param(&canvas, Some("Clock"), &added);
+    let text = share::decode_text(&param).unwrap();
+    for secret in ["ada", "s3cret", "K3Y", "T0K", "api_key", "token", "other.example"] {
+        assert!(!text.contains(secret), "{secret} in the link: {text}");
+    }
+
+    for opened in [share::open(&param, &Counter::new(9), 1.0).unwrap(), exchange::import(&file.to_string(), &Counter::new(9), 1.0).unwrap()] {
+        assert_eq!(opened.mcp_servers, [SHAREABLE]);
+        let needed = servers_needed(opened.canvas.blocks());
+        assert_eq!(needed.len(), 1);
+        assert_eq!((needed[0].server.as_str(), needed[0].url.as_deref()), ("basic", Some(SHAREABLE)));
+        assert_eq!(needed[0].host().as_deref(), Some("127.0.0.1:3001"));
+
+        // Made one's own, the copy is stored with the URL: a reload still knows it, and sharing it
+        // again from a page where the server is not added still says where it lives.
+        let write = SessionWriter::default().plan(SessionState { canvas: opened.canvas.clone(), ..SessionState::default() });
+        let mut records = StoredRecords::default();
+        records.apply(&write.plan);
+        let restored = read_session(&records, &Counter::new(3), 3.0).unwrap().unwrap().loaded.value.canvas;
+        assert_eq!(servers_needed(restored.blocks())[0].url.as_deref(), Some(SHAREABLE));
+        let again: Value = serde_json::from_str(&exchange::export_compact(&restored, None, &[])).unwrap();
+        assert_eq!(again["meta"]["provenance"]["mcpServers"], json!([{"name": "basic", "url": SHAREABLE}]));
+    }
+}
+
+#[test]
+fn a_dashboard_without_server_urls_still_opens_and_hostile_ones_are_ignored() {
+    use autoui_core::canvas::{exchange, share};
+
+    let (canvas, _) = shared_clock();
+    // Written before URLs were carried (or where the server was not added): no provenance at all.
+    let old = exchange::export_file(&canvas, None, &[]);
+    let mut document: Value = serde_json::from_str(&old).unwrap();
+    assert_eq!(document["meta"].get("provenance"), None, "{old}");
+    let opened = exchange::import(&old, &Counter::new(9), 1.0).unwrap();
+    assert_eq!(opened.canvas.blocks().len(), 3);
+    assert_eq!(servers_needed(opened.canvas.blocks())[0].url, None, "Connect then asks for the URL");
+
+    for hostile in ["javascript:alert(1)", "data:text/html,<b>x</b>", "file:///etc/passwd", "/relative/mcp", "//evil.example/mcp"] {
+        document["meta"]["provenance"] = json!({"mcpServers": [{"name": "basic", "url": hostile}, hostile]});
+        document["content"]["blocks"][0]["binding"]["server_url"] = json!(hostile);
+        let opened = share::open(&share::link("https://a.example/", &encode(&document)), &Counter::new(9), 1.0).unwrap();
+        assert!(opened.set_aside.is_empty(), "{hostile}: nothing set aside");
+        assert!(opened.mcp_servers.is_empty(), "{hostile}");
+        assert!(opened.canvas.blocks()[0].binding.is_some(), "{hostile}: the binding is kept");
+        assert_eq!(servers_needed(opened.canvas.blocks())[0].url, None, "{hostile}");
+    }
+    // An http URL that is not one URL reaches nobody either: the list reads it through `shareable`.
+    let broken = "https://exa mple.org/mcp\"><b>x</b>";
+    document["content"]["blocks"][0]["binding"]["server_url"] = json!(broken);
+    let opened = exchange::import(&document.to_string(), &Counter::new(9), 1.0).unwrap();
+    assert_eq!(servers_needed(opened.canvas.blocks())[0].url, None, "{broken}");
+    let long = format!("https://example.org/{}", "a".repeat(3_000));
+    document["content"]["blocks"][0]["binding"]["server_url"] = json!(long);
+    let opened = exchange::import(&document.to_string(), &Counter::new(9), 1.0).unwrap();
+    assert_eq!(servers_needed(opened.canvas.blocks())[0].url, None, "an over-long URL is ignored");
+}
+
+/// `document` as a plain (uncompressed) `hs` value.
+fn encode(document: &Value) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(document.to_string())
 }
 
 #[test]
@@ -304,6 +404,7 @@ fn a_dashboard_names_each_server_its_bindings_need_once() {
     let second = h.ok("widget_display", bound_stat_card("manual"))["id"].as_str().unwrap().to_owned();
     let snapshot = h.show("stat-card", json!({"label": "Static", "value": "1"}));
     let blocks = [h.block(&snapshot), h.block(&first), h.block(&second)];
-    assert_eq!(servers_needed(&blocks), vec![ServerId::sanitize("basic")]);
+    let needed: Vec<ServerId> = servers_needed(&blocks).into_iter().map(|needed| needed.server).collect();
+    assert_eq!(needed, vec![ServerId::sanitize("basic")]);
     assert_eq!(servers_needed(&blocks[..1]), vec![], "a snapshot needs no server");
 }

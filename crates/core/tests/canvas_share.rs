@@ -125,7 +125,7 @@ fn kinds(canvas: &Canvas) -> Vec<WidgetKind> {
 #[test]
 fn a_share_link_round_trip_keeps_ids_layout_style_provenance_and_title() {
     let canvas = dashboard(200);
-    let param = share::encode_param(&canvas, Some("Assemblée"));
+    let param = share::encode_param(&canvas, Some("Assemblée"), &[]);
     let url = share::link("https://autoui.example/app/", &param);
     let opened = share::open(&url, &random(), 99.0).unwrap();
     assert_eq!(opened.canvas, canvas);
@@ -136,7 +136,7 @@ fn a_share_link_round_trip_keeps_ids_layout_style_provenance_and_title() {
 
 #[test]
 fn large_dashboards_are_gzipped_and_small_ones_are_not() {
-    let large = share::encode_param(&dashboard(200), None);
+    let large = share::encode_param(&dashboard(200), None, &[]);
     assert!(large.starts_with("gz."), "{}", &large[..20]);
     assert!(
         large.len() < 3000,
@@ -149,7 +149,7 @@ fn large_dashboards_are_gzipped_and_small_ones_are_not() {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'),
         "base64url, no padding"
     );
-    let small = share::encode_param(&Canvas::new(), None);
+    let small = share::encode_param(&Canvas::new(), None, &[]);
     assert!(!small.contains('.'), "{small}");
     assert!(
         share::open(&small, &random(), 1.0)
@@ -175,7 +175,7 @@ fn a_link_carries_the_dashboard_in_its_fragment_keeps_other_parameters_and_drops
 #[test]
 fn fragment_links_and_older_query_links_both_open() {
     let canvas = share::open(REFERENCE_FLAT_URL, &random(), 1.0).unwrap().canvas;
-    let param = share::encode_param(&canvas, None);
+    let param = share::encode_param(&canvas, None, &[]);
     let fragment = share::link("https://viewer.example/", &param);
     assert_eq!(kinds(&share::open(&fragment, &random(), 2.0).unwrap().canvas), kinds(&canvas));
     let query = format!("https://viewer.example/?hs={param}#/");
@@ -344,7 +344,7 @@ fn a_gzip_bomb_stops_at_the_payload_limit() {
 #[test]
 fn a_json_file_round_trip_keeps_everything() {
     let canvas = dashboard(20);
-    let file = exchange::export_file(&canvas, Some("Assemblée"));
+    let file = exchange::export_file(&canvas, Some("Assemblée"), &[]);
     assert!(
         file.contains("\n  \"content\""),
         "the file is pretty-printed for people"
@@ -356,7 +356,7 @@ fn a_json_file_round_trip_keeps_everything() {
 
 #[test]
 fn our_file_is_readable_by_the_reference_viewer_shape() {
-    let file: Value = serde_json::from_str(&exchange::export_file(&dashboard(2), None)).unwrap();
+    let file: Value = serde_json::from_str(&exchange::export_file(&dashboard(2), None, &[])).unwrap();
     let first = &file["content"]["blocks"][0];
     assert_eq!(first["type"], "data-table");
     assert_eq!(first["data"]["title"], "Députés");
@@ -391,7 +391,7 @@ fn a_file_from_a_newer_autoui_or_that_is_not_a_dashboard_is_refused_with_the_rea
 #[test]
 fn a_file_with_a_repeated_id_imports_every_block() {
     let mut file: Value =
-        serde_json::from_str(&exchange::export_file(&dashboard(2), None)).unwrap();
+        serde_json::from_str(&exchange::export_file(&dashboard(2), None, &[])).unwrap();
     file["content"]["blocks"][1]["id"] = json!("w_tab");
     let imported = exchange::import(&file.to_string(), &random(), 1.0).unwrap();
     assert_eq!(imported.canvas.len(), 2);
@@ -412,7 +412,7 @@ fn a_file_with_a_repeated_id_imports_every_block() {
 #[test]
 fn a_link_cannot_smuggle_unsafe_styles_onto_a_widget() {
     let mut file: Value =
-        serde_json::from_str(&exchange::export_file(&dashboard(2), None)).unwrap();
+        serde_json::from_str(&exchange::export_file(&dashboard(2), None, &[])).unwrap();
     file["content"]["blocks"][1]["style"] = json!({
         "border-color": "#0d9488",
         "background": "url(https://tracker.example/pixel.gif)",

@@ -9,8 +9,10 @@
 //! page in headless Chromium: `document.visibilityState` becomes "hidden"). The person edits the
 //! card's source from its menu (JSON and jq errors as typed, a schema error that changes nothing, an
 //! edit kept across a reload) and unbinds it, after which nothing fetches it. A share link opened
-//! where its server is not added lists it with "Connect", calls nothing, and runs its binding only
-//! once the server is connected and the dashboard made one's own.
+//! where its server is not added lists it (with the host the link says it lives at) and "Connect",
+//! calls nothing; Connect adds and connects it from the URL the link carries, nobody typing it, and
+//! its binding runs only once the dashboard is made one's own, whose copy still knows the URL after
+//! a reload.
 
 use std::time::{Duration, Instant};
 
@@ -353,9 +355,10 @@ async fn the_person_edits_a_cards_source_from_its_menu_and_unbinds_it() {
     drop(server);
 }
 
-/// A shared dashboard opened where its server is not added: the server is listed with "Connect",
-/// nothing is called; Connect opens the panel with its name filled in, and once it is connected and
-/// the dashboard made one's own, the `on_open` binding runs.
+/// A shared dashboard opened where its server is not added: the server is listed with "Connect" and
+/// the host the link says it lives at, nothing is called; Connect adds and connects it from the URL
+/// the link carries (the viewer types nothing), and once the dashboard is made one's own, the
+/// `on_open` binding runs.
 #[tokio::test]
 async fn a_shared_link_lists_the_servers_it_needs_and_runs_its_bindings_only_once_connected_and_owned() {
     let server = McpServer::app(PACKAGE).await;
@@ -383,21 +386,22 @@ async fn a_shared_link_lists_the_servers_it_needs_and_runs_its_bindings_only_onc
         page.open(&format!("/#{fragment}")).await;
         page.reload().await;
         page.find("[data-testid=read-only-banner]").await;
-        page.wait_for_text("[data-testid=needed-server][data-server=basic]", "Connect").await;
+        let listed = page.wait_for_text("[data-testid=needed-server][data-server=basic]", "Connect").await;
+        let host = origin.trim_start_matches("http://");
+        assert!(listed.contains(&format!("at {host}")), "the link says where the server lives: {listed:?}");
         page.eval_async("const done = arguments[0]; setTimeout(done, 2000);", vec![]).await;
         assert_eq!(requests_to(&page, &origin).await, 0, "a shared link calls no server by itself");
         assert!(page.text(CARD).await.contains(&shared));
 
-        // Connect: the panel opens with the name filled in; the viewer gives the URL and allows the tool.
+        // Connect: the server is added from the link's URL and connects at once; the viewer types
+        // nothing, and allows the tool (a binding never runs a tool that needs approval).
         page.click("[data-testid=needed-server-connect]").await;
-        page.wait_until("the name is filled in",
-            "return document.querySelector('[data-testid=server-name]')?.value === 'basic';").await;
-        page.type_into("[data-testid=server-url]", &url).await;
-        page.click("[data-testid=server-add]").await;
+        page.wait_for_count("[data-testid=needed-servers]", 0).await;
+        page.click("[data-testid=open-servers]").await;
         page.wait_for_server("basic", "connected with").await;
+        assert_eq!(page.count("[data-testid=server]").await, 1);
         page.click("[data-server-id='basic'] [data-testid=server-approval-all] option[value=always_allow]").await;
         page.close_servers().await;
-        page.wait_for_count("[data-testid=needed-servers]", 0).await;
 
         // Connected but not the viewer's own yet: still nothing runs.
         page.eval_async("const done = arguments[0]; setTimeout(done, 3000);", vec![]).await;
@@ -407,6 +411,16 @@ async fn a_shared_link_lists_the_servers_it_needs_and_runs_its_bindings_only_onc
         // Made one's own: the on_open binding runs.
         page.click("[data-testid=make-copy]").await;
         wait_for_new_time(&page, &shared, "the copy's on_open binding runs once the server is connected").await;
+
+        // The copy keeps where its server lives: with the server removed, a reload offers it again.
+        page.click("[data-testid=open-servers]").await;
+        page.click("[data-server-id='basic'] [data-testid=server-remove]").await;
+        page.wait_for_count("[data-testid=server]", 0).await;
+        page.close_servers().await;
+        page.reload().await;
+        let listed = page.wait_for_text("[data-testid=needed-server][data-server=basic]", "Connect").await;
+        assert!(listed.contains(&format!("at {host}")), "restored with its server's URL: {listed:?}");
+        assert_eq!(page.count("[data-testid=read-only-banner]").await, 0, "the person's own copy, not the link");
     })
     .await;
     llm.stop().await;

@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::binding::jq;
+use crate::binding::{jq, server_url};
 use crate::canvas::model::Block;
 use crate::ids::ServerId;
 use crate::tool_name::{Protocol, ToolName};
@@ -73,11 +73,17 @@ pub struct Binding {
     /// The last refresh's error: the widget still shows the data of `fetched_ms`, now stale.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Where the source's server lives, as a share link or exported file carried it: written by the
+    /// export, never by the model, so "Connect" can add the server of a dashboard made one's own,
+    /// even after a reload. Untrusted text: only [`servers_needed`] reads it, through
+    /// `server_url::shareable`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_url: Option<String>,
 }
 
 impl Binding {
     pub fn fresh(source: Source, fetched_ms: f64) -> Binding {
-        Binding { source, fetched_ms: Some(fetched_ms), error: None }
+        Binding { source, fetched_ms: Some(fetched_ms), error: None, server_url: None }
     }
 
     /// `{source, fetched_ms?, stale?}`: how `canvas list` shows it.
@@ -156,13 +162,37 @@ impl Source {
     }
 }
 
-/// The MCP servers the bound blocks call, each once, in the order of the blocks: what a dashboard
-/// opened elsewhere (a share link, an import) needs connected before its bindings can run.
-pub fn servers_needed(blocks: &[Block]) -> Vec<ServerId> {
-    let mut needed: Vec<ServerId> = Vec::new();
-    for server in blocks.iter().filter_map(|block| block.binding.as_ref()?.source.server()) {
-        if !needed.contains(&server) {
-            needed.push(server);
+/// An MCP server a dashboard's bindings call, and where it lives when the dashboard says so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NeededServer {
+    /// The name its tools are prefixed with (`basic` for `basic_mcp_get-time`).
+    pub server: ServerId,
+    /// A shareable `http(s)` URL (see `server_url.rs`), when known.
+    pub url: Option<String>,
+}
+
+impl NeededServer {
+    /// `host[:port]` of its URL, to show before connecting to it.
+    pub fn host(&self) -> Option<String> {
+        self.url.as_deref().and_then(server_url::host)
+    }
+}
+
+/// The MCP servers the bound blocks call, each once, in the order of the blocks, with the first
+/// shareable URL a binding carries for each: what a dashboard opened elsewhere (a share link, an import)
+/// needs connected before its bindings can run.
+pub fn servers_needed(blocks: &[Block]) -> Vec<NeededServer> {
+    let mut needed: Vec<NeededServer> = Vec::new();
+    for binding in blocks.iter().filter_map(|block| block.binding.as_deref()) {
+        let Some(server) = binding.source.server() else { continue };
+        let url = binding.server_url.as_deref().and_then(server_url::shareable);
+        match needed.iter_mut().find(|known| known.server == server) {
+            Some(known) => {
+                if known.url.is_none() {
+                    known.url = url;
+                }
+            }
+            None => needed.push(NeededServer { server, url }),
         }
     }
     needed

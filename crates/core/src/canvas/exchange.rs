@@ -2,16 +2,24 @@
 //! dashboard shapes the reference system (webmcp-auto-ui) produces, so its dashboards open here.
 //!
 //! We write one shape, readable by the reference viewer too (it reads `content.blocks[].type/data`):
-//! `{"meta": {"format": "autoui-canvas", "format_version": 1, "title"?}, "content": {"blocks": [Block...]}}`,
-//! where each block keeps its id, layout, style and provenance.
+//! `{"meta": {"format": "autoui-canvas", "format_version": 1, "title"?, "provenance"?: {"mcpServers":
+//! [{"name", "url"}]}}, "content": {"blocks": [Block...]}}`, where each block keeps its id, layout,
+//! style, provenance and binding. Where each server the bindings call lives (only shareable URLs, see
+//! `binding/server_url.rs`) is written into those bindings (`server_url`), so the person who opens it
+//! can connect them without looking for their URLs and a copy keeps it, and listed in `mcpServers`
+//! as the reference writes it. Opening a document does no work for this (it is in the first load):
+//! the bindings read as they are written.
 //! We read that shape, the reference's meta/content shape (`content.blocks: [{type, data}]`), its
 //! flat "canvas skill" (`{version, name, mcp, blocks: [{type, data}]}`) and a markdown recipe
 //! (shown as one `text` widget).
 
 use serde_json::{Map, Value, json};
 
+use crate::binding::server_url;
+use crate::binding::source::{Source, servers_needed};
 use crate::canvas::decode::{DecodeContext, SetAside, decode_canvas};
 use crate::canvas::model::Canvas;
+use crate::ids::ServerId;
 use crate::ports::Random;
 use crate::tool::Origin;
 
@@ -38,7 +46,8 @@ pub enum SourceFormat {
 pub struct Imported {
     pub canvas: Canvas,
     pub title: Option<String>,
-    /// MCP server URLs the document says its data came from, to offer connecting them.
+    /// MCP server URLs the document says its data came from (its bindings carry their own, in
+    /// `Binding::server_url`).
     pub mcp_servers: Vec<String>,
     pub source: SourceFormat,
     /// Blocks that could not be read, whole.
@@ -63,24 +72,52 @@ pub enum ImportError {
     NotADashboard,
 }
 
-/// The canvas as a pretty-printed JSON file.
-pub fn export_file(canvas: &Canvas, title: Option<&str>) -> String {
-    format!("{:#}", document(canvas, title))
+/// The canvas as a pretty-printed JSON file. `servers` are the servers added in this page, by
+/// tool prefix, with their URLs: where the bindings' servers are said to live (else where the
+/// dashboard said they did when it was opened here).
+pub fn export_file(canvas: &Canvas, title: Option<&str>, servers: &[(ServerId, String)]) -> String {
+    format!("{:#}", document(canvas, title, servers))
 }
 
-/// The canvas as compact JSON (what a share link carries).
-pub fn export_compact(canvas: &Canvas, title: Option<&str>) -> String {
-    document(canvas, title).to_string()
+/// The canvas as compact JSON (what a share link carries); `servers` as for [`export_file`].
+pub fn export_compact(canvas: &Canvas, title: Option<&str>, servers: &[(ServerId, String)]) -> String {
+    document(canvas, title, servers).to_string()
 }
 
-fn document(canvas: &Canvas, title: Option<&str>) -> Value {
+fn document(canvas: &Canvas, title: Option<&str>, servers: &[(ServerId, String)]) -> Value {
     let mut meta = Map::new();
     meta.insert("format".to_owned(), json!(FORMAT));
     meta.insert("format_version".to_owned(), json!(CANVAS_FORMAT_VERSION));
     if let Some(title) = title {
         meta.insert("title".to_owned(), json!(title));
     }
-    json!({ "meta": meta, "content": { "blocks": canvas.blocks() } })
+    let located = located_servers(canvas, servers);
+    let mut blocks = json!(canvas.blocks());
+    for block in blocks.as_array_mut().into_iter().flatten() {
+        let Some(binding) = block.get_mut("binding").and_then(Value::as_object_mut) else { continue };
+        let server = serde_json::from_value::<Source>(binding.get("source").cloned().unwrap_or_default()).ok().and_then(|source| source.server());
+        match located.iter().find(|(name, _)| server.as_ref() == Some(name)) {
+            Some((_, url)) => binding.insert("server_url".to_owned(), json!(url)),
+            None => binding.remove("server_url"),
+        };
+    }
+    if !located.is_empty() {
+        let listed: Vec<Value> = located.iter().map(|(name, url)| json!({ "name": name.to_string(), "url": url })).collect();
+        meta.insert("provenance".to_owned(), json!({ "mcpServers": listed }));
+    }
+    json!({ "meta": meta, "content": { "blocks": blocks } })
+}
+
+/// Each server the bindings call whose URL is known, with that URL in its shareable form.
+fn located_servers(canvas: &Canvas, servers: &[(ServerId, String)]) -> Vec<(ServerId, String)> {
+    servers_needed(canvas.blocks())
+        .into_iter()
+        .filter_map(|needed| {
+            let added = servers.iter().find(|(prefix, _)| prefix == &needed.server);
+            let url = added.and_then(|(_, url)| server_url::shareable(url)).or(needed.url)?;
+            Some((needed.server, url))
+        })
+        .collect()
 }
 
 /// Reads a document in any supported shape. Blocks of other systems get fresh ids and places, and

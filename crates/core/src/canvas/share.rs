@@ -13,6 +13,7 @@ use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use crate::canvas::exchange::{self, ImportError, Imported};
 use crate::canvas::gzip::{self, GzipError};
 use crate::canvas::model::Canvas;
+use crate::ids::ServerId;
 use crate::ports::Random;
 
 /// The parameter, in the fragment (and in older links' query).
@@ -48,9 +49,9 @@ pub enum ShareError {
     Import(#[from] ImportError),
 }
 
-/// The `hs` parameter value for `canvas`.
-pub fn encode_param(canvas: &Canvas, title: Option<&str>) -> String {
-    encode_text(&exchange::export_compact(canvas, title))
+/// The `hs` parameter value for `canvas`; `servers` as for [`exchange::export_file`].
+pub fn encode_param(canvas: &Canvas, title: Option<&str>, servers: &[(ServerId, String)]) -> String {
+    encode_text(&exchange::export_compact(canvas, title, servers))
 }
 
 /// `base_url` with the fragment `#hs=param`, replacing its fragment and any old `hs` query
