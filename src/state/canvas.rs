@@ -220,6 +220,11 @@ impl CanvasCtx {
         self.order.get()
     }
 
+    /// Where block `id` stands in [`CanvasCtx::order`] (tracked), without copying the order.
+    pub fn position(&self, id: &BlockId) -> Option<usize> {
+        self.order.with(|order| order.iter().position(|shown| shown == id))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.order.with(Vec::is_empty)
     }

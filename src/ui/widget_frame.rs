@@ -127,7 +127,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
         let title = title.clone();
         let id = id.clone();
         move || {
-            let place = canvas.order().iter().position(|shown| *shown == id).map_or(0, |place| place + 1);
+            let place = canvas.position(&id).map_or(0, |place| place + 1);
             match title() {
                 Some(title) => format!("{kind} content: {title}, widget {place}"),
                 None => format!("{kind} content, widget {place}"),
