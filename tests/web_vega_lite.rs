@@ -8,14 +8,19 @@
 
 mod support;
 
+use std::cell::Cell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use autoui::adapters::vega;
 use autoui_core::view::vega_lite::{self, MAX_ROWS};
 use autoui_core::widget_kind::WidgetKind;
+use js_sys::{Array, Function, Object, Proxy, Reflect};
 use leptos::prelude::*;
 use serde_json::{Value, json};
 use support::{Mounted, assert_no_injected_markup, assert_not_pwned, example, mount_widget, next_frame};
+use wasm_bindgen::JsValue;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Element, MouseEvent, MouseEventInit};
 
@@ -233,6 +238,115 @@ async fn the_chart_follows_its_widget_size() {
         sleep(25).await;
     }
     assert!((width(&mounted) - 420.0).abs() < 2.0, "follows the box to 420 px: {}", width(&mounted));
+}
+
+/// Counts vega's dataflow runs (`View.prototype.evaluate`) until dropped.
+struct RunCounter {
+    runs: Rc<Cell<u32>>,
+    original: JsValue,
+    _apply: Closure<dyn Fn(Function, JsValue, Array) -> Result<JsValue, JsValue>>,
+}
+
+impl RunCounter {
+    fn install() -> RunCounter {
+        install();
+        let prototype = view_prototype();
+        let original = Reflect::get(&prototype, &"evaluate".into()).expect("evaluate");
+        let runs = Rc::new(Cell::new(0));
+        let apply = Closure::<dyn Fn(Function, JsValue, Array) -> Result<JsValue, JsValue>>::new({
+            let runs = runs.clone();
+            move |target: Function, this: JsValue, args: Array| {
+                runs.set(runs.get() + 1);
+                Reflect::apply(&target, &this, &args)
+            }
+        });
+        let handler = Object::new();
+        Reflect::set(&handler, &"apply".into(), apply.as_ref()).expect("handler");
+        Reflect::set(&prototype, &"evaluate".into(), &Proxy::new(&original, &handler)).expect("install the counter");
+        RunCounter { runs, original, _apply: apply }
+    }
+
+    /// Runs since the last call.
+    fn take(&self) -> u32 {
+        self.runs.replace(0)
+    }
+}
+
+impl Drop for RunCounter {
+    fn drop(&mut self) {
+        let _ = Reflect::set(&view_prototype(), &"evaluate".into(), &self.original);
+    }
+}
+
+fn view_prototype() -> JsValue {
+    let view = Reflect::get(&Reflect::get(&js_sys::global(), &"vega".into()).expect("vega"), &"View".into()).expect("vega.View");
+    Reflect::get(&view, &"prototype".into()).expect("prototype")
+}
+
+/// The chart's SVG with the renderer's running numbers (clip paths, gradients) taken out, so two
+/// charts drawn the same way read the same.
+/// Asserts that the chart in `mounted` fills its box and that nothing of it is cut off: its drawing
+/// stays inside the SVG, with at most vega's padding and a few pixels of slack on each side.
+fn assert_fills_its_box(mounted: &Mounted, what: &str) {
+    let svg = mounted.query("svg.marks").expect("an SVG chart");
+    let content = svg.query_selector("g").expect("query").expect("the chart's group").get_bounding_client_rect();
+    let frame = svg.get_bounding_client_rect();
+    let gaps = [
+        content.left() - frame.left(),
+        content.top() - frame.top(),
+        frame.right() - content.right(),
+        frame.bottom() - content.bottom(),
+    ];
+    assert!(gaps.iter().all(|gap| *gap >= -0.5), "{what}: cut off, gaps {gaps:?}");
+    assert!(gaps.iter().all(|gap| *gap <= 5.0 + 4.0), "{what}: does not fill its box, gaps {gaps:?}");
+}
+
+/// Sales per month as points, with `values` as the amounts and coloured by `series` (charts with
+/// another series name have another shape: the page remembers margins by shape): a chart whose
+/// axes, legend and title take room around its plot.
+fn monthly(series: &str, values: &[f64]) -> Value {
+    let rows: Vec<Value> = values.iter().enumerate().map(|(i, v)| json!({"m": i + 1, "v": v, series: format!("k{}", i % 3)})).collect();
+    json!({"title": "Monthly", "data": {"values": rows}, "mark": "point",
+        "encoding": {"x": {"field": "m", "type": "quantitative"}, "y": {"field": "v", "type": "quantitative"},
+                     "color": {"field": series, "type": "nominal"}}})
+}
+
+#[wasm_bindgen_test]
+async fn a_chart_shaped_like_one_drawn_before_is_laid_out_in_one_run() {
+    let counter = RunCounter::install();
+    let first = drawn(monthly("series", &[12.0, 40.0, 33.0, 27.0])).await;
+    // vega's `fit` layout, from scratch: a run at a guessed plot size, then one at the size found.
+    assert_eq!(counter.take(), 2, "a chart of a new shape");
+    assert_fills_its_box(&first, "the first chart");
+    // Same shape, other rows, the same room taken by axes, legend and title: the margins the first
+    // chart took are right, and one run draws it.
+    let guessed = drawn(monthly("series", &[18.0, 22.0, 40.0, 35.0, 30.0])).await;
+    assert_eq!(counter.take(), 1, "laid out in one dataflow run");
+    assert_fills_its_box(&guessed, "a chart drawn from remembered margins");
+    // Labels far wider than the remembered ones: the guess is wrong, and vega corrects it.
+    let corrected = drawn(monthly("series", &[1.5e9, 2.25e9, 3.0e9, 4.75e9])).await;
+    assert_eq!(counter.take(), 2, "a wrong guess costs one more run");
+    assert_fills_its_box(&corrected, "a chart whose remembered margins were wrong");
+}
+
+#[wasm_bindgen_test]
+async fn a_resized_chart_is_laid_out_again_in_one_run() {
+    let counter = RunCounter::install();
+    let resized = drawn(monthly("kind", &[5.0, 9.0, 14.0, 11.0, 7.0])).await;
+    counter.take();
+    resized.container.style().set_property("width", "420px").expect("width");
+    let width = |mounted: &Mounted| mounted.query("svg.marks").and_then(|svg| svg.get_attribute("width")).and_then(|w| w.parse::<f64>().ok()).unwrap_or(0.0);
+    for _ in 0..40 {
+        next_frame().await;
+        if (width(&resized) - 420.0).abs() < 2.0 {
+            break;
+        }
+        sleep(25).await;
+    }
+    sleep(50).await;
+    assert!((width(&resized) - 420.0).abs() < 2.0, "follows the box to 420 px: {}", width(&resized));
+    assert_eq!(counter.take(), 1, "resized in one dataflow run");
+    assert_fills_its_box(&resized, "the resized chart");
 }
 
 #[wasm_bindgen_test]
@@ -485,9 +599,7 @@ async fn one_spec_shown_twice_draws_every_point_in_both_widgets() {
 
 #[wasm_bindgen_test]
 async fn a_spec_checked_before_it_is_drawn_is_compiled_once_and_drawn_at_its_widget_size() {
-    use std::cell::Cell;
-    use std::rc::Rc;
-    use wasm_bindgen::{JsCast, JsValue, closure::Closure};
+    use wasm_bindgen::JsCast;
 
     install();
     let lite = js_sys::Reflect::get(&js_sys::global(), &"vegaLite".into()).expect("vegaLite");

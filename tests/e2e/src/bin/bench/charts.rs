@@ -129,12 +129,13 @@ async fn measure_in(session: &Session, dist: &Path, sizes: &mut Sizes, figures: 
     figures.chunk_files = files;
     clear(session).await?;
 
+    session.start_profile().await?;
     for call in 0..LATER {
         let later = draw(session, "drawing a vega-lite chart of 1,000 points", scatter(call)).await?;
         figures.later_frame.push(later.timed.frame);
         clear(session).await?;
     }
-    Ok(())
+    session.stop_profile().await
 }
 
 /// The chart budgets and the engine's size.

@@ -135,14 +135,7 @@ async fn refresh_table(
     if shown != ROWS {
         return Err(BenchError::Missing(format!("the bound table shows {shown} rows, not {ROWS}")));
     }
-    // AUTOUI_CPU_PROFILE=<file>: the refreshes' CPU profile (a `.cpuprofile` for Chromium's
-    // performance panel), on a build with its functions' names (scripts/split-wasm.sh).
-    let profile = std::env::var_os("AUTOUI_CPU_PROFILE");
-    if profile.is_some() {
-        session.cdp("Profiler.enable", json!({})).await?;
-        session.cdp("Profiler.setSamplingInterval", json!({"interval": 100})).await?;
-        session.cdp("Profiler.start", json!({})).await?;
-    }
+    session.start_profile().await?;
     for _ in 0..refreshes {
         let refreshed: Refreshed = session.eval("refreshing the bound table", REFRESH, vec![json!(server.base_url())]).await?;
         figures.refresh.push(refreshed.total - refreshed.server);
@@ -151,11 +144,7 @@ async fn refresh_table(
         // Lets the debounced save of the new data happen outside the next refresh.
         session.idle(SETTLE_MS).await?;
     }
-    if let Some(path) = profile {
-        let stopped = session.cdp("Profiler.stop", json!({})).await?;
-        std::fs::write(&path, stopped["profile"].to_string())
-            .map_err(|error| BenchError::Io(format!("the CPU profile could not be written: {error}")))?;
-    }
+    session.stop_profile().await?;
     Ok(())
 }
 

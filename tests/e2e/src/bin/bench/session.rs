@@ -108,6 +108,27 @@ impl Session {
             .map_err(|error| BenchError::Browser(format!("{method}: {error}")))
     }
 
+    /// With `AUTOUI_CPU_PROFILE=<file>` set, starts Chromium's sampling profiler; [`Session::stop_profile`]
+    /// writes what ran meanwhile there (a `.cpuprofile` for Chromium's performance panel, best on a
+    /// build that keeps its functions' names: scripts/split-wasm.sh).
+    pub async fn start_profile(&self) -> Result<(), BenchError> {
+        if std::env::var_os("AUTOUI_CPU_PROFILE").is_some() {
+            self.cdp("Profiler.enable", json!({})).await?;
+            self.cdp("Profiler.setSamplingInterval", json!({"interval": 100})).await?;
+            self.cdp("Profiler.start", json!({})).await?;
+        }
+        Ok(())
+    }
+
+    pub async fn stop_profile(&self) -> Result<(), BenchError> {
+        if let Some(path) = std::env::var_os("AUTOUI_CPU_PROFILE") {
+            let stopped = self.cdp("Profiler.stop", json!({})).await?;
+            std::fs::write(&path, stopped["profile"].to_string())
+                .map_err(|error| BenchError::Io(format!("the CPU profile could not be written: {error}")))?;
+        }
+        Ok(())
+    }
+
     /// Waits until the app has registered `widget_display` on `document.modelContext`.
     pub async fn wait_for_tools(&self) -> Result<(), BenchError> {
         let deadline = Instant::now() + APP_READY;

@@ -8,6 +8,9 @@
 //! its loader refuses every URL (data, images, links), expressions run in vega's interpreter (parsed
 //! with `ast: true`, so the page needs no `unsafe-eval`), and tooltips are written as text.
 
+mod layout;
+mod tokens;
+
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -116,6 +119,8 @@ pub struct Chart {
     host: Element,
     /// The size it was last drawn at, so an unchanged size does not run the view again.
     size: Cell<(f64, f64)>,
+    /// Which of width and height it takes from its widget, and whether `fit` sizes it (both).
+    fills: [bool; 2],
     _tooltip: Closure<dyn Fn(JsValue, MouseEvent, JsValue, JsValue)>,
     _logger: [Closure<dyn Fn(JsValue)>; 2],
 }
@@ -123,12 +128,20 @@ pub struct Chart {
 impl Chart {
     /// Redraws at `width` x `height` CSS pixels (the chart's whole box).
     pub fn resize(&self, width: f64, height: f64) {
-        if self.size.replace((width, height)) == (width, height) {
+        let before = self.size.replace((width, height));
+        if before == (width, height) || self.fills == [false, false] {
             return;
         }
         let view = &self.view;
-        for (name, value) in [("width", width), ("height", height)] {
-            let _ = call(view, name, &[value.into()]);
+        // Its last layout's margins are the best guess at the new one's.
+        let presized = self.fills == [true, true]
+            && layout::measured(view, before).is_some_and(|margins| layout::presize(view, (width, height), margins, false));
+        if !presized {
+            for ((name, value), fills) in [("width", width), ("height", height)].into_iter().zip(self.fills) {
+                if fills {
+                    let _ = call(view, name, &[value.into()]);
+                }
+            }
         }
         let _ = call(view, "runAsync", &[]);
     }
@@ -175,18 +188,34 @@ pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f
     set(&options, "expr", &Reflect::get(&global("vegaInterpreter")?, &"expressionInterpreter".into()).map_err(error_text)?);
     let view_class: Function = Reflect::get(&global("vega")?, &"View".into()).map_err(error_text)?.unchecked_into();
     let view = Reflect::construct(&view_class, &Array::of2(&compiled.runtime, &options)).map_err(error_text)?;
-    let chart = Chart { view, host: host.clone(), size: Cell::new(size), _tooltip: tooltip, _logger: logger_closures };
+    let fills = ["width", "height"].map(|key| {
+        fills_widget(spec, key) && Reflect::get(&compiled.vega, &key.into()).is_ok_and(|own| own.as_f64().is_some())
+    });
+    let chart = Chart { view, host: host.clone(), size: Cell::new(size), fills, _tooltip: tooltip, _logger: logger_closures };
     let view = &chart.view;
     call(view, "tooltip", &[chart._tooltip.as_ref().clone()])?;
-    // The container is emptied by the view (a chart drawn here before included).
-    call(view, "initialize", &[host.into()])?;
-    for (key, value) in [("width", size.0), ("height", size.1)] {
-        if fills_widget(spec, key) && Reflect::get(&compiled.vega, &key.into()).is_ok_and(|own| own.as_f64().is_some()) {
-            call(view, key, &[value.into()])?;
+    // Sized before the renderer is made, so it is made at its size.
+    let shape = (fills == [true, true] && spec.get("autosize").is_none()).then(|| layout::shape(spec));
+    let presized = shape
+        .as_deref()
+        .and_then(layout::remembered)
+        .is_some_and(|margins| layout::presize(view, size, margins, true));
+    if !presized {
+        for ((key, value), fills) in [("width", size.0), ("height", size.1)].into_iter().zip(fills) {
+            if fills {
+                call(view, key, &[value.into()])?;
+            }
         }
     }
+    // The container is emptied by the view (a chart drawn here before included).
+    call(view, "initialize", &[host.into()])?;
     let run: Promise = call(view, "runAsync", &[])?.dyn_into().map_err(|_| "the view did not run".to_owned())?;
     JsFuture::from(run).await.map_err(error_text)?;
+    if let Some(shape) = shape
+        && let Some(margins) = layout::measured(view, size)
+    {
+        layout::remember(shape, margins);
+    }
     for warning in kept.borrow().iter() {
         if !warnings.contains(warning) {
             warnings.push(warning.clone());
@@ -230,57 +259,10 @@ pub async fn canvas_chart_svg(host: &Element) -> Option<String> {
 
 /// `spec` sized to fill its widget and the theme's config, each as JSON text. A canvas cannot read CSS
 /// variables: for a chart drawn on one, both have the theme's colours written in as the page shows
-/// them now (the tokens are the root element's).
+/// them now.
 fn source(spec: Value, size: (f64, f64), canvas: bool) -> (String, String) {
     let (spec, config) = (sized(spec, size).to_string(), theme(canvas).to_string());
-    if !canvas {
-        return (spec, config);
-    }
-    let Some(window) = web_sys::window() else { return (spec, config) };
-    let Some(root) = window.document().and_then(|document| document.document_element()) else { return (spec, config) };
-    let style = window.get_computed_style(&root).ok().flatten();
-    // A custom property computes to its text: a `light-dark(...)` colour is resolved by giving it to
-    // an element's `color`, under the page's colour scheme.
-    let probe = window.document().and_then(|document| document.create_element("span").ok()).and_then(|probe| probe.dyn_into::<HtmlElement>().ok());
-    if let Some(probe) = &probe {
-        probe.set_hidden(true);
-        let _ = root.append_child(probe);
-    }
-    let resolved = |text: &str| -> String {
-        let colour = probe.as_ref().filter(|_| text.contains("light-dark(")).and_then(|probe| {
-            probe.style().set_property("color", text).ok()?;
-            window.get_computed_style(probe).ok().flatten()?.get_property_value("color").ok()
-        });
-        colour.filter(|colour| !colour.is_empty()).unwrap_or_else(|| text.to_owned())
-    };
-    let value = |name: &str| {
-        let value = style.as_ref().and_then(|style| style.get_property_value(name).ok())?;
-        Some(resolved(value.trim()).replace('\\', "\\\\").replace('"', "\\\""))
-    };
-    let source = (resolve_tokens(&spec, value), resolve_tokens(&config, value));
-    if let Some(probe) = probe {
-        probe.remove();
-    }
-    source
-}
-
-/// `text` with every `var(--name)` replaced by `value(--name)` (left as it is when unknown).
-fn resolve_tokens(text: &str, value: impl Fn(&str) -> Option<String>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find("var(--") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 4..];
-        let Some(end) = after.find(')') else { break };
-        let name = &after[..end];
-        match value(name).filter(|value| !value.is_empty()) {
-            Some(value) => out.push_str(&value),
-            None => out.push_str(&rest[start..start + 4 + end + 1]),
-        }
-        rest = &after[end + 1..];
-    }
-    out.push_str(rest);
-    out
+    if canvas { (tokens::resolve(spec), tokens::resolve(config)) } else { (spec, config) }
 }
 
 /// The page's [`ChartCompiler`]: the engine's own compile and parse steps (Vega-Lite to Vega, then
