@@ -64,11 +64,17 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
             return;
         }
         status.set(Status::Drawing);
-        // The box as laid out now: the observer's first report may still be on its way, and drawing
-        // at the fallback size would mean drawing twice.
-        let (width, height) = box_size(&host);
-        let measured = if width >= 1.0 && height >= 1.0 { (width, height) } else { size.get_untracked() };
         leptos::task::spawn_local(async move {
+            // Reading the box makes the browser lay the page out: that waits for the engine (at
+            // once when it is loaded), so a page drawing its first chart is not held up by it.
+            let _ = vega::load_engine().await;
+            if draws.try_get_value() != Some(draw) {
+                return;
+            }
+            // The box as laid out now: the observer's first report may still be on its way, and
+            // drawing at the fallback size would mean drawing twice.
+            let (width, height) = box_size(&host);
+            let measured = if width >= 1.0 && height >= 1.0 { (width, height) } else { size.get_untracked() };
             let tip: web_sys::HtmlElement = tip.unchecked_into();
             let drawn = vega::draw(&host, &tip, &spec, measured).await;
             if draws.try_get_value() != Some(draw) {
