@@ -369,6 +369,36 @@ fn an_edited_source_runs_once_and_the_widget_shows_its_output() {
 }
 
 #[test]
+fn an_edited_source_keeps_the_server_url_a_shared_dashboard_carried_while_it_calls_that_server() {
+    use std::sync::Arc;
+
+    use autoui_core::binding::source::Binding;
+    use autoui_core::canvas::op::{CanvasPort, Op};
+    use autoui_core::tool::Origin;
+
+    const URL: &str = "https://tools.example.org/mcp";
+    let (h, server, _) = harness();
+    server.time("05:40:01");
+    let id = BlockId::new(h.ok("widget_display", bound_stat_card("manual"))["id"].as_str().unwrap());
+    // As a share link opened and made one's own leaves it: the binding says where its server lives.
+    let carried = Binding { server_url: Some(URL.into()), ..h.block(id.as_str()).binding.unwrap().as_ref().clone() };
+    h.canvas.apply(Op::Bind { id: id.clone(), binding: Some(Arc::new(carried)) }, Origin::User).unwrap();
+    let original = h.block(id.as_str()).binding.unwrap().source.clone();
+
+    server.time("06:00:00");
+    let edited = edit::edited(&original, "{\"tz\": \"CET\"}", "{value: .time}").unwrap();
+    block_on(h.ui.rebind(&id, edited)).unwrap();
+    assert_eq!(h.block(id.as_str()).binding.unwrap().server_url.as_deref(), Some(URL), "same server: the URL stays");
+    assert_eq!(servers_needed(&[h.block(id.as_str())])[0].url.as_deref(), Some(URL), "Connect still knows where it lives");
+
+    // Pointed at another server's tool, the URL no longer says anything about it.
+    server.time("06:00:01");
+    let elsewhere = autoui_core::binding::source::Source::parse(&json!({"call": "other_mcp_get-time", "map": "{value: .time}"})).unwrap();
+    block_on(h.ui.rebind(&id, elsewhere)).unwrap();
+    assert_eq!(h.block(id.as_str()).binding.unwrap().server_url, None, "another server: no URL");
+}
+
+#[test]
 fn an_edited_source_that_fails_changes_nothing_and_says_why() {
     let (h, server, _) = harness();
     server.time("05:40:01");

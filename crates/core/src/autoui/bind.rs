@@ -119,7 +119,17 @@ impl AutoUi {
             AutoUiError::Invalid { rejected, .. } => RebindError::Schema { details: rejected.details, mapped: fetched.mapped() },
             other => RebindError::Other(other.to_string()),
         })?;
-        self.bind(id, source, at_ms, Origin::User).map_err(|error| RebindError::Other(error.to_string()))
+        // The URL a shared dashboard carried for its server stays while the source calls that server.
+        let server_url = block
+            .binding
+            .as_deref()
+            .filter(|before| before.source.server().is_some() && before.source.server() == source.server())
+            .and_then(|before| before.server_url.clone());
+        let binding = Arc::new(Binding { server_url, ..Binding::fresh(source, at_ms) });
+        self.canvas
+            .apply(Op::Bind { id: id.clone(), binding: Some(binding) }, Origin::User)
+            .map_err(|error| RebindError::Other(error.to_string()))?;
+        Ok(())
     }
 }
 
