@@ -119,8 +119,10 @@ pub struct Chart {
     host: Element,
     /// The size it was last drawn at, so an unchanged size does not run the view again.
     size: Cell<(f64, f64)>,
-    /// Which of width and height it takes from its widget, and whether `fit` sizes it (both).
+    /// Which of width and height it takes from its widget.
     fills: [bool; 2],
+    /// Whether the app's `fit` autosize sizes it to its widget both ways (see `layout`).
+    fitted: bool,
     _tooltip: Closure<dyn Fn(JsValue, MouseEvent, JsValue, JsValue)>,
     _logger: [Closure<dyn Fn(JsValue)>; 2],
 }
@@ -134,7 +136,7 @@ impl Chart {
         }
         let view = &self.view;
         // Its last layout's margins are the best guess at the new one's.
-        let presized = self.fills == [true, true]
+        let presized = self.fitted
             && layout::measured(view, before).is_some_and(|margins| layout::presize(view, (width, height), margins, false));
         if !presized {
             for ((name, value), fills) in [("width", width), ("height", height)].into_iter().zip(self.fills) {
@@ -191,11 +193,12 @@ pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f
     let fills = ["width", "height"].map(|key| {
         fills_widget(spec, key) && Reflect::get(&compiled.vega, &key.into()).is_ok_and(|own| own.as_f64().is_some())
     });
-    let chart = Chart { view, host: host.clone(), size: Cell::new(size), fills, _tooltip: tooltip, _logger: logger_closures };
+    let fitted = fills == [true, true] && spec.get("autosize").is_none();
+    let chart = Chart { view, host: host.clone(), size: Cell::new(size), fills, fitted, _tooltip: tooltip, _logger: logger_closures };
     let view = &chart.view;
     call(view, "tooltip", &[chart._tooltip.as_ref().clone()])?;
     // Sized before the renderer is made, so it is made at its size.
-    let shape = (fills == [true, true] && spec.get("autosize").is_none()).then(|| layout::shape(spec));
+    let shape = fitted.then(|| layout::shape(spec));
     let presized = shape
         .as_deref()
         .and_then(layout::remembered)
