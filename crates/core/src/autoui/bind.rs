@@ -86,10 +86,9 @@ impl AutoUi {
         }
     }
 
-    /// Binds block `id` to `source`, fetched at `fetched_ms`.
-    pub(crate) fn bind(&self, id: &BlockId, source: Source, fetched_ms: f64, origin: Origin) -> Result<(), AutoUiError> {
-        let binding = Arc::new(Binding::fresh(source, fetched_ms));
-        self.canvas.apply(Op::Bind { id: id.clone(), binding: Some(binding) }, origin)?;
+    /// Binds block `id` as `binding` says.
+    pub(crate) fn bind(&self, id: &BlockId, binding: Binding, origin: Origin) -> Result<(), AutoUiError> {
+        self.canvas.apply(Op::Bind { id: id.clone(), binding: Some(Arc::new(binding)) }, origin)?;
         Ok(())
     }
 }
@@ -125,11 +124,8 @@ impl AutoUi {
             .as_deref()
             .filter(|before| before.source.server().is_some() && before.source.server() == source.server())
             .and_then(|before| before.server_url.clone());
-        let binding = Arc::new(Binding { server_url, ..Binding::fresh(source, at_ms) });
-        self.canvas
-            .apply(Op::Bind { id: id.clone(), binding: Some(binding) }, Origin::User)
-            .map_err(|error| RebindError::Other(error.to_string()))?;
-        Ok(())
+        self.bind(id, Binding { server_url, ..Binding::fresh(source, at_ms) }, Origin::User)
+            .map_err(|error| RebindError::Other(error.to_string()))
     }
 }
 

@@ -7,6 +7,7 @@ use crate::autoui::{AutoUi, Updated};
 use crate::autoui::bind;
 use crate::autoui::error::AutoUiError;
 use crate::autoui::view;
+use crate::binding::source::Binding;
 use crate::canvas::model::{Block, GRID_COLUMNS, Layout, merge_data};
 use crate::canvas::op::{Applied, Op};
 use crate::ids::BlockId;
@@ -197,7 +198,7 @@ async fn update(
                 .update_block_when_ready(&block.id, fetched.params.clone(), origin.clone())
                 .await
                 .map_err(|error| bind::invalid_from_map(error, &fetched.mapped()))?;
-            ui.bind(&block.id, source.clone(), at_ms, origin)?;
+            ui.bind(&block.id, Binding::fresh(source.clone(), at_ms), origin)?;
             Updated { block: ui.block(&block.id)?, ..updated }
         }
     };

@@ -10,6 +10,7 @@ use crate::autoui::bind;
 use crate::autoui::discovery;
 use crate::autoui::error::AutoUiError;
 use crate::autoui::view;
+use crate::binding::source::Binding;
 use crate::canvas::op::{CanvasError, Op};
 use crate::canvas::style::Style;
 use crate::ids::BlockId;
@@ -99,7 +100,7 @@ pub async fn widget_display(
     let data = Arc::new(checked.data);
     let id = add(ui, recipe.kind, &data, origin.clone())?;
     if let (Some(source), Some((_, at_ms))) = (&source, &fetched) {
-        ui.bind(&id, source.clone(), *at_ms, origin)?;
+        ui.bind(&id, Binding::fresh(source.clone(), *at_ms), origin)?;
     }
     let block = ui
         .canvas
