@@ -12,6 +12,7 @@ pub mod open_url;
 pub mod quota;
 pub mod storage;
 pub mod tabs;
+pub mod theme;
 pub mod validator;
 pub mod vega;
 pub mod visibility;

@@ -12,7 +12,8 @@ use crate::state::settings::use_settings;
 use crate::ui::dismiss::install_dismiss;
 use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::route::View;
-use crate::ui::theme::{next_theme, system_prefers_dark};
+use crate::adapters::theme::system_prefers_dark;
+use crate::ui::theme::next_theme;
 
 /// A header button that opens a panel: an icon and a name that narrow screens hide visually.
 #[component]

@@ -25,11 +25,3 @@ pub fn next_theme(current: Theme, system_prefers_dark: bool) -> Theme {
         Theme::Light | Theme::Dark => Theme::System,
     }
 }
-
-pub fn system_prefers_dark() -> bool {
-    window()
-        .match_media("(prefers-color-scheme: dark)")
-        .ok()
-        .flatten()
-        .is_some_and(|query| query.matches())
-}

@@ -29,6 +29,7 @@ use web_sys::MessageEvent;
 
 use crate::adapters::confirm::confirm;
 use crate::adapters::download::download_bytes;
+use crate::adapters::theme::shows_dark;
 use crate::state::agent::AgentCtx;
 use crate::state::canvas::CanvasCtx;
 use crate::state::engine::EngineCtx;
@@ -156,7 +157,7 @@ fn ViewFrame(app: McpAppData, call: CallSoFar, block: BlockId, servers: ServersC
     let settings = use_settings();
 
     let facts = HostFacts {
-        dark: is_dark(),
+        dark: shows_dark(),
         variables: style_variables(),
         width: None,
         max_height: HEIGHT_RANGE.1 as u32,
@@ -273,7 +274,7 @@ fn ViewFrame(app: McpAppData, call: CallSoFar, block: BlockId, servers: ServersC
         // After the theme attribute changed: read the tokens on the next task.
         set_timeout(
             move || {
-                let changed = json!({"theme": theme_name(is_dark()), "styles": {"variables": variables_json()}});
+                let changed = json!({"theme": theme_name(shows_dark()), "styles": {"variables": variables_json()}});
                 let outgoing = bridge.try_update_value(|bridge| bridge.host_context_changed(changed)).unwrap_or_default();
                 outgoing.iter().for_each(post);
             },
@@ -514,20 +515,6 @@ fn tear_down(frame: NodeRef<Iframe>, bridge: StoredValue<ViewBridge, LocalStorag
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
-}
-
-/// Whether the page shows its dark theme (the person's choice, else the system's).
-fn is_dark() -> bool {
-    let chosen = document().document_element().and_then(|root| root.get_attribute("data-theme"));
-    match chosen.as_deref() {
-        Some("dark") => true,
-        Some("light") => false,
-        _ => window()
-            .match_media("(prefers-color-scheme: dark)")
-            .ok()
-            .flatten()
-            .is_some_and(|query| query.matches()),
-    }
 }
 
 /// Our design tokens' current values under the specification's names.

@@ -8,9 +8,11 @@ use std::collections::HashMap;
 use wasm_bindgen::JsCast;
 use web_sys::{CssStyleDeclaration, Element, HtmlElement, Window};
 
+use crate::adapters::theme::shows_dark;
+
 thread_local! {
-    /// The theme the values were read under, and each token's value (as JSON string content).
-    static KNOWN: RefCell<(String, HashMap<String, Option<String>>)> = RefCell::new((String::new(), HashMap::new()));
+    /// Whether the values were read under the dark theme, and each token's value (as JSON string content).
+    static KNOWN: RefCell<(bool, HashMap<String, Option<String>>)> = RefCell::new((false, HashMap::new()));
 }
 
 /// `text` (JSON) with every `var(--name)` replaced by the token's value now, left as it is when the
@@ -19,11 +21,11 @@ pub fn resolve(text: String) -> String {
     if !text.contains("var(--") {
         return text;
     }
-    let theme = theme();
+    let dark = shows_dark();
     KNOWN.with(|known| {
-        let (read_under, values) = &mut *known.borrow_mut();
-        if *read_under != theme {
-            *read_under = theme;
+        let (read_dark, values) = &mut *known.borrow_mut();
+        if *read_dark != dark {
+            *read_dark = dark;
             values.clear();
         }
         let mut reader = None;
@@ -34,14 +36,6 @@ pub fn resolve(text: String) -> String {
                 .clone()
         })
     })
-}
-
-/// What the tokens follow: the theme the person pinned on the root element, else the system's.
-fn theme() -> String {
-    let Some(window) = web_sys::window() else { return String::new() };
-    let pinned = window.document().and_then(|document| document.document_element()).and_then(|root| root.get_attribute("data-theme"));
-    let dark = window.match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|query| query.matches());
-    format!("{pinned:?} {dark}")
 }
 
 /// `text` with every `var(--name)` replaced by `value(--name)` (left as it is when unknown).
