@@ -25,6 +25,8 @@ cargo check --locked -p autoui-core --benches
 tier "MCP conformance suite (client scenarios)"
 "$ROOT/scripts/conformance.sh"
 
+# The browser and e2e tiers run every test file even after one fails, so a failing run names every
+# failure at once rather than only the first file's.
 tier "browser tests (headless Chromium)"
 # The MCP test servers run on loopback ports for this tier; their URLs are compiled into the tests.
 trap '"$ROOT/scripts/test-servers.sh" stop' EXIT
@@ -36,11 +38,11 @@ cargo test --locked -p autoui-conformance --test everything_offers
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-180}"
 # The vega-lite tests inject the chart engine's interpreter as the build makes it (target/charts).
 "$ROOT/scripts/charts.sh"
-cargo test --locked --target wasm32-unknown-unknown -p autoui
+cargo test --locked --no-fail-fast --target wasm32-unknown-unknown -p autoui
 "$ROOT/scripts/test-servers.sh" stop
 
 tier "end-to-end tests (release build)"
 trunk build --release
-cargo test --locked -p autoui-e2e
+cargo test --locked --no-fail-fast -p autoui-e2e
 
 tier "all tiers passed in $((SECONDS - started)) s"

@@ -88,8 +88,13 @@ pub async fn audit(page: &Page) -> Vec<Violation> {
     let result = page
         .client()
         .execute_async(
+            // A finite animation still running (a notice fading in) would be audited at a
+            // blended colour, so axe waits for those to end; endless ones (spinners) never do.
             "const done = arguments[arguments.length - 1];
-             axe.run(document, { resultTypes: ['violations'] })
+             const finite = document.getAnimations()
+               .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+             Promise.all(finite.map((a) => a.finished.catch(() => null)))
+               .then(() => axe.run(document, { resultTypes: ['violations'] }))
                .then((results) => done(JSON.stringify(results.violations)))
                .catch((error) => done(JSON.stringify({ error: String(error) })));",
             vec![],
