@@ -164,6 +164,9 @@ impl<T: Clone + Send + Sync + 'static> Part<T> {
     }
 
     fn spawn_load(&self) {
+        // Loading from now on: the other views built in the same pass (a canvas of 26 widgets) find
+        // it on its way rather than each spawning a load of its own.
+        self.status.set(Status::Loading);
         let part = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let _ = part.load().await;
@@ -175,12 +178,18 @@ impl<T: Clone + Send + Sync + 'static> Part<T> {
         if let Some(value) = self.ready() {
             return Ok(value);
         }
-        self.status.set(Status::Loading);
+        if !matches!(*self.status.read_untracked(), Status::Loading) {
+            self.status.set(Status::Loading);
+        }
         let loaded = (self.entry)().await;
-        self.status.set(match &loaded {
-            Ok(value) => Status::Ready(value.clone()),
-            Err(error) => Status::Failed(error.clone()),
-        });
+        // Only the first load to finish says so: every view following the part is built again
+        // when its status is set, so each later caller would rebuild them all once more.
+        if self.ready().is_none() {
+            self.status.set(match &loaded {
+                Ok(value) => Status::Ready(value.clone()),
+                Err(error) => Status::Failed(error.clone()),
+            });
+        }
         loaded
     }
 

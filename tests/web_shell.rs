@@ -150,3 +150,48 @@ async fn the_gallery_shows_each_chart_rich_example_as_a_variant_of_its_own() {
         assert!(titles.iter().any(|t| t.contains(wanted)), "{wanted} is in the gallery: {titles:?}");
     }
 }
+
+static PART_FETCHES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static PART_VIEWS_BUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A chunk that takes 50 ms to arrive, counting how often it is fetched.
+fn slow_chunk() -> futures::future::LocalBoxFuture<'static, Result<u32, autoui::deferred::LoadError>> {
+    use autoui_core::ports::Clock;
+    PART_FETCHES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    Box::pin(async {
+        autoui::adapters::clock::BrowserClock.sleep(50).await;
+        Ok(7)
+    })
+}
+
+/// A canvas of many widgets waits on the views chunk: each widget is built once when it arrives (a
+/// widget built again is a flash, lost scroll and state, and timers left behind), and it is fetched once.
+#[wasm_bindgen_test]
+async fn views_waiting_on_one_chunk_fetch_it_once_and_are_built_once_when_it_arrives() {
+    use std::sync::atomic::Ordering::SeqCst;
+    use autoui_core::ports::Clock;
+    let part = autoui::deferred::Part::new("the test chunk", slow_chunk);
+    let container = document().create_element("div").unwrap().unchecked_into::<web_sys::HtmlElement>();
+    document().body().unwrap().append_child(&container).unwrap();
+    let _mounted = leptos::mount::mount_to(container.clone(), move || {
+        (0..12)
+            .map(|_| {
+                part.view(|value| {
+                    PART_VIEWS_BUILT.fetch_add(1, SeqCst);
+                    view! { <span class="built">{value}</span> }
+                })
+            })
+            .collect_view()
+    });
+    for _ in 0..100 {
+        if container.query_selector_all(".built").unwrap().length() == 12 {
+            break;
+        }
+        autoui::adapters::clock::BrowserClock.sleep(10).await;
+    }
+    // Time for any later load to finish and rebuild them again.
+    autoui::adapters::clock::BrowserClock.sleep(150).await;
+    assert_eq!(container.query_selector_all(".built").unwrap().length(), 12, "every view shows the chunk's value");
+    assert_eq!(PART_FETCHES.load(SeqCst), 1, "the chunk is fetched once");
+    assert_eq!(PART_VIEWS_BUILT.load(SeqCst), 12, "each view is built once");
+}
