@@ -922,6 +922,40 @@ async fn log_shows_each_entry_with_time_level_source_and_message() {
     );
 }
 
+/// A log removed in the same frame it was shown (its frame rebuilt, the widget deleted) leaves no
+/// work behind that fails when the frame comes: it used to scroll a list already disposed (a panic).
+#[wasm_bindgen_test]
+async fn a_log_removed_before_the_next_frame_leaves_nothing_failing_behind() {
+    use autoui::widgets::{WidgetProps, render};
+    use leptos::prelude::*;
+    let container = document().create_element("div").unwrap().unchecked_into::<HtmlElement>();
+    document().body().unwrap().append_child(&container).unwrap();
+    let shown = RwSignal::new(true);
+    let props = WidgetProps {
+        id: autoui_core::ids::BlockId::new("w_log_gone"),
+        data: Signal::stored(Arc::new(example(WidgetKind::Log))),
+        emit: Callback::new(|_| {}),
+    };
+    std::mem::forget(leptos::mount::mount_to(container.clone(), move || {
+        let props = props.clone();
+        view! { <Show when=move || shown.get()>{render(WidgetKind::Log, props.clone())}</Show> }
+    }));
+    // A failure in a frame callback reaches the window, not this test's future.
+    let errors = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let sink = errors.clone();
+    let _listener = leptos::prelude::window_event_listener(leptos::ev::error, move |event| {
+        sink.lock().unwrap().push(event.message());
+    });
+    leptos::task::tick().await;
+    assert_eq!(container.query_selector_all(".au-log__entry").unwrap().length(), 6, "the log was shown");
+    shown.set(false);
+    leptos::task::tick().await;
+    next_frame().await;
+    next_frame().await;
+    assert!(container.query_selector(".au-log").unwrap().is_none(), "the log is gone");
+    assert_eq!(*errors.lock().unwrap(), Vec::<String>::new(), "the frame after it ran cleanly");
+}
+
 #[wasm_bindgen_test]
 async fn log_level_toggles_hide_and_show_a_level() {
     let mounted = mount_widget(WidgetKind::Log, example(WidgetKind::Log));

@@ -218,8 +218,9 @@ fn log_view(log: Memo<Result<Shared, String>>, filters: Filters) -> impl IntoVie
     Effect::new(move |_| {
         matching.track();
         if list_ref.get().is_some() && following.get_value() {
+            // The log may be gone by then (its frame rebuilt or removed).
             request_animation_frame(move || {
-                if let Some(list) = list_ref.get_untracked() {
+                if let Some(Some(list)) = list_ref.try_get_untracked() {
                     list.set_scroll_top(list.scroll_height());
                 }
             });

@@ -161,8 +161,9 @@ fn DataTable(chart: Arc<Chart>) -> impl IntoView {
     };
     view! {
         <details class="au-chart-rich__table" node_ref=details
+            // `toggle` is queued: it may arrive after the chart was removed.
             on:toggle=move |_| {
-                if details.get_untracked().is_some_and(|d| d.open()) {
+                if details.try_get_untracked().flatten().is_some_and(|d| d.open()) {
                     opened.set(true);
                 }
             }>
