@@ -199,8 +199,9 @@ fn ViewFrame(app: McpAppData, call: CallSoFar, block: BlockId, servers: ServersC
         });
     }
 
+    // Also called when a view's request is answered, which may be after the widget was removed.
     let post = move |message: &Value| {
-        let Some(target) = frame.get_untracked().and_then(|f| f.content_window()) else { return };
+        let Some(target) = frame.try_get_untracked().flatten().and_then(|f| f.content_window()) else { return };
         if let Ok(value) = js_sys::JSON::parse(&message.to_string()) {
             // The proxy has an opaque origin, which no target origin but "*" names.
             let _ = target.post_message(&value, "*");
@@ -285,8 +286,8 @@ fn ViewFrame(app: McpAppData, call: CallSoFar, block: BlockId, servers: ServersC
     let view_name = StoredValue::new(format!("{server} (view)"));
     let described = StoredValue::new(format!("the view of \"{}\" ({})", app.server, app.tool));
     let log = move |level: &str, message: String| {
-        if let Some(agent) = agent {
-            agent.server_log(view_name.get_value(), level.to_owned(), Some("view".to_owned()), message);
+        if let (Some(agent), Some(name)) = (agent, view_name.try_get_value()) {
+            agent.server_log(name, level.to_owned(), Some("view".to_owned()), message);
         }
     };
     let server_for_messages = ServerId::sanitize(&app.server);

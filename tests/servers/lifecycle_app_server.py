@@ -6,7 +6,8 @@ the view's lifecycle, built on the official `mcp` SDK. The model's tool `show-no
 prompts through the host once initialized (`#lists`), and answers `ui/resource-teardown`. Its
 buttons ask the host for what a view may ask: `#context` (`ui/update-model-context`),
 `#fullscreen` and `#inline` (`ui/request-display-mode`, the answer in `#mode`) and `#download`
-(`ui/download-file` of `notes.txt`, the outcome in `#download-result`); `#close` asks to be closed
+(`ui/download-file` of `notes.txt`, the outcome in `#download-result`); `#slow` calls `show-notes`
+through the host with `wait_s` 1 (the answer in `#slow-result`); `#close` asks to be closed
 (`ui/notifications/request-teardown`).
 
 Usage: lifecycle_app_server.py --transport streamable|sse --port PORT
@@ -32,8 +33,10 @@ VIEW_HTML = """<!DOCTYPE html>
 <button id="fullscreen" type="button">Fullscreen</button>
 <button id="inline" type="button">Inline</button>
 <button id="download" type="button">Download</button>
+<button id="slow" type="button">Slow call</button>
 <button id="close" type="button">Close</button>
 <pre id="events">[]</pre>
+<pre id="slow-result"></pre>
 <pre id="lists">waiting</pre>
 <pre id="mode"></pre>
 <pre id="download-result"></pre>
@@ -92,6 +95,11 @@ for (const mode of ["fullscreen", "inline"]) {
   });
 }
 document.getElementById("close").addEventListener("click", () => notify("ui/notifications/request-teardown", {}));
+document.getElementById("slow").addEventListener("click", async () => {
+  show("slow-result", "calling");
+  const answer = await rpc("tools/call", { name: "show-notes", arguments: { note: "slow", count: 1, wait_s: 1 } });
+  show("slow-result", answer.error ? "refused" : "answered");
+});
 document.getElementById("download").addEventListener("click", async () => {
   const answer = await rpc("ui/download-file", { contents: [{ type: "resource", resource: { uri: "file:///notes.txt", mimeType: "text/plain", text: "note one\\nnote two" } }] });
   show("download-result", answer.error ? "refused" : answer.result && answer.result.isError ? "declined" : "saved");

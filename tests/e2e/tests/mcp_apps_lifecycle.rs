@@ -6,7 +6,7 @@
 //! view's call it was cancelled. The view's asks reach the person and the model: the context it
 //! gives goes with the next turn, fullscreen and back, a file saved once the person agrees, and
 //! closing itself once the person agrees: removing its widget asks the view to tear down and waits
-//! for its answer.
+//! for its answer, and a call the view made that answers after the widget is gone does no harm.
 
 use std::time::Duration;
 
@@ -216,7 +216,11 @@ async fn a_views_asks_reach_the_person_and_the_model_and_its_teardown_is_awaited
         leave_view(&page).await;
         tokio::time::sleep(Duration::from_millis(300)).await;
         assert_eq!(page.count("[data-testid=mcp-app-frame]").await, 1, "declined: the view stays");
+        // Agreed while a call the view made through the host takes a second: the answer comes
+        // after the widget is gone and is dropped without a fault.
         enter_view(&page).await;
+        page.click("#slow").await;
+        page.wait_for_text("#slow-result", "calling").await;
         page.click("#close").await;
         alert_text(&page).await;
         page.client().accept_alert().await.expect("agree");
@@ -226,6 +230,9 @@ async fn a_views_asks_reach_the_person_and_the_model_and_its_teardown_is_awaited
         let closed = console_rows(&page, "ui/resource-teardown").await;
         assert!(closed.iter().any(|row| row.contains("answered ui/resource-teardown in")), "{closed:?}");
         page.wait_until_gone("[data-testid=mcp-app-frame]").await;
+        tokio::time::sleep(Duration::from_millis(1_500)).await;
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
     })
     .await;
     llm.stop().await;
