@@ -41,6 +41,11 @@ pub fn set_aside(key: &str, raw: &str) {
     }
 }
 
+/// Writes `text` under `key` as it is; returns false when storage refused (quota, disabled).
+pub fn set_raw(key: &str, text: &str) -> bool {
+    local_storage().is_some_and(|storage| storage.set_item(key, text).is_ok())
+}
+
 /// The raw text stored under `key`.
 pub fn get_raw(key: &str) -> Option<String> {
     local_storage()?.get_item(key).ok().flatten()

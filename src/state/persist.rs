@@ -28,6 +28,8 @@ use crate::state::notices::NoticesCtx;
 use crate::state::writing::{self, writing};
 
 const SAVE_DELAY: Duration = Duration::from_millis(250);
+/// Where a closing page keeps its last write until the next start commits it.
+const KEPT_WRITE_KEY: &str = "autoui.kept-write.v1";
 
 /// What was read before the app was mounted, with the problems to report once notices exist.
 #[derive(Default)]
@@ -52,6 +54,40 @@ pub async fn restore() -> Restored {
             return Restored { problems: vec![problem], ..Restored::default() };
         }
     };
+    let kept = commit_kept_write(&store).await;
+    let mut restored = restore_from(store, reading).await;
+    restored.problems.extend(kept);
+    restored
+}
+
+/// Commits the write a closing page kept aside (see [`PersistCtx::flush_for_unload`]), before
+/// anything is read; says so when it could not be.
+async fn commit_kept_write(store: &RecordStore) -> Option<String> {
+    let text = storage::get_raw(KEPT_WRITE_KEY)?;
+    let committed = match writing().load().await {
+        Ok(code) => match (code.kept)(&text) {
+            Ok(plan) => writing::commit(store, &plan).await.map_err(|error| error.to_string()),
+            Err(error) => {
+                storage::set_aside(KEPT_WRITE_KEY, &text);
+                return Some(format!("The last changes of the page closed before could not be read ({error}). They were kept aside in this browser as \u{201c}{KEPT_WRITE_KEY}.corrupt\u{201d}."));
+            }
+        },
+        Err(error) => Err(error.to_string()),
+    };
+    match committed {
+        Ok(()) => {
+            storage::remove(KEPT_WRITE_KEY);
+            None
+        }
+        // Not tried again at a later start, where it could write over newer work.
+        Err(error) => {
+            storage::set_aside(KEPT_WRITE_KEY, &text);
+            Some(format!("The last changes of the page closed before could not be saved ({error}). They were kept aside in this browser as \u{201c}{KEPT_WRITE_KEY}.corrupt\u{201d}."))
+        }
+    }
+}
+
+async fn restore_from(store: Rc<RecordStore>, reading: Span) -> Restored {
     let records = match store.read_all().await {
         Ok(records) => records,
         Err(error) => {
@@ -202,6 +238,9 @@ struct Inner {
     pending: RefCell<Option<(TimeoutHandle, Snapshot)>>,
     /// A session write is being committed; a flush meanwhile waits for it (`again`).
     writing: Cell<bool>,
+    /// A closing page's write is kept in local storage (the page may live on, from the
+    /// back/forward cache): the next write that lands supersedes it.
+    kept: Cell<bool>,
     again: RefCell<Option<Snapshot>>,
 }
 
@@ -255,6 +294,46 @@ impl PersistCtx {
         });
     }
 
+    /// The page is going away: the save still waiting (for its delay, or for a write being
+    /// committed) is begun now and also kept in local storage, which writes at once, because
+    /// Chromium may abort an IndexedDB write begun as the page unloads. The next start commits it.
+    fn flush_for_unload(&self) {
+        let inner = self.inner.get_value();
+        let pending = inner.pending.borrow_mut().take().map(|(handle, snapshot)| {
+            handle.clear();
+            snapshot
+        });
+        let Some(snapshot) = pending.or_else(|| inner.again.borrow_mut().take()) else { return };
+        let (Some(store), Role::Writer, Some(code)) = (inner.store.clone(), self.role.get_untracked(), writing().ready()) else {
+            return;
+        };
+        // Measured from what was confirmed, so it also carries a write still being committed.
+        let write = (code.plan)(&inner.writer.borrow(), snapshot());
+        if write.plan.is_empty() {
+            return;
+        }
+        inner.kept.set(storage::set_raw(KEPT_WRITE_KEY, &(code.keep)(&write.plan)));
+        let Ok(commit) = (code.begin)(&store, &write.plan) else { return };
+        let ctx = *self;
+        // Runs only if the page lives on (back/forward cache).
+        leptos::task::spawn_local(async move {
+            match commit.finished().await {
+                Ok(()) => {
+                    inner.writer.borrow_mut().confirm(write);
+                    ctx.forget_kept_write();
+                }
+                Err(_) => ctx.write_session(snapshot),
+            }
+        });
+    }
+
+    /// A write measured after the kept one landed: the kept one is not needed any more.
+    fn forget_kept_write(&self) {
+        if self.inner.with_value(|inner| inner.kept.replace(false)) {
+            storage::remove(KEPT_WRITE_KEY);
+        }
+    }
+
     /// Writes a scheduled save now, if there is one.
     pub fn flush(&self) {
         let Some(snapshot) = self.inner.with_value(|inner| inner.pending.borrow_mut().take()) else { return };
@@ -304,6 +383,7 @@ impl PersistCtx {
         if write.plan.is_empty() {
             return;
         }
+        let after_kept = inner.kept.get();
         let begun = (code.begin)(&store, &write.plan);
         drop(span);
         inner.writing.set(true);
@@ -316,6 +396,9 @@ impl PersistCtx {
                 Ok(()) => {
                     let note = saved_note(&written_keys(&write.plan));
                     inner.writer.borrow_mut().confirm(write);
+                    if after_kept {
+                        ctx.forget_kept_write();
+                    }
                     ctx.refused.set(None);
                     if let Some(channel) = inner.channel.borrow().as_ref() {
                         channel.post(&note);
@@ -518,6 +601,7 @@ pub fn provide_persist(restored: &mut Restored, notices: NoticesCtx) -> PersistC
         servers: RefCell::new(std::mem::take(&mut restored.servers)),
         pending: RefCell::new(None),
         writing: Cell::new(false),
+        kept: Cell::new(false),
         again: RefCell::new(None),
     };
     let ctx = PersistCtx {
@@ -528,7 +612,7 @@ pub fn provide_persist(restored: &mut Restored, notices: NoticesCtx) -> PersistC
         role: RwSignal::new(role),
         notices,
     };
-    let flush = window_event_listener(leptos::ev::pagehide, move |_| ctx.flush());
+    let flush = window_event_listener(leptos::ev::pagehide, move |_| ctx.flush_for_unload());
     on_cleanup(move || flush.remove());
     provide_context(ctx);
     ctx

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
 
-use autoui_core::store::WritePlan;
+use autoui_core::store::{WritePlan, kept};
 use autoui_core::store::migrate::{LegacyDocuments, Migration, migrate};
 use autoui_core::store::session::{PendingWrite, SessionState, SessionWriter};
 
@@ -32,6 +32,9 @@ pub struct Writing {
     pub migrate: fn(&LegacyDocuments, f64) -> Option<Migration>,
     /// A follower reads what the writer's saves put (`state/tabs.rs`).
     pub catch_up: fn(Rc<RefCell<Following>>, PersistCtx, CanvasCtx, AgentCtx) -> LocalBoxFuture<'static, ()>,
+    /// A closing page's last write as text, and back (`store::kept`).
+    pub keep: fn(&WritePlan) -> String,
+    pub kept: fn(&str) -> Result<WritePlan, String>,
 }
 
 part! {
@@ -42,6 +45,8 @@ part! {
             begin: |store, plan| store.begin(plan),
             migrate: |documents, now_ms| migrate(documents, &BrowserRandom, now_ms),
             catch_up: |following, persist, canvas, agent| Box::pin(catch_up(following, persist, canvas, agent)),
+            keep: kept::keep,
+            kept: kept::kept,
         }
     }
 }

@@ -440,3 +440,67 @@ fn a_corrupt_or_foreign_backup_is_a_clear_error() {
     let newer = read_backup("{\"autoui\": \"backup\", \"version\": 7}", &random(), 1.0).unwrap_err();
     assert!(newer.to_string().contains("newer autoui"), "{newer}");
 }
+
+/// A page closing with a save still to make keeps the write as text (Chromium may abort a write
+/// begun while the page unloads); the next start commits it: the session is whole, even when the
+/// first write of the two had already landed.
+#[test]
+fn a_write_kept_aside_as_the_page_closes_comes_back_whole_once_committed() {
+    use autoui_core::store::kept::{keep, kept};
+    let mut store = store_with(2, 5);
+    let mut writer = SessionWriter::default();
+    let mut records = StoredRecords::default();
+    commit(&mut writer, &mut records, state(&store));
+
+    // A widget removed and another moved, then the page closes before the store has either.
+    store.apply(Op::Remove { id: BlockId::new("w_t0") }, &Origin::User, 2.0).unwrap();
+    store.apply(Op::Move { id: BlockId::new("w_kpi"), x: 6, y: 0 }, &Origin::User, 3.0).unwrap();
+    let closing = writer.plan(state(&store));
+    let text = keep(&closing.plan);
+    assert_eq!(kept(&text).expect("its own text reads back"), closing.plan);
+
+    records.apply(&kept(&text).unwrap());
+    assert_eq!(read_back(&records).canvas, store.canvas().clone(), "the next start shows what the page showed");
+    // Applied twice (the browser had landed it after all): the same state.
+    records.apply(&kept(&text).unwrap());
+    assert_eq!(read_back(&records).canvas, store.canvas().clone());
+}
+
+/// The page may close while a save is still committing: the one it then plans is measured from
+/// what was confirmed, so it carries the first one's changes too and either order of landing ends
+/// in the state the page showed.
+#[test]
+fn a_save_planned_while_another_commits_carries_both_changes() {
+    let mut store = store_with(2, 5);
+    let mut writer = SessionWriter::default();
+    let mut records = StoredRecords::default();
+    commit(&mut writer, &mut records, state(&store));
+
+    store.apply(Op::Remove { id: BlockId::new("w_t0") }, &Origin::User, 2.0).unwrap();
+    let first = writer.plan(state(&store));
+    store.apply(Op::Move { id: BlockId::new("w_kpi"), x: 6, y: 0 }, &Origin::User, 3.0).unwrap();
+    let second = writer.plan(state(&store));
+    // Only the second lands (the first was aborted): whole.
+    let mut only_second = records.clone();
+    only_second.apply(&second.plan);
+    assert_eq!(read_back(&only_second).canvas, store.canvas().clone());
+    // Both, in order: whole.
+    records.apply(&first.plan);
+    records.apply(&second.plan);
+    assert_eq!(read_back(&records).canvas, store.canvas().clone());
+}
+
+#[test]
+fn a_kept_write_that_is_not_one_is_refused_whole() {
+    use autoui_core::store::kept::kept;
+    for (text, why) in [
+        ("not json", "not JSON"),
+        (r#"{"puts": []}"#, "no `deletes` list"),
+        (r#"{"puts": [["blocks", "w_a"]], "deletes": []}"#, "puts[0] is not [store, key, value]"),
+        (r#"{"puts": [["attic", "w_a", "{}"]], "deletes": []}"#, "\"attic\" is not a store"),
+        (r#"{"puts": [], "deletes": [["blocks", 7]]}"#, "deletes[0] is not [store, key]"),
+    ] {
+        let error = kept(text).expect_err(text);
+        assert!(error.contains(why), "{text}: {error}");
+    }
+}

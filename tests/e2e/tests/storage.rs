@@ -1,7 +1,9 @@
 //! Storage that loses nothing (release build, real Chromium): twenty 10,000-row tables come back
 //! after a reload with every row; the local storage documents of the previous version move into
 //! IndexedDB and leave local storage only once moved; a write the browser refuses (a store whose
-//! puts fail as over quota) keeps the last saved state and says what did not fit; a reload in the middle of a run
+//! puts fail as over quota) keeps the last saved state and says what did not fit; a change whose
+//! write the store drops as the page closes is kept in local storage and committed by the next
+//! start (an unreadable one set aside and said); a reload in the middle of a run
 //! keeps the conversation, and `recall` of a result from before the reload returns its full text; a
 //! turn a reload cut short comes back with the person's message and the steps it finished, says it
 //! was interrupted and sends it again on Retry, with the activated server's tools offered before
@@ -233,6 +235,56 @@ async fn a_write_the_browser_refuses_keeps_the_last_saved_state_and_says_what_di
         page.reload().await;
         page.wait_for_count("[data-widget-type=data-table]", 1).await;
         page.wait_for_text("[data-widget-type=data-table]", "City 0-9").await;
+    })
+    .await;
+}
+
+/// Shows a two-row table through WebMCP, then reloads the page at once (well inside the save's
+/// delay): the save is still waiting when the page goes.
+const ADD_TABLE_AND_CLOSE: &str = r#"
+const done = arguments[arguments.length - 1];
+const params = { title: 'Added as the page closed', columns: [{ key: 'city', label: 'City' }], rows: [{ city: 'Lyon' }, { city: 'Nantes' }] };
+document.modelContext.executeTool('widget_display', { name: 'data-table', params })
+  .then((text) => { done(text); setTimeout(() => location.reload(), 0); }, (error) => done(String(error)));"#;
+
+/// Chromium may drop an IndexedDB write begun as the page unloads (here: every write refused from
+/// the change on); the closing page keeps it in local storage and the next start commits it.
+#[tokio::test]
+async fn a_change_the_store_drops_as_the_page_closes_is_there_after_the_reload() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        add_table(&page, 0, 10).await;
+        wait_for_stored_blocks(&page, 1).await;
+
+        page.eval(&format!("{FULL_STORE}\nwindow.__closing = true;"), vec![]).await;
+        let answer = page.eval_async(ADD_TABLE_AND_CLOSE, vec![]).await;
+        assert!(answer.to_string().contains("w_"), "shown: {answer}");
+        page.wait_until("the page has reloaded", "return window.__closing === undefined && document.readyState === 'complete';").await;
+        page.wait_for_count("[data-widget-type=data-table]", 2).await;
+        page.wait_for_text(".au-canvas__grid", "Nantes").await;
+        assert_eq!(stored_block_ids(&page).await.len(), 2, "the store has it now");
+        let left = page.eval("return localStorage.getItem('autoui.kept-write.v1');", vec![]).await;
+        assert_eq!(left, Value::Null, "the kept write is gone once committed");
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
+/// A kept write that cannot be read is set aside, said, and the rest of the work loads.
+#[tokio::test]
+async fn a_kept_write_that_cannot_be_read_is_set_aside_and_said() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        add_table(&page, 0, 10).await;
+        wait_for_stored_blocks(&page, 1).await;
+        page.eval("localStorage.setItem('autoui.kept-write.v1', '{\"puts\": 7}');", vec![]).await;
+        page.reload().await;
+        page.wait_for_text(".au-notices", "could not be read").await;
+        assert!(page.text(".au-notices").await.contains("autoui.kept-write.v1.corrupt"));
+        page.wait_for_count("[data-widget-type=data-table]", 1).await;
+        let kept = page.eval("return [localStorage.getItem('autoui.kept-write.v1'), localStorage.getItem('autoui.kept-write.v1.corrupt')];", vec![]).await;
+        assert_eq!(kept, json!([null, "{\"puts\": 7}"]));
     })
     .await;
 }

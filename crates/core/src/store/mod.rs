@@ -7,6 +7,7 @@
 //! written but not (yet) named by it is never read. The adapter only moves these strings.
 
 pub mod backup;
+pub mod kept;
 pub mod library;
 pub mod migrate;
 pub mod session;
