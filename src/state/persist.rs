@@ -4,13 +4,16 @@
 //! documents of earlier versions, and written back after changes as the record difference the core
 //! plans (`autoui_core::store`), one transaction per write. A write the browser refuses changes
 //! nothing stored and nothing in the page; the person is told the size and what to do. The code that
-//! writes comes in a chunk of its own (`state/writing.rs`), fetched after first paint.
+//! decodes and writes records comes in a chunk of its own (`state/writing.rs`): a page with nothing
+//! stored fetches it after first paint, one with records before it.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
+use autoui_core::canvas::model::Canvas;
 use autoui_core::canvas::persist::{Dashboard, DashboardLibrary, LibraryError, Saved};
+use autoui_core::canvas::share;
 use autoui_core::mcp::config::ServerConfig;
 use autoui_core::store::library::{delete_dashboard, put_dashboard, read_library};
 use autoui_core::store::migrate::{LegacyDocuments, Migration, read_servers, servers_record};
@@ -37,14 +40,52 @@ pub struct Restored {
     pub session: SessionState,
     pub library: DashboardLibrary,
     pub servers: Vec<ServerConfig>,
+    /// The dashboard of the share link the page was opened with, shown read-only.
+    pub shared: Option<Canvas>,
     problems: Vec<String>,
     store: Option<Rc<RecordStore>>,
     writer: SessionWriter,
 }
 
 /// Opens the store and reads everything; on a first visit after an update, moves the local storage
-/// documents in first. Never fails: what cannot be read is reported and the app starts without it.
+/// documents in first; opens the share link the page came from, if any. Never fails: what cannot be
+/// read is reported and the app starts without it.
 pub async fn restore() -> Restored {
+    let (mut restored, (shared, problems)) = futures::join!(restore_store(), open_shared());
+    restored.shared = shared;
+    restored.problems.extend(problems);
+    restored
+}
+
+/// The dashboard of the page's share link (`#hs=…`, or `?hs=…` from an older link), with what could
+/// not be shown of it.
+async fn open_shared() -> (Option<Canvas>, Vec<String>) {
+    let location = window().location();
+    let from_query = || {
+        let search = location.search().ok()?;
+        web_sys::UrlSearchParams::new_with_str(&search).ok()?.get(share::PARAM)
+    };
+    let Some(param) = share::fragment_param(&location.hash().unwrap_or_default()).or_else(from_query) else {
+        return (None, Vec::new());
+    };
+    let opened = match writing().load().await {
+        Ok(code) => (code.open_share)(&param),
+        Err(error) => Err(error.to_string()),
+    };
+    match opened {
+        Ok(imported) => {
+            let problems = imported
+                .set_aside
+                .iter()
+                .map(|part| format!("Part of the shared dashboard could not be shown ({}): {}", part.what, part.reason))
+                .collect();
+            (Some(imported.canvas), problems)
+        }
+        Err(error) => (None, vec![format!("This share link could not be opened: {error}")]),
+    }
+}
+
+async fn restore_store() -> Restored {
     // The part of the restore the browser does: what the benchmark reports beside the whole.
     let reading = Span::start("autoui-restore-read");
     let store = match RecordStore::open().await {
@@ -103,7 +144,7 @@ async fn restore_from(store: Rc<RecordStore>, reading: Span) -> Restored {
             return match writing().load().await {
                 Ok(writing) => match (writing.migrate)(&documents, js_sys::Date::now()) {
                     Some(migration) => moved(store, migration).await,
-                    None => read(store, &records),
+                    None => nothing_stored(store),
                 },
                 // Starting empty and saving would bury the documents (see below): this page saves nothing.
                 Err(error) => {
@@ -112,15 +153,27 @@ async fn restore_from(store: Rc<RecordStore>, reading: Span) -> Restored {
                 }
             };
         }
-    } else {
-        // The store only fills after the move was tried, so documents still here were moved (or
-        // saved over since) by a page that went away between the commit and their removal.
-        use autoui_core::store::migrate::{LEGACY_DASHBOARDS_KEY, LEGACY_SERVERS_KEY, LEGACY_SESSION_KEY};
-        for key in [LEGACY_SESSION_KEY, LEGACY_DASHBOARDS_KEY, LEGACY_SERVERS_KEY] {
-            storage::remove(key);
+        return nothing_stored(store);
+    }
+    // The store only fills after the move was tried, so documents still here were moved (or saved
+    // over since) by a page that went away between the commit and their removal.
+    use autoui_core::store::migrate::{LEGACY_DASHBOARDS_KEY, LEGACY_SERVERS_KEY, LEGACY_SESSION_KEY};
+    for key in [LEGACY_SESSION_KEY, LEGACY_DASHBOARDS_KEY, LEGACY_SERVERS_KEY] {
+        storage::remove(key);
+    }
+    match writing().load().await {
+        Ok(writing) => (writing.read)(store, &records),
+        // Writing over records that could not be read could lose them: this page saves nothing.
+        Err(error) => {
+            let problem = format!("Your saved work could not be read: {error}. Nothing was changed.");
+            Restored { problems: vec![problem], ..Restored::default() }
         }
     }
-    read(store, &records)
+}
+
+/// An empty store, to write to.
+fn nothing_stored(store: Rc<RecordStore>) -> Restored {
+    Restored { store: Some(store), ..Restored::default() }
 }
 
 fn legacy_documents() -> LegacyDocuments {
@@ -159,13 +212,15 @@ async fn moved(store: Rc<RecordStore>, migration: Migration) -> Restored {
         session: migration.session,
         library: migration.library,
         servers: migration.servers,
+        shared: None,
         problems,
         store: Some(store),
         writer,
     }
 }
 
-fn read(store: Rc<RecordStore>, records: &StoredRecords) -> Restored {
+/// Decodes the records (in the `writing` chunk: [`restore_store`] calls it from there).
+pub(crate) fn read(store: Rc<RecordStore>, records: &StoredRecords) -> Restored {
     let now = js_sys::Date::now();
     let mut problems = Vec::new();
     let mut store = Some(store);
@@ -195,7 +250,7 @@ fn read(store: Rc<RecordStore>, records: &StoredRecords) -> Restored {
             None
         })
         .unwrap_or_default();
-    Restored { session, library: library.value, servers, problems, store, writer }
+    Restored { session, library: library.value, servers, problems, store, writer, shared: None }
 }
 
 fn set_aside_problem(part: &autoui_core::canvas::decode::SetAside) -> String {

@@ -11,7 +11,6 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
-use crate::adapters::clock::BrowserRandom;
 use crate::adapters::webmcp::{install_registry_if_missing, when_tools_first_listed};
 use crate::deferred::{Status, drawer};
 use crate::state::agent::provide_agent;
@@ -31,30 +30,6 @@ use crate::ui::route::{View, initial_view, use_view};
 use crate::ui::settings::SettingsDrawer;
 use crate::ui::theme::apply_theme;
 use crate::ui::views::views;
-
-/// The dashboard in the page's share link (`#hs=`, or an older link's `?hs=`), if there is one and
-/// it opens.
-fn shared_dashboard(notices: NoticesCtx) -> Option<Canvas> {
-    let location = window().location();
-    let hash = location.hash().unwrap_or_default();
-    let from_query = || {
-        let search = location.search().ok()?;
-        web_sys::UrlSearchParams::new_with_str(&search).ok()?.get(share::PARAM)
-    };
-    let param = share::fragment_param(&hash).or_else(from_query)?;
-    match share::open(&param, &BrowserRandom, js_sys::Date::now()) {
-        Ok(imported) => {
-            for part in &imported.set_aside {
-                notices.error(format!("Part of the shared dashboard could not be shown ({}): {}", part.what, part.reason));
-            }
-            Some(imported.canvas)
-        }
-        Err(error) => {
-            notices.error(format!("This share link could not be opened: {error}"));
-            None
-        }
-    }
-}
 
 /// Leaves read-only mode: the shared dashboard becomes the current canvas. A non-empty canvas the
 /// person had before is first kept as a saved dashboard, so nothing is lost.
@@ -101,7 +76,7 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
 
     let persist = provide_persist(&mut restored, notices);
     let session = std::mem::take(&mut restored.session);
-    let shared = shared_dashboard(notices);
+    let shared = restored.shared.take();
     let read_only = shared.is_some();
     let previous = session.canvas.clone();
     let canvas = provide_canvas(shared.unwrap_or(session.canvas));

@@ -15,6 +15,8 @@ const CHUNKS: &str = "*.split/*.wasm";
 
 /// The engine's chunk, which also carries the file tools (exports, import, share links).
 const ENGINE_CHUNK: &str = "*.split/split_engine.wasm";
+/// The store's own code: reading what is stored and share links, and writing.
+const WRITING_CHUNK: &str = "*.split/split_writing.wasm";
 
 async fn block_chunks(page: &Page, blocked: bool) {
     block(page, if blocked { vec![CHUNKS] } else { Vec::new() }).await;
@@ -150,6 +152,50 @@ async fn a_share_whose_file_tools_cannot_load_says_so_keeps_the_canvas_and_works
         page.click("[data-testid=share]").await;
         let link = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
         assert!(link.contains("#hs="), "the same click makes the link once the chunk can be fetched: {link}");
+
+        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
+/// Decoding stored work and share links comes with the store's own code (`split_writing`), which a
+/// page with something stored, or opened from a share link, fetches before its first paint. When it
+/// cannot be fetched, the page says why, shows nothing it could not read and saves nothing over it;
+/// once it can, a reload shows the work, and the link opens.
+#[tokio::test]
+async fn stored_work_and_a_share_link_whose_reading_code_cannot_load_are_said_and_kept_until_it_can() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        page.click("[data-testid=gallery-add-stat-card]").await;
+        page.open("/#/").await;
+        page.wait_for_count("[data-widget-type=stat-card]", 1).await;
+        page.click("[data-testid=share]").await;
+        let link = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
+        let param = link.split_once("#hs=").map(|(_, param)| param.to_owned()).unwrap_or_else(|| panic!("a share link: {link}"));
+
+        block(&page, vec![WRITING_CHUNK]).await;
+        page.reload().await;
+        let notice = page.wait_for_text("[data-testid=notices]", "Your saved work could not be read").await;
+        assert!(notice.contains("could not be loaded"), "the notice says why: {notice}");
+        assert_eq!(page.count("[data-widget-type=stat-card]").await, 0, "nothing unread is shown");
+
+        page.open(&format!("/#hs={param}")).await;
+        page.reload().await;
+        let notice = page.wait_for_text("[data-testid=notices]", "This share link could not be opened").await;
+        assert!(notice.contains("could not be loaded"), "the notice says why: {notice}");
+        assert_eq!(page.count("[data-testid=read-only-banner]").await, 0, "no dashboard was opened");
+
+        block(&page, Vec::new()).await;
+        page.reload().await;
+        page.find("[data-testid=read-only-banner]").await;
+        page.wait_for_count("[data-widget-type=stat-card]", 1).await;
+
+        // The work the blocked pages could not read was not written over.
+        page.open("/#/").await;
+        page.reload().await;
+        page.wait_for_count("[data-widget-type=stat-card]", 1).await;
+        assert_eq!(page.count("[data-testid=read-only-banner]").await, 0, "the person's own canvas, editable");
 
         let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
         assert!(errors.is_empty(), "console errors: {errors:#?}");
