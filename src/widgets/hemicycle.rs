@@ -224,16 +224,18 @@ fn ChamberView(
             let color = group
                 .and_then(|g| parliament.groups.get(g))
                 .map(|g| g.color.clone());
-            let dots = points
+            // The seats as markup the browser parses in one call: hundreds of circles built one
+            // by one were the gallery's largest build cost. Every value in it is a formatted number.
+            let dots: String = points
                 .into_iter()
-                .map(|(x, y)| view! { <circle cx=num(x) cy=num(y) r=radius.clone() /> })
-                .collect_view();
+                .map(|(x, y)| format!(r#"<circle cx="{}" cy="{}" r="{radius}"></circle>"#, num(x), num(y)))
+                .collect();
             let dim = move || hover.get().is_some_and(|h| Some(h) != group);
             view! {
                 <g class="au-hemicycle__group" class:au-hemicycle__group--vacant=group.is_none()
                     class:au-hemicycle__group--dim=dim style:fill=color
-                    data-group=group.map(|g| g.to_string()).unwrap_or_else(|| "vacant".to_owned())>
-                    {dots}
+                    data-group=group.map(|g| g.to_string()).unwrap_or_else(|| "vacant".to_owned())
+                    inner_html=dots>
                 </g>
             }
         })

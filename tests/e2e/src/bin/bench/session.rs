@@ -45,6 +45,13 @@ pub struct Session {
 impl Session {
     /// Launches a fresh browser, installs the probe, and navigates to `path` (waits for `load`).
     pub async fn open(base_url: &str, path: &str) -> Result<Session, BenchError> {
+        let session = Session::launch(base_url).await?;
+        session.navigate(path).await?;
+        Ok(session)
+    }
+
+    /// A fresh browser with the probe installed, on no page yet.
+    pub async fn launch(base_url: &str) -> Result<Session, BenchError> {
         let browser = Browser::launch(&BrowserOptions::default()).await;
         let client = browser.client();
         cdp(
@@ -59,7 +66,6 @@ impl Session {
             client,
             base_url: base_url.to_owned(),
         };
-        session.navigate(path).await?;
         Ok(session)
     }
 
