@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Where the views chunk's bytes go, by widget (issue 21). twiggy (SIZE.md) names functions, but most of
+# a widget's bytes are Leptos's and serde's generic code instantiated for it, which no name ties to the
+# widget. So this builds the app once as committed, then once without each part, and prints what
+# leaving the part out saves in the views chunk and in the main module, gzip -9 after wasm-opt -Oz
+# (before wasm-bindgen, so the main module is a little larger than what ships).
+#   scripts/size-by-part.sh                 every widget, and markdown
+#   scripts/size-by-part.sh sankey text     only those parts (a widget's name, or `markdown`)
+# Each build relinks the whole app with LTO: about 2.5 min each on 2 cores, so about 75 min for all
+# parts, after a first build of the dependencies into its own target directory
+# (target/size-by-part, so dist/ and the usual release build are left alone). Builds HEAD: commit first.
+set -euo pipefail
+source "$(dirname "$0")/env.sh"
+
+for tool in wasm-split-cli wasm-opt gzip git; do
+  command -v "$tool" >/dev/null || { echo "$tool is missing: run scripts/setup.sh" >&2; exit 1; }
+done
+WASM_OPT_PARAMS=(-Oz --strip-debug --strip-producers --enable-bulk-memory --enable-bulk-memory-opt
+  --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-multivalue
+  --enable-mutable-globals)
+
+work="$ROOT/target/size-by-part"
+tree="$work/tree"
+export CARGO_TARGET_DIR="$work/target"
+mkdir -p "$work"
+git -C "$ROOT" worktree remove --force "$tree" 2>/dev/null || rm -rf "$tree"
+git -C "$ROOT" worktree prune
+git -C "$ROOT" worktree add --quiet --detach "$tree" HEAD
+trap 'git -C "$ROOT" worktree remove --force "$tree" 2>/dev/null || true' EXIT
+
+render="$tree/src/widgets/mod.rs"
+views="$tree/src/chunks/views.rs"
+# The widget kinds, as `render` names them (`WidgetKind::ChartRich`) and as people do (`chart-rich`).
+mapfile -t kinds < <(sed -n 's/^        WidgetKind::\([A-Za-z]*\) =>.*/\1/p' "$render")
+((${#kinds[@]} > 0)) || { echo "no \`WidgetKind::X =>\` arms in src/widgets/mod.rs: has render changed?" >&2; exit 1; }
+kebab() { sed -E 's/([a-z])([A-Z])/\1-\2/g' <<<"$1" | tr '[:upper:]' '[:lower:]'; }
+
+# Prints "<views gzip> <main gzip>" for the tree as it is.
+measure() {
+  (cd "$tree" && cargo build --release --locked --quiet --target wasm32-unknown-unknown --features split --bin autoui)
+  local out="$work/split"
+  rm -rf "$out" && mkdir -p "$out"
+  wasm-split-cli "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/autoui.wasm" "$out" --out-name app --target web >/dev/null
+  local sizes=()
+  for module in split_views app; do
+    wasm-opt "${WASM_OPT_PARAMS[@]}" "$out/$module.wasm" -o "$out/$module.opt.wasm" 2>/dev/null
+    sizes+=("$(gzip -9c "$out/$module.opt.wasm" | wc -c)")
+  done
+  echo "${sizes[*]}"
+}
+
+# Leaves `part` out of the tree: a widget's arm of `render` shows nothing; markdown renders nothing.
+leave_out() {
+  local part=$1 before
+  git -C "$tree" checkout --quiet -- src
+  before=$(cat "$render" "$views")
+  if [[ "$part" == markdown ]]; then
+    sed -i 's/markdown: to_safe_html_with,/markdown: |_, _| String::new(),/' "$views"
+  else
+    for kind in "${kinds[@]}"; do
+      [[ "$(kebab "$kind")" == "$part" ]] && sed -i "s/^\(        WidgetKind::$kind =>\).*/\1 ().into_any(),/" "$render"
+    done
+  fi
+  [[ "$(cat "$render" "$views")" != "$before" ]] || { echo "cannot leave out \`$part\`: not a widget or markdown, or the source changed" >&2; exit 1; }
+}
+
+parts=("$@")
+if ((${#parts[@]} == 0)); then
+  for kind in "${kinds[@]}"; do parts+=("$(kebab "$kind")"); done
+  parts+=(markdown)
+fi
+
+kb() { awk -v b="$1" 'BEGIN { printf "%.1f KB", b / 1000 }'; }
+echo "building the app as committed ($(git -C "$ROOT" rev-parse --short HEAD))..." >&2
+whole=$(measure)
+read -r views_all main_all <<<"$whole"
+echo "| part | views chunk saved | main module saved |"
+echo "|---|---|---|"
+echo "| (whole build) | $(kb "$views_all") | $(kb "$main_all") |"
+for part in "${parts[@]}"; do
+  echo "building without $part..." >&2
+  leave_out "$part"
+  without=$(measure)
+  read -r views main <<<"$without"
+  echo "| \`$part\` | $(kb $((views_all - views))) | $(kb $((main_all - main))) |"
+done
