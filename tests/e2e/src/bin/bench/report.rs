@@ -666,6 +666,11 @@ fn page_load(out: &mut String, figures: &BrowserFigures) {
         "| gallery: next animation frame after that | {} |",
         ms(&figures.gallery_frame)
     );
+    let _ = writeln!(
+        out,
+        "| gallery: its longest task until its widgets are in the DOM (its build) | {} |",
+        ms(&figures.gallery_build)
+    );
 }
 
 fn tool_calls(out: &mut String, figures: &BrowserFigures) {
