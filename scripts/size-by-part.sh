@@ -3,9 +3,9 @@
 # a widget's bytes are Leptos's and serde's generic code instantiated for it, which no name ties to the
 # widget. So this builds the app once as committed, then once without each part, and prints what
 # leaving the part out saves in the views chunk and in the main module, gzip -9 after wasm-opt -Oz
-# (before wasm-bindgen, so the main module is a little larger than what ships).
-#   scripts/size-by-part.sh                 every widget, and markdown
-#   scripts/size-by-part.sh sankey text     only those parts (a widget's name, or `markdown`)
+# (before wasm-bindgen, so the main module is a little larger than what ships). Prints SIZE-BY-PART.md:
+#   scripts/size-by-part.sh > SIZE-BY-PART.md   every widget, and markdown
+#   scripts/size-by-part.sh sankey text         only those parts (a widget's name, or `markdown`)
 # Each build relinks the whole app with LTO: about 2.5 min each on 2 cores, so about 75 min for all
 # parts, after a first build of the dependencies into its own target directory
 # (target/size-by-part, so dist/ and the usual release build are left alone). Builds HEAD: commit first.
@@ -71,16 +71,28 @@ if ((${#parts[@]} == 0)); then
 fi
 
 kb() { awk -v b="$1" 'BEGIN { printf "%.1f KB", b / 1000 }'; }
+# What leaving a part out changed, as a saving (−) or, when the build without it is larger, a cost (+).
+delta() { awk -v b="$1" 'BEGIN { if (b >= 0) printf "−%.1f KB", b / 1000; else printf "+%.1f KB", -b / 1000 }'; }
 echo "building the app as committed ($(git -C "$ROOT" rev-parse --short HEAD))..." >&2
 whole=$(measure)
 read -r views_all main_all <<<"$whole"
-echo "| part | views chunk saved | main module saved |"
-echo "|---|---|---|"
-echo "| (whole build) | $(kb "$views_all") | $(kb "$main_all") |"
+cat <<HEADER
+# Size by part
+
+Written by \`scripts/size-by-part.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC') from commit $(git -C "$ROOT" rev-parse --short HEAD):
+what leaving each widget (or markdown) out of the app saves, gzip -9 after \`wasm-opt -Oz\`. A widget's
+bytes are mostly Leptos's and serde's generic code instantiated for it, which SIZE.md's per-function
+table cannot tie to the widget. Code two parts share is saved only when both are left out, so the rows
+add up to less than the whole. The main module is measured before wasm-bindgen. 1 KB = 1,000 bytes.
+
+| part | views chunk | main module |
+|---|---|---|
+| whole build | $(kb "$views_all") | $(kb "$main_all") |
+HEADER
 for part in "${parts[@]}"; do
   echo "building without $part..." >&2
   leave_out "$part"
   without=$(measure)
   read -r views main <<<"$without"
-  echo "| \`$part\` | $(kb $((views_all - views))) | $(kb $((main_all - main))) |"
+  echo "| without \`$part\` | $(delta $((views_all - views))) | $(delta $((main_all - main))) |"
 done
