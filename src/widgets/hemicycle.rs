@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use autoui_core::canvas::event::WidgetAction;
+use autoui_core::sort::sort_by_key;
 use autoui_core::view::chart::num;
 use autoui_core::view::hemicycle::{Chamber, chamber, majority};
 use autoui_core::view::present::{format_number, safe_color, series_color};
@@ -194,7 +195,7 @@ fn ChamberView(
     // One <g> per group (its seats are contiguous), so hover touches a dozen nodes, not every seat.
     let mut runs: Vec<SeatRun> = Vec::new();
     let mut seats = chamber.seats.clone();
-    seats.sort_by_key(|seat| seat.group.unwrap_or(usize::MAX));
+    sort_by_key(&mut seats, |seat| seat.group.unwrap_or(usize::MAX));
     for seat in seats {
         match runs.last_mut() {
             Some((group, points)) if *group == seat.group => points.push((seat.x, seat.y)),

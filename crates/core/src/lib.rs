@@ -22,6 +22,7 @@ pub mod recipes;
 pub mod remote;
 pub mod samples;
 pub mod settings;
+pub mod sort;
 pub mod store;
 pub mod tool;
 pub mod tool_name;

@@ -115,3 +115,38 @@ fn the_app_layers_point_down() {
     assert!(checked > 40, "only {checked} app files found under {}", src.display());
     assert!(violations.is_empty(), "imports pointing up the layers (chunks -> ui -> widgets -> state -> adapters): {violations:#?}");
 }
+
+/// The std sort calls in `text`'s code before its tests: each compiles std's sort once more for
+/// the download (issue 21); the app sorts through `autoui_core::sort`, which compiles it once.
+fn std_sorts(text: &str) -> Vec<String> {
+    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    code.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .filter(|line| [".sort(", ".sort_by(", ".sort_by_key(", ".sort_by_cached_key(", ".sort_unstable"].iter().any(|call| line.contains(call)))
+        .map(|line| line.trim().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_sort_check_catches_a_std_sort_and_ignores_tests() {
+    assert_eq!(std_sorts("fn f(v: &mut Vec<u8>) {\n    v.sort_unstable();\n}\n"), ["v.sort_unstable();"]);
+    assert!(std_sorts("fn f() {}\n#[cfg(test)]\nmod tests { fn g(v: &mut Vec<u8>) { v.sort(); } }\n").is_empty());
+    assert!(std_sorts("// names.sort() would do here\nsort_by_key(&mut names, |n| n.len());\n").is_empty());
+}
+
+#[test]
+fn the_app_sorts_through_the_core_sort() {
+    let root = workspace_root();
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    rust_files(&root.join("crates/core/src"), &mut files);
+    let found: Vec<String> = files
+        .iter()
+        .filter(|path| !path.ends_with("crates/core/src/sort.rs"))
+        .flat_map(|path| {
+            let shown = path.strip_prefix(&root).unwrap_or(path).display().to_string();
+            std_sorts(&fs::read_to_string(path).unwrap_or_default()).into_iter().map(move |line| format!("{shown}: {line}"))
+        })
+        .collect();
+    assert!(found.is_empty(), "std sorts outside autoui_core::sort (use its sort, sort_by, sort_by_key or stable_order): {found:#?}");
+}

@@ -11,6 +11,7 @@ use std::cmp::Reverse;
 
 use crate::agent::condense;
 use crate::agent::context::{Economy, Showable, result_turns, wire_len};
+use crate::sort::sort_by_key;
 use crate::tool::joined_text;
 use crate::dispatch::catalog::ToolRole;
 use crate::llm::message::{ContentBlock, Message};
@@ -91,7 +92,7 @@ impl Economy<'_> {
                 _ => None,
             })
             .collect();
-        candidates.sort_by_key(|&(_, size)| Reverse(size));
+        sort_by_key(&mut candidates, |&(_, size)| Reverse(size));
         let mut saved = 0;
         for (index, _) in candidates {
             if saved >= need {

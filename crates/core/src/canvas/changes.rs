@@ -6,6 +6,7 @@ use crate::canvas::event::{WidgetEvent, excerpt};
 use crate::canvas::model::{Block, Canvas};
 use crate::canvas::style::Style;
 use crate::ids::BlockId;
+use crate::sort::{sort, sort_by_key};
 use crate::tool::Origin;
 use crate::widget_kind::WidgetKind;
 
@@ -201,7 +202,7 @@ impl ChangeLog {
     ) {
         let mut differences = diff(before, after);
         // The block the op aimed at first, then the ones it pushed.
-        differences.sort_by_key(|difference| Some(&difference_block(difference).id) != target);
+        sort_by_key(&mut differences, |difference| Some(&difference_block(difference).id) != target);
         for difference in differences {
             for (block, change) in block_changes(difference, target) {
                 let change = Change::Block {
@@ -298,7 +299,7 @@ fn changed_keys(before: &serde_json::Value, after: &serde_json::Value) -> Vec<St
                 .cloned(),
         )
         .collect();
-    keys.sort();
+    sort(&mut keys);
     keys
 }
 
@@ -341,7 +342,7 @@ fn merge_keys(earlier: &ChangeEntry, later: &mut ChangeEntry) {
     ) = (&earlier.change, &mut later.change)
     {
         new.extend(old.iter().cloned());
-        new.sort();
+        sort(new);
         new.dedup();
     }
 }

@@ -9,6 +9,7 @@
 //! widget goes where the agent said and the others make room.
 
 use crate::canvas::model::{Block, Canvas, GRID_COLUMNS, Layout, MAX_BLOCK_ROWS};
+use crate::sort::sort_by_key;
 
 /// The first free slot (top to bottom, then left to right) where a `w` x `h` block overlaps nothing.
 pub fn first_free_slot(canvas: &Canvas, w: u32, h: u32) -> (u32, u32) {
@@ -65,7 +66,7 @@ pub fn clamp(layout: Layout, max_y: u32) -> Layout {
 /// on. The anchor itself never moves.
 pub fn push_down_from(blocks: &mut [Block], anchor: usize) {
     let mut order: Vec<usize> = (0..blocks.len()).filter(|&index| index != anchor).collect();
-    order.sort_by_key(|&index| (blocks[index].layout.y, blocks[index].layout.x));
+    sort_by_key(&mut order, |&index| (blocks[index].layout.y, blocks[index].layout.x));
     let mut settled = vec![anchor];
     for index in order {
         // Each pass moves the block strictly down, and `settled` is finite, so this ends.

@@ -13,6 +13,7 @@ use crate::canvas::decode::{DecodeContext, SetAside, decode_canvas};
 use crate::canvas::model::Canvas;
 use crate::llm::message::Message;
 use crate::ports::Random;
+use crate::sort::sort_by;
 use crate::tool::Origin;
 
 /// The storage format version this build writes and the newest it reads.
@@ -243,7 +244,7 @@ impl DashboardLibrary {
                 widgets: dashboard.canvas.len(),
             })
             .collect();
-        summaries.sort_by(|a, b| b.saved_ms.total_cmp(&a.saved_ms));
+        sort_by(&mut summaries, |a, b| b.saved_ms.total_cmp(&a.saved_ms));
         summaries
     }
 

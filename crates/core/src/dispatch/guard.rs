@@ -5,6 +5,8 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use crate::sort::sort;
+
 /// Identical failures allowed before the guard answers in the tool's place.
 pub const FAILURES_BEFORE_BLOCK: u32 = 2;
 
@@ -65,7 +67,7 @@ fn write_canonical(value: &Value, out: &mut String) {
     match value {
         Value::Object(fields) => {
             let mut keys: Vec<&String> = fields.keys().collect();
-            keys.sort();
+            sort(&mut keys);
             out.push('{');
             for (position, key) in keys.into_iter().enumerate() {
                 if position > 0 {

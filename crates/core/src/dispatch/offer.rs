@@ -7,6 +7,7 @@
 use crate::dispatch::catalog::{Catalog, CatalogServer, CatalogTool, ToolRole};
 use crate::ids::ServerId;
 use crate::llm::model::ToolDef;
+use crate::sort::sort_by_key;
 use crate::tool_name::Protocol;
 
 /// A tool named by `search_tools`, `list_tools` or a recipe, or called: offered from the next request.
@@ -111,7 +112,7 @@ impl ToolOffer {
     fn candidates<'c>(&self, catalog: &'c Catalog, activated: &[(ServerId, Protocol)]) -> Vec<&'c CatalogTool> {
         let ready = |id: &ServerId, protocol: Protocol| catalog.server(id, protocol).filter(|server| server.is_ready());
         let mut relevant: Vec<&Staged> = self.staged.iter().collect();
-        relevant.sort_by_key(|staged| (!staged.called, std::cmp::Reverse(staged.generation), staged.rank));
+        sort_by_key(&mut relevant, |staged| (!staged.called, std::cmp::Reverse(staged.generation), staged.rank));
         let staged = relevant.into_iter().filter_map(|staged| {
             ready(&staged.server, staged.protocol)?.tools.iter().find(|tool| tool.real == staged.real)
         });

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use crate::dispatch::catalog::{CatalogServer, CatalogTool};
 use crate::llm::model::ToolDef;
+use crate::sort::sort_by_key;
 use crate::tool::ToolResult;
 
 /// Tools listed per `list_tools` page (a smaller server is listed whole, as a plain array).
@@ -233,7 +234,7 @@ fn search(server: &CatalogServer, query: &str) -> Answer {
         ));
         return Answer { result, named: Vec::new() };
     }
-    scored.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+    sort_by_key(&mut scored, |(score, _)| std::cmp::Reverse(*score));
     let more = scored.len().saturating_sub(SEARCH_LIMIT);
     scored.truncate(SEARCH_LIMIT);
     let named: Vec<usize> = scored.into_iter().map(|(_, position)| position).collect();

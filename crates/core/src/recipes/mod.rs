@@ -19,6 +19,7 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::sort::sort_by_key;
 use crate::widget_kind::WidgetKind;
 
 /// How the gallery and `list_recipes` group widgets.
@@ -152,7 +153,7 @@ impl Registry {
     /// keeps that list empty).
     pub fn from_embedded() -> (Registry, Vec<RecipeError>) {
         let (mut recipes, errors) = embedded::load();
-        recipes.sort_by_key(|recipe| WidgetKind::ALL.iter().position(|kind| *kind == recipe.kind));
+        sort_by_key(&mut recipes, |recipe| WidgetKind::ALL.iter().position(|kind| *kind == recipe.kind));
         (Registry { recipes }, errors)
     }
 

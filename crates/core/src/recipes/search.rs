@@ -1,6 +1,7 @@
 //! Recipe search: ranking by name, tags and description, and "did you mean" suggestions.
 
 use crate::recipes::Recipe;
+use crate::sort::{sort_by, sort_by_key};
 use crate::widget_kind::WidgetKind;
 
 /// Score weights: a name match beats a tag match, which beats a description match.
@@ -22,7 +23,7 @@ pub fn rank<'a>(recipes: &'a [Recipe], query: &str) -> Vec<&'a Recipe> {
         .map(|recipe| (score(recipe, query, &words), recipe))
         .filter(|(score, _)| *score > 0)
         .collect();
-    scored.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+    sort_by_key(&mut scored, |(score, _)| std::cmp::Reverse(*score));
     scored.into_iter().map(|(_, recipe)| recipe).collect()
 }
 
@@ -41,7 +42,7 @@ pub fn closest(recipes: &[Recipe], name: &str, limit: usize) -> Vec<&'static str
             )
         })
         .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
+    sort_by(&mut scored, |a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
     scored
         .into_iter()
         .take(limit)

@@ -6,6 +6,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::sort::sort_by_key;
 use crate::widget_kind::WidgetKind;
 
 const COMPILED: &str = include_str!(concat!(env!("OUT_DIR"), "/showcase.json"));
@@ -37,6 +38,6 @@ pub fn showcase() -> Vec<Showcase> {
             Some(Showcase { kind, description: entry.description, examples: entry.examples })
         })
         .collect();
-    shown.sort_by_key(|entry| WidgetKind::ALL.iter().position(|kind| *kind == entry.kind));
+    sort_by_key(&mut shown, |entry| WidgetKind::ALL.iter().position(|kind| *kind == entry.kind));
     shown
 }

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use crate::recipes::search::{forms, terms};
 use crate::samples::SamplesError;
+use crate::sort::{sort_by, sort_by_key};
 
 const GROUP: &str = "flow";
 /// How many names an "unknown recipe" error suggests.
@@ -83,7 +84,7 @@ pub fn search(query: &str) -> Value {
         .map(|flow| (words.iter().map(|word| score(flow, word)).sum::<u32>(), flow))
         .filter(|(score, _)| words.is_empty() || *score > 0)
         .collect();
-    scored.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+    sort_by_key(&mut scored, |(score, _)| std::cmp::Reverse(*score));
     let found: Vec<Value> = scored.into_iter().map(|(_, flow)| summary(flow)).collect();
     let none = found.is_empty();
     let mut body = json!({ "query": query, "recipes": found });
@@ -98,7 +99,7 @@ pub fn get(name: &str) -> Result<Value, SamplesError> {
     let Some(flow) = FLOWS.iter().find(|flow| flow.name == wanted) else {
         let mut closest: Vec<(f64, &'static str)> =
             FLOWS.iter().map(|flow| (strsim::jaro_winkler(&wanted, flow.name), flow.name)).collect();
-        closest.sort_by(|a, b| b.0.total_cmp(&a.0));
+        sort_by(&mut closest, |a, b| b.0.total_cmp(&a.0));
         return Err(SamplesError::UnknownRecipe {
             name: name.to_owned(),
             closest: closest.into_iter().take(CLOSEST).map(|(_, name)| name).collect(),

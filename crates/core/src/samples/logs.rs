@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use crate::samples::SamplesError;
 use crate::samples::seed::{between, chance, mix, percent};
+use crate::sort::sort;
 
 pub const TOOL: &str = "request_logs";
 pub const DESCRIPTION: &str = "Request logs of Arvena's shop API, 2024-11-14 09:00-10:00 UTC: summary (levels, \
@@ -286,7 +287,7 @@ fn latency(entries: &[&Entry]) -> Value {
 
 fn sorted_latencies(entries: &[&Entry]) -> Vec<i64> {
     let mut latencies: Vec<i64> = entries.iter().map(|entry| entry.latency_ms).collect();
-    latencies.sort_unstable();
+    sort(&mut latencies);
     latencies
 }
 

@@ -12,6 +12,8 @@ pub mod library;
 pub mod migrate;
 pub mod session;
 
+use crate::sort::sort;
+
 /// Version of the record layout (the localStorage documents were version 1).
 pub const LAYOUT_VERSION: u64 = 2;
 
@@ -87,7 +89,7 @@ impl WritePlan {
             .map(|record| record.store)
             .chain(self.deletes.iter().map(|(store, _)| *store))
             .collect();
-        stores.sort();
+        sort(&mut stores);
         stores.dedup();
         stores
     }

@@ -3,6 +3,8 @@
 
 use std::f64::consts::PI;
 
+use crate::sort::{sort_by, stable_order};
+
 /// Inner ring radius as a share of the outer one; the hollow centre holds the seat count.
 const INNER: f64 = 0.4;
 /// Outer ring radius in layout units.
@@ -94,7 +96,7 @@ pub fn chamber(group_seats: &[u32], total: u32, rows: Option<usize>) -> Chamber 
         }
     }
     // Left to right by angle (inner rings first on ties), so consecutive seats make wedges.
-    seats.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.total_cmp(&b.1)));
+    sort_by(&mut seats, |a, b| b.0.total_cmp(&a.0).then(a.1.total_cmp(&b.1)));
 
     let mut owners = group_seats
         .iter()
@@ -126,8 +128,7 @@ fn seats_per_row(total: u32, radii: &[f64]) -> Vec<usize> {
     let exact: Vec<f64> = radii.iter().map(|r| f64::from(total) * r / sum).collect();
     let mut counts: Vec<usize> = exact.iter().map(|e| e.floor() as usize).collect();
     let mut left = total as usize - counts.iter().sum::<usize>();
-    let mut order: Vec<usize> = (0..radii.len()).collect();
-    order.sort_by(|&a, &b| {
+    let order = stable_order(radii.len(), &|a, b| {
         (exact[b] - exact[b].floor())
             .total_cmp(&(exact[a] - exact[a].floor()))
             .then(b.cmp(&a))

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::fmt::Write;
 
+use crate::sort::{sort_by, stable_order};
 use crate::view::chart::num;
 
 /// One flow as the data gives it.
@@ -461,7 +462,11 @@ fn relax(
             boxes[node].y1 += shift;
         }
     }
-    column.sort_by(|a, b| boxes[*a].y0.total_cmp(&boxes[*b].y0).then(a.cmp(b)));
+    let sorted: Vec<usize> = stable_order(column.len(), &|a, b| boxes[column[a]].y0.total_cmp(&boxes[column[b]].y0).then(column[a].cmp(&column[b])))
+        .into_iter()
+        .map(|position| column[position])
+        .collect();
+    column.copy_from_slice(&sorted);
 }
 
 /// Pushes overlapping nodes of a column apart (downwards, then back up from the bottom edge).
@@ -505,8 +510,7 @@ fn stack_flows(
             width: value * scale,
         })
         .collect();
-    let mut order: Vec<usize> = (0..flows.len()).collect();
-    order.sort_by(|&a, &b| {
+    let order = stable_order(flows.len(), &|a, b| {
         boxes[flows[a].target]
             .y0
             .total_cmp(&boxes[flows[b].target].y0)
@@ -518,7 +522,7 @@ fn stack_flows(
         flows[flow].y_source = next_out[source];
         next_out[source] += flows[flow].width;
     }
-    order.sort_by(|&a, &b| {
+    let order = stable_order(flows.len(), &|a, b| {
         boxes[flows[a].source]
             .y0
             .total_cmp(&boxes[flows[b].source].y0)
@@ -530,7 +534,7 @@ fn stack_flows(
         flows[flow].y_target = next_in[target];
         next_in[target] += flows[flow].width;
     }
-    flows.sort_by(|a, b| b.value.total_cmp(&a.value).then(a.link.cmp(&b.link)));
+    sort_by(&mut flows, |a, b| b.value.total_cmp(&a.value).then(a.link.cmp(&b.link)));
     flows
 }
 

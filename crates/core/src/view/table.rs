@@ -9,6 +9,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::sort::stable_order;
 use crate::view::present::{format_number, safe_link};
 
 /// How a column's cells read, sort and export.
@@ -559,12 +560,10 @@ pub fn sort_order(rows: &[Value], column: &Column, direction: Direction) -> Vec<
         .iter()
         .map(|row| sort_key(row.get(&column.key), column.kind))
         .collect();
-    let mut order: Vec<u32> = (0..rows.len() as u32).collect();
-    // Ties broken by position make the faster unstable sort give the stable order.
-    order.sort_unstable_by(|&a, &b| {
-        compare_keys(&keys[a as usize], &keys[b as usize], direction).then(a.cmp(&b))
-    });
-    order
+    stable_order(rows.len(), &|a, b| compare_keys(&keys[a], &keys[b], direction))
+        .into_iter()
+        .map(|position| position as u32)
+        .collect()
 }
 
 /// The rows in their original order.

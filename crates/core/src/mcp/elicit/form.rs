@@ -5,6 +5,8 @@
 
 use serde_json::{Map, Number, Value};
 
+use crate::sort::sort_by_key;
+
 /// A form a person can fill: required fields first, then the others, each in name order (the
 /// core's JSON objects do not keep the order properties were written in).
 #[derive(Clone, Debug, PartialEq)]
@@ -115,7 +117,7 @@ impl Form {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let mut fields = fields;
-        fields.sort_by_key(|field| !field.required);
+        sort_by_key(&mut fields, |field| !field.required);
         Ok(Form { fields })
     }
 
