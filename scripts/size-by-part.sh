@@ -6,9 +6,11 @@
 # (before wasm-bindgen, so the main module is a little larger than what ships). Prints SIZE-BY-PART.md:
 #   scripts/size-by-part.sh > SIZE-BY-PART.md   every widget, and markdown
 #   scripts/size-by-part.sh sankey text         only those parts (a widget's name, or `markdown`)
-# Each build relinks the whole app with LTO: about 2.5 min each on 2 cores, so about 75 min for all
-# parts, after a first build of the dependencies into its own target directory
-# (target/size-by-part, so dist/ and the usual release build are left alone). Builds HEAD: commit first.
+# `markdown` is the renderer the chat and the `text` widget share: both are left out.
+# Each build relinks the whole app with LTO, about 2.5 min, one core: about 75 min for all parts, after
+# a first build of the dependencies into its own directory (target/size-by-part, so dist/ and the
+# usual release build are left alone; SIZE_BY_PART_DIR names another, so two runs with different parts
+# can share two cores). Builds HEAD: commit first.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 
@@ -19,7 +21,7 @@ WASM_OPT_PARAMS=(-Oz --strip-debug --strip-producers --enable-bulk-memory --enab
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-multivalue
   --enable-mutable-globals)
 
-work="$ROOT/target/size-by-part"
+work="${SIZE_BY_PART_DIR:-$ROOT/target/size-by-part}"
 tree="$work/tree"
 export CARGO_TARGET_DIR="$work/target"
 mkdir -p "$work"
@@ -29,7 +31,7 @@ git -C "$ROOT" worktree add --quiet --detach "$tree" HEAD
 trap 'git -C "$ROOT" worktree remove --force "$tree" 2>/dev/null || true' EXIT
 
 render="$tree/src/widgets/mod.rs"
-views="$tree/src/chunks/views.rs"
+views_rs="$tree/src/chunks/views.rs"
 # The widget kinds, as `render` names them (`WidgetKind::ChartRich`) and as people do (`chart-rich`).
 mapfile -t kinds < <(sed -n 's/^        WidgetKind::\([A-Za-z]*\) =>.*/\1/p' "$render")
 ((${#kinds[@]} > 0)) || { echo "no \`WidgetKind::X =>\` arms in src/widgets/mod.rs: has render changed?" >&2; exit 1; }
@@ -49,19 +51,21 @@ measure() {
   echo "${sizes[*]}"
 }
 
-# Leaves `part` out of the tree: a widget's arm of `render` shows nothing; markdown renders nothing.
+# Leaves `part` out of the tree: a widget's arm of `render` shows nothing; markdown renders nothing in
+# the chat and the `text` widget is left out.
 leave_out() {
   local part=$1 before
   git -C "$tree" checkout --quiet -- src
-  before=$(cat "$render" "$views")
+  before=$(cat "$render" "$views_rs")
   if [[ "$part" == markdown ]]; then
-    sed -i 's/markdown: to_safe_html_with,/markdown: |_, _| String::new(),/' "$views"
+    sed -i 's/markdown: to_safe_html_with,/markdown: |_, _| String::new(),/' "$views_rs"
+    sed -i "s/^\(        WidgetKind::Text =>\).*/\1 ().into_any(),/" "$render"
   else
     for kind in "${kinds[@]}"; do
       [[ "$(kebab "$kind")" == "$part" ]] && sed -i "s/^\(        WidgetKind::$kind =>\).*/\1 ().into_any(),/" "$render"
     done
   fi
-  [[ "$(cat "$render" "$views")" != "$before" ]] || { echo "cannot leave out \`$part\`: not a widget or markdown, or the source changed" >&2; exit 1; }
+  [[ "$(cat "$render" "$views_rs")" != "$before" ]] || { echo "cannot leave out \`$part\`: not a widget or markdown, or the source changed" >&2; exit 1; }
 }
 
 parts=("$@")
@@ -75,24 +79,24 @@ kb() { awk -v b="$1" 'BEGIN { printf "%.1f KB", b / 1000 }'; }
 delta() { awk -v b="$1" 'BEGIN { if (b >= 0) printf "−%.1f KB", b / 1000; else printf "+%.1f KB", -b / 1000 }'; }
 echo "building the app as committed ($(git -C "$ROOT" rev-parse --short HEAD))..." >&2
 whole=$(measure)
-read -r views_all main_all <<<"$whole"
+read -r views_whole main_whole <<<"$whole"
 cat <<HEADER
 # Size by part
 
 Written by \`scripts/size-by-part.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC') from commit $(git -C "$ROOT" rev-parse --short HEAD):
-what leaving each widget (or markdown) out of the app saves, gzip -9 after \`wasm-opt -Oz\`. A widget's
+what leaving each widget (or markdown, in the chat and with the \`text\` widget) out of the app saves, gzip -9 after \`wasm-opt -Oz\`. A widget's
 bytes are mostly Leptos's and serde's generic code instantiated for it, which SIZE.md's per-function
 table cannot tie to the widget. Code two parts share is saved only when both are left out, so the rows
 add up to less than the whole. The main module is measured before wasm-bindgen. 1 KB = 1,000 bytes.
 
 | part | views chunk | main module |
 |---|---|---|
-| whole build | $(kb "$views_all") | $(kb "$main_all") |
+| whole build | $(kb "$views_whole") | $(kb "$main_whole") |
 HEADER
 for part in "${parts[@]}"; do
   echo "building without $part..." >&2
   leave_out "$part"
   without=$(measure)
-  read -r views main <<<"$without"
-  echo "| without \`$part\` | $(delta $((views_all - views))) | $(delta $((main_all - main))) |"
+  read -r views_without main_without <<<"$without"
+  echo "| without \`$part\` | $(delta $((views_whole - views_without))) | $(delta $((main_whole - main_without))) |"
 done
