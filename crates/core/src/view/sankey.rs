@@ -462,10 +462,15 @@ fn relax(
             boxes[node].y1 += shift;
         }
     }
-    let sorted: Vec<usize> = stable_order(column.len(), &|a, b| boxes[column[a]].y0.total_cmp(&boxes[column[b]].y0).then(column[a].cmp(&column[b])))
-        .into_iter()
-        .map(|position| column[position])
-        .collect();
+    // Top to bottom; equal tops keep node order.
+    let top = |position: usize| (boxes[column[position]].y0, column[position]);
+    let sorted: Vec<usize> = stable_order(column.len(), &|a, b| {
+        let ((y_a, node_a), (y_b, node_b)) = (top(a), top(b));
+        y_a.total_cmp(&y_b).then(node_a.cmp(&node_b))
+    })
+    .into_iter()
+    .map(|position| column[position])
+    .collect();
     column.copy_from_slice(&sorted);
 }
 
