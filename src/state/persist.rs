@@ -26,7 +26,7 @@ use crate::adapters::indexed_db::{RecordStore, StoreError};
 use crate::adapters::quota;
 use crate::adapters::tabs::Channel;
 use crate::adapters::storage;
-use crate::deferred::after_first_paint;
+use crate::deferred::{LoadError, after_first_paint};
 use crate::state::notices::NoticesCtx;
 use crate::state::writing::{self, writing};
 
@@ -95,27 +95,36 @@ async fn restore_store() -> Restored {
             return Restored { problems: vec![problem], ..Restored::default() };
         }
     };
-    let kept = commit_kept_write(&store).await;
+    let kept = match commit_kept_write(&store).await {
+        Ok(problem) => problem,
+        // The stored records are older than the kept write: reading them, or saving over them, would
+        // lose the last changes. This page reads and saves nothing; a later start commits the write.
+        Err(error) => {
+            let problem = format!(
+                "Your saved work could not be read: {error}. Nothing was changed, and the last changes of the page closed before wait in this browser until a reload can save them."
+            );
+            return Restored { problems: vec![problem], ..Restored::default() };
+        }
+    };
     let mut restored = restore_from(store, reading).await;
     restored.problems.extend(kept);
     restored
 }
 
 /// Commits the write a closing page kept aside (see [`PersistCtx::flush_for_unload`]), before
-/// anything is read; says so when it could not be.
-async fn commit_kept_write(store: &RecordStore) -> Option<String> {
-    let text = storage::get_raw(KEPT_WRITE_KEY)?;
-    let committed = match writing().load().await {
-        Ok(code) => match (code.kept)(&text) {
-            Ok(plan) => writing::commit(store, &plan).await.map_err(|error| error.to_string()),
-            Err(error) => {
-                storage::set_aside(KEPT_WRITE_KEY, &text);
-                return Some(format!("The last changes of the page closed before could not be read ({error}). They were kept aside in this browser as \u{201c}{KEPT_WRITE_KEY}.corrupt\u{201d}."));
-            }
-        },
-        Err(error) => Err(error.to_string()),
+/// anything is read; says so when it could not be. Fails, leaving the write where it is, only when the
+/// code that commits it could not be loaded.
+async fn commit_kept_write(store: &RecordStore) -> Result<Option<String>, LoadError> {
+    let Some(text) = storage::get_raw(KEPT_WRITE_KEY) else { return Ok(None) };
+    let code = writing().load().await?;
+    let committed = match (code.kept)(&text) {
+        Ok(plan) => writing::commit(store, &plan).await,
+        Err(error) => {
+            storage::set_aside(KEPT_WRITE_KEY, &text);
+            return Ok(Some(format!("The last changes of the page closed before could not be read ({error}). They were kept aside in this browser as \u{201c}{KEPT_WRITE_KEY}.corrupt\u{201d}.")));
+        }
     };
-    match committed {
+    Ok(match committed {
         Ok(()) => {
             storage::remove(KEPT_WRITE_KEY);
             None
@@ -125,7 +134,7 @@ async fn commit_kept_write(store: &RecordStore) -> Option<String> {
             storage::set_aside(KEPT_WRITE_KEY, &text);
             Some(format!("The last changes of the page closed before could not be saved ({error}). They were kept aside in this browser as \u{201c}{KEPT_WRITE_KEY}.corrupt\u{201d}."))
         }
-    }
+    })
 }
 
 async fn restore_from(store: Rc<RecordStore>, reading: Span) -> Restored {

@@ -203,6 +203,46 @@ async fn stored_work_and_a_share_link_whose_reading_code_cannot_load_are_said_an
     .await;
 }
 
+/// Shows a stat card through WebMCP, then reloads at once (well inside the save's delay): the closing
+/// page keeps that save in local storage for the next start.
+const ADD_CARD_AND_CLOSE: &str = r#"
+const done = arguments[arguments.length - 1];
+window.__closing = true;
+document.modelContext.executeTool('widget_display', { name: 'stat-card', params: { label: 'Added as the page closed', value: '7' } })
+  .then((text) => { done(text); setTimeout(() => location.reload(), 0); }, (error) => done(String(error)));"#;
+
+/// A start that cannot load the code that saves the last changes of the page closed before neither
+/// shows nor saves over the older stored work: it says so, the changes wait, and a later start saves them.
+#[tokio::test]
+async fn the_last_changes_of_a_closed_page_wait_until_the_code_that_saves_them_can_load() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        let shown = page.call_tool("widget_display", json!({"name": "kv", "params": {"rows": [["Region", "West"]]}})).await;
+        assert!(shown.get("isError").is_none(), "{shown}");
+        page.wait_for_count("[data-widget-type=kv]", 1).await;
+
+        block(&page, vec![WRITING_CHUNK]).await;
+        let answer = page.eval_async(ADD_CARD_AND_CLOSE, vec![]).await;
+        assert!(answer.to_string().contains("w_"), "shown: {answer}");
+        page.wait_until("the page has reloaded", "return window.__closing === undefined && document.readyState === 'complete';").await;
+        let notice = page.wait_for_text("[data-testid=notices]", "Your saved work could not be read").await;
+        assert!(notice.contains("could not be loaded") && notice.contains("last changes"), "the notice says why and what waits: {notice}");
+        assert_eq!(page.count("[data-widget-type]").await, 0, "nothing older than the last changes is shown");
+        let kept = page.eval("return [localStorage.getItem('autoui.kept-write.v1') !== null, localStorage.getItem('autoui.kept-write.v1.corrupt')];", vec![]).await;
+        assert_eq!(kept, json!([true, null]), "the last changes wait where they were, not set aside");
+
+        block(&page, Vec::new()).await;
+        page.reload().await;
+        page.wait_for_count("[data-widget-type=stat-card]", 1).await;
+        page.wait_for_count("[data-widget-type=kv]", 1).await;
+        let left = page.eval("return localStorage.getItem('autoui.kept-write.v1');", vec![]).await;
+        assert_eq!(left, Value::Null, "the kept write is gone once saved");
+        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
 /// The request lines for files whose path contains `needle`.
 fn fetched(page: &Page, needle: &str) -> Vec<String> {
     page.server_requests().into_iter().filter(|line| line.contains(needle)).collect()
