@@ -597,7 +597,7 @@ async fn each_widget_gets_three_tools_described_by_its_type_and_title() {
     }
     let get = page.tool("block_w_rev_get").await;
     let description = get["description"].as_str().unwrap();
-    assert!(description.contains("stat-card") && description.contains("Revenue: 42"), "{description}");
+    assert!(description.contains("stat-card") && description.contains("\"Revenue\""), "{description}");
     assert_eq!(get["annotations"]["readOnlyHint"], true);
     assert_eq!(page.tool("block_w_rev_update").await["annotations"]["readOnlyHint"], false);
     assert_eq!(
@@ -650,7 +650,24 @@ async fn a_new_title_redescribes_the_widget_tools() {
     page.add("w_t", "Revenue");
     page.call("block_w_t_update", json!({ "label": "Profit" })).await;
     let description = page.tool("block_w_t_get").await["description"].as_str().unwrap_or_default().to_owned();
-    assert!(description.contains("Profit: 42"), "{description}");
+    assert!(description.contains("\"Profit\""), "{description}");
+}
+
+/// A refreshed KPI keeps its tools: re-registering them on every new value would send other agents a
+/// `toolchange` each time.
+#[wasm_bindgen_test]
+async fn a_new_value_leaves_the_widget_tools_registered_as_they_were() {
+    let page = page();
+    let id = page.add("w_v", "Revenue");
+    assert!(page.names().await.contains(&"block_w_v_get".to_owned()));
+    let changes = count_toolchanges(&page.registry);
+    page.call("block_w_v_update", json!({ "value": "43" })).await;
+    settle().await;
+    assert_eq!(page.data(&id)["value"], "43");
+    assert_eq!(number(&changes, "listener"), 0.0, "no toolchange for a new value");
+    page.call("block_w_v_update", json!({ "label": "Net revenue" })).await;
+    settle().await;
+    assert!(number(&changes, "listener") > 0.0, "a new label redescribes the tools");
 }
 
 #[wasm_bindgen_test]

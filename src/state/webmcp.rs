@@ -95,17 +95,18 @@ struct BlockTools {
 }
 
 /// What a block's tool descriptions depend on. A block whose signature changes (a new title, or a
-/// different block under the same id after a dashboard was replaced) gets its tools registered anew.
+/// different block under the same id after a dashboard was replaced) gets its tools registered anew;
+/// a new value in a KPI does not.
 #[derive(Clone, Debug, PartialEq)]
 struct Signature {
     kind: WidgetKind,
-    summary: String,
+    name: String,
     created_ms: f64,
 }
 
 impl Signature {
     fn of(block: &Block) -> Signature {
-        Signature { kind: block.kind, summary: AutoUi::summary(block), created_ms: block.created_ms }
+        Signature { kind: block.kind, name: AutoUi::name(block), created_ms: block.created_ms }
     }
 }
 
@@ -179,15 +180,15 @@ const RECALL: &str = "recall";
 fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<PageTool> {
     let id = block.id.clone();
     let kind = block.kind;
-    let summary = AutoUi::summary(block);
-    let widget = format!("the {kind} widget \"{summary}\" ({id})");
+    let name = AutoUi::name(block);
+    let widget = format!("the {kind} widget \"{name}\" ({id})");
 
     let get = {
         let id = id.clone();
         PageTool {
             spec: ToolSpec {
                 name: format!("block_{id}_get"),
-                title: Some(format!("Read {kind} \"{summary}\"")),
+                title: Some(format!("Read {kind} \"{name}\"")),
                 description: format!(
                     "Read {widget} on this page's dashboard: its type, current data, and layout (x, y, width, \
                      height in a 12-column grid)."
@@ -208,7 +209,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
         PageTool {
             spec: ToolSpec {
                 name: format!("block_{id}_update"),
-                title: Some(format!("Change {kind} \"{summary}\"")),
+                title: Some(format!("Change {kind} \"{name}\"")),
                 description: format!(
                     "Change the data of {widget}: pass only the fields to change, the others are kept. The \
                      result is validated against the {kind} schema; if it does not fit, nothing changes and the \
@@ -231,7 +232,7 @@ fn block_tools(block: &Block, server: &Rc<AutoUi>, canvas: CanvasCtx) -> Vec<Pag
     let remove = PageTool {
         spec: ToolSpec {
             name: format!("block_{id}_remove"),
-            title: Some(format!("Remove {kind} \"{summary}\"")),
+            title: Some(format!("Remove {kind} \"{name}\"")),
             description: format!("Remove {widget} from this page's dashboard (the person can undo it)."),
             input_schema: no_arguments(),
             read_only: false,

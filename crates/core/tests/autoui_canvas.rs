@@ -42,6 +42,23 @@ fn list_shows_every_widget_with_its_type_layout_and_summary() {
     );
 }
 
+/// The per-widget WebMCP tools are described by the name: a KPI's new value must not change it (its
+/// tools would be registered anew on every refresh), a new label must.
+#[test]
+fn a_widgets_name_leaves_out_a_kpis_value_and_follows_its_label() {
+    let h = Harness::new();
+    let card = stat_card(&h);
+    let table = h.show("data-table", json!({"title": "Cities", "rows": [{"city": "Lyon"}]}));
+    assert_eq!(AutoUi::name(&h.block(&card)), "Revenue");
+    assert_eq!(AutoUi::name(&h.block(&table)), "Cities", "a widget without a value is named as summarised");
+
+    h.ok("canvas", canvas("update", &card, json!({"data": {"value": "151.0"}})));
+    assert_eq!(AutoUi::summary(&h.block(&card)), "Revenue: 151.0 k€");
+    assert_eq!(AutoUi::name(&h.block(&card)), "Revenue");
+    h.ok("canvas", canvas("update", &card, json!({"data": {"label": "Net revenue"}})));
+    assert_eq!(AutoUi::name(&h.block(&card)), "Net revenue");
+}
+
 #[test]
 fn update_merges_the_fields_given_and_returns_the_new_state() {
     let h = Harness::new();

@@ -181,9 +181,14 @@ impl AutoUi {
         })
     }
 
-    /// One line naming a block (its title or label), for `canvas list` and per-widget tool descriptions.
+    /// One line naming a block (its title or label, with a KPI's value), for `canvas list`.
     pub fn summary(block: &Block) -> String {
         view::summary(block)
+    }
+
+    /// What a block is (its title or label, without a KPI's value), for per-widget tool descriptions.
+    pub fn name(block: &Block) -> String {
+        view::name(block)
     }
 
     /// `{id, type, layout, summary}` (and `style` when set): a block as `canvas list` shows it, for

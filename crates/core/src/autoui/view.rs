@@ -111,39 +111,33 @@ fn elide(value: &Value, path: &str, notes: &mut Vec<String>) -> Value {
 /// text, else its type.
 pub fn summary(block: &Block) -> String {
     let data = &*block.data;
-    let text = |key: &str| {
-        data.get(key)
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|text| !text.is_empty())
-    };
     let kpi = matches!(block.kind, WidgetKind::Stat | WidgetKind::StatCard);
-    let line = match (text("label"), data.get("value")) {
+    match (text(data, "label"), data.get("value")) {
         (Some(label), Some(value)) if kpi => {
-            let value = value
-                .as_str()
-                .map_or_else(|| value.to_string(), str::to_owned);
-            let unit = text("unit")
-                .map(|unit| format!(" {unit}"))
-                .unwrap_or_default();
-            format!("{label}: {value}{unit}")
+            let value = value.as_str().map_or_else(|| value.to_string(), str::to_owned);
+            let unit = text(data, "unit").map(|unit| format!(" {unit}")).unwrap_or_default();
+            shorten(&format!("{label}: {value}{unit}"))
         }
-        _ => [
-            "title",
-            "label",
-            "name",
-            "content",
-            "message",
-            "placeholder",
-            "code",
-        ]
+        _ => name(block),
+    }
+}
+
+/// [`summary`] without a KPI's value: what the widget is, which stays the same while its numbers
+/// change (the per-widget WebMCP tools are described by it, so a refreshed value does not
+/// re-register them).
+pub fn name(block: &Block) -> String {
+    let line = ["title", "label", "name", "content", "message", "placeholder", "code"]
         .iter()
-        .find_map(|key| text(key))
+        .find_map(|key| text(&block.data, key))
         .and_then(|found| found.lines().map(str::trim).find(|line| !line.is_empty()))
         .map(|line| line.trim_start_matches('#').trim().to_owned())
-        .unwrap_or_else(|| format!("untitled {}", block.kind)),
-    };
+        .unwrap_or_else(|| format!("untitled {}", block.kind));
     shorten(&line)
+}
+
+/// The non-blank text of field `key`, trimmed.
+fn text<'a>(data: &'a Value, key: &str) -> Option<&'a str> {
+    data.get(key).and_then(Value::as_str).map(str::trim).filter(|text| !text.is_empty())
 }
 
 fn shorten(line: &str) -> String {
