@@ -4,7 +4,8 @@
 //! agent's and the person's, with the origin "another agent". The person decides whether they are
 //! offered at all, and whether `recall` (every stored MCP result) is among them ([`PageAccess`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::rc::Rc;
 
 use autoui_core::autoui::AutoUi;
@@ -90,6 +91,8 @@ struct PageTools {
 
 struct BlockTools {
     signature: Signature,
+    /// The data the signature was computed from: while a block still holds it, nothing is recomputed.
+    described: Arc<Value>,
     // Held for their `Drop`, which unregisters them.
     _registrations: Vec<Registration>,
 }
@@ -110,9 +113,20 @@ impl Signature {
     }
 }
 
+impl BlockTools {
+    /// Whether these tools were described from `block` as it is now (the same data, not just equal).
+    fn described_from(&self, block: &Block) -> bool {
+        Arc::ptr_eq(&self.described, &block.data)
+            && self.signature.kind == block.kind
+            && self.signature.created_ms == block.created_ms
+    }
+}
+
 impl PageTools {
     /// Registers the page-level tools `access` allows, unregisters the tools of blocks that are gone
-    /// or changed, then registers those of new ones; with access off, unregisters everything.
+    /// or changed, then registers those of new ones; with access off, unregisters everything. Runs on
+    /// every change to the canvas, so a block whose data is the one its tools were described from
+    /// costs a pointer comparison.
     fn sync(&mut self, canvas: CanvasCtx, access: PageAccess) {
         if !access.tools {
             self.page = None;
@@ -125,23 +139,34 @@ impl PageTools {
             let page = page_tools(&self.server, access).into_iter().filter_map(|tool| self.bridge.register(tool).ok());
             self.page = Some((access, page.collect()));
         }
-        let current: Vec<(BlockId, Signature)> = canvas.with_store(|store| {
-            store.canvas().blocks().iter().map(|block| (block.id.clone(), Signature::of(block))).collect()
-        });
-        let wanted: HashMap<&BlockId, &Signature> = current.iter().map(|(id, signature)| (id, signature)).collect();
-        self.blocks.retain(|id, tools| wanted.get(id).is_some_and(|signature| **signature == tools.signature));
-        for (id, signature) in &current {
-            if self.blocks.contains_key(id) {
-                continue;
+        let registered = &mut self.blocks;
+        let (shown, changed) = canvas.with_store(|store| {
+            let mut shown = HashSet::new();
+            let mut changed = Vec::new();
+            for block in store.canvas().blocks() {
+                shown.insert(block.id.clone());
+                let tools = registered.get_mut(&block.id);
+                if tools.as_ref().is_some_and(|tools| tools.described_from(block)) {
+                    continue;
+                }
+                let signature = Signature::of(block);
+                match tools {
+                    Some(tools) if tools.signature == signature => tools.described = block.data.clone(),
+                    _ => changed.push((block.clone(), signature)),
+                }
             }
-            let Some(block) = CanvasPort::get(&canvas, id) else {
-                continue;
-            };
+            (shown, changed)
+        });
+        registered.retain(|id, _| shown.contains(id));
+        for (block, signature) in changed {
+            // Dropped first, so a tool offered again is never a duplicate name.
+            registered.remove(&block.id);
             let registrations = block_tools(&block, &self.server, canvas)
                 .into_iter()
                 .filter_map(|tool| self.bridge.register(tool).ok())
                 .collect();
-            self.blocks.insert(id.clone(), BlockTools { signature: signature.clone(), _registrations: registrations });
+            let tools = BlockTools { signature, described: block.data.clone(), _registrations: registrations };
+            registered.insert(block.id.clone(), tools);
         }
     }
 }
