@@ -865,6 +865,46 @@ async fn stat_card_trend_colours_follow_direction_and_flat_is_neutral() {
     assert!(texts(&mounted, ".au-stat-card__trend")[0].contains("-8%"));
 }
 
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
+export function watch_mutations(target) {
+  const watch = { records: [] };
+  watch.observer = new MutationObserver((list) => watch.records.push(...list));
+  watch.observer.observe(target, { subtree: true, childList: true, attributes: true, characterData: true });
+  return watch;
+}
+export function mutations(watch) {
+  watch.records.push(...watch.observer.takeRecords());
+  watch.observer.disconnect();
+  const element = (node) => (node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement);
+  return watch.records.map((record) => `${record.type} ${record.attributeName ?? ''} ${element(record.target)?.className ?? ''}`.trim());
+}
+"#)]
+extern "C" {
+    fn watch_mutations(target: &HtmlElement) -> JsValue;
+    fn mutations(watch: &JsValue) -> Vec<String>;
+}
+
+/// A refreshed figure changes its text and nothing else in the page (a live KPI refreshed every few
+/// seconds touches one text node); parts come and go with the data.
+#[wasm_bindgen_test]
+async fn stat_card_updates_its_figures_in_place_and_rebuilds_only_when_its_parts_change() {
+    let mounted = mount_widget(WidgetKind::StatCard, json!({"label": "Orders", "value": "12", "delta": "+2", "trend": "up", "unit": "k"}));
+    settle().await;
+    let watch = watch_mutations(&mounted.container);
+    update(&mounted, json!({"label": "Orders", "value": "13", "delta": "+2", "trend": "up", "unit": "k"})).await;
+    assert_eq!(texts(&mounted, ".au-stat-card__value"), ["13"]);
+    let changed = mutations(&watch);
+    assert!(!changed.is_empty() && changed.iter().all(|change| change.ends_with("au-stat-card__value")), "only the value changed: {changed:?}");
+
+    update(&mounted, json!({"label": "Orders today", "value": "14", "variant": "warning"})).await;
+    assert_eq!(texts(&mounted, ".au-stat-card__label"), ["Orders today"]);
+    assert!(has_class(&mounted, ".au-stat-card", "au-stat-card--warning"));
+    assert!(mounted.query(".au-stat-card__unit").is_none() && mounted.query(".au-stat-card__trend").is_none(), "gone parts are gone");
+    update(&mounted, json!({"label": "Orders today", "value": "15", "unit": "k", "delta": "+1", "trend": "down"})).await;
+    assert_eq!(texts(&mounted, ".au-stat-card__unit"), ["k"]);
+    assert!(has_class(&mounted, ".au-stat-card__trend", "au-stat-card__trend--bad"));
+}
+
 #[wasm_bindgen_test]
 async fn stat_card_with_nothing_shows_an_empty_state() {
     let mounted = mount_widget(WidgetKind::StatCard, json!({}));

@@ -173,47 +173,134 @@ impl StatCardData {
     }
 }
 
-#[component]
-pub fn StatCard(props: WidgetProps) -> impl IntoView {
-    let data = props.data;
-    move || {
-        data.with(|value| match parse::<StatCardData>(value) {
-            Ok(card) if card.label.is_none() && card.value.is_none() => {
-                view! { <EmptyState message="No figure to show yet" /> }.into_any()
-            }
-            Ok(card) => card_view(card).into_any(),
-            Err(error) => view! { <WidgetError message=format!("the stat-card data is not valid: {error}") /> }.into_any(),
-        })
+/// A card as shown: its texts and classes, read from the data once per change.
+#[derive(Clone, PartialEq)]
+struct Shown {
+    class: &'static str,
+    label: Option<String>,
+    value: String,
+    unit: Option<String>,
+    trend: Option<ShownTrend>,
+    previous: Option<String>,
+}
+
+#[derive(Clone, PartialEq)]
+struct ShownTrend {
+    class: &'static str,
+    arrow: Option<&'static str>,
+    spoken: String,
+    text: Option<String>,
+}
+
+impl Shown {
+    fn of(card: StatCardData) -> Shown {
+        let trend = card.trend_line().map(|TrendLine { direction, text, mood }| ShownTrend {
+            class: mood.class(),
+            arrow: direction.map(Direction::arrow),
+            spoken: format!("{}{}: ", direction.map(|d| d.spoken()).unwrap_or("change"), mood.spoken()),
+            text,
+        });
+        Shown {
+            class: card.variant_class(),
+            trend,
+            label: card.label,
+            value: card.value.unwrap_or_else(|| "—".to_owned()),
+            unit: card.unit.filter(|unit| !unit.trim().is_empty()),
+            previous: card.previous_value.filter(|p| !p.trim().is_empty()),
+        }
+    }
+
+    /// Which parts the card has: its elements change only when this does.
+    fn parts(&self) -> Parts {
+        Parts {
+            label: self.label.is_some(),
+            unit: self.unit.is_some(),
+            trend: self.trend.as_ref().map(|trend| (trend.arrow.is_some(), trend.text.is_some())),
+            previous: self.previous.is_some(),
+        }
     }
 }
 
-fn card_view(card: StatCardData) -> impl IntoView {
-    let class = card.variant_class();
-    let trend = card.trend_line().map(|TrendLine { direction, text, mood }| {
-        let spoken = format!(
-            "{}{}: ",
-            direction.map(|d| d.spoken()).unwrap_or("change"),
-            mood.spoken()
-        );
+#[derive(Clone, Copy, PartialEq)]
+struct Parts {
+    label: bool,
+    unit: bool,
+    /// Whether the trend line has an arrow and a text.
+    trend: Option<(bool, bool)>,
+    previous: bool,
+}
+
+/// What the widget shows: a card with these parts, a state without a card, or why it cannot.
+#[derive(Clone, PartialEq)]
+enum Layout {
+    Card(Parts),
+    Empty,
+    Invalid(String),
+}
+
+/// A refreshed figure changes the texts it touches and nothing else: the card's elements are built
+/// again only when its parts change (a trend appears, the unit goes).
+#[component]
+pub fn StatCard(props: WidgetProps) -> impl IntoView {
+    let data = props.data;
+    let shown = Memo::new(move |_| {
+        data.with(|value| match parse::<StatCardData>(value) {
+            Ok(card) if card.label.is_none() && card.value.is_none() => Ok(None),
+            Ok(card) => Ok(Some(Shown::of(card))),
+            Err(error) => Err(error),
+        })
+    });
+    let layout = Memo::new(move |_| {
+        shown.with(|shown| match shown {
+            Ok(Some(card)) => Layout::Card(card.parts()),
+            Ok(None) => Layout::Empty,
+            Err(error) => Layout::Invalid(error.clone()),
+        })
+    });
+    move || match layout.get() {
+        Layout::Card(parts) => card_view(shown, parts).into_any(),
+        Layout::Empty => view! { <EmptyState message="No figure to show yet" /> }.into_any(),
+        Layout::Invalid(error) => view! { <WidgetError message=format!("the stat-card data is not valid: {error}") /> }.into_any(),
+    }
+}
+
+type ShownCard = Memo<Result<Option<Shown>, String>>;
+
+/// A text of the card as it is now (empty while the card is not shown).
+fn text(shown: ShownCard, pick: fn(&Shown) -> Option<String>) -> impl Fn() -> String + Copy {
+    move || shown.with(|shown| shown.as_ref().ok().and_then(Option::as_ref).and_then(pick).unwrap_or_default())
+}
+
+/// A class of the card as it is now.
+fn class(shown: ShownCard, pick: fn(&Shown) -> &'static str) -> impl Fn() -> &'static str + Copy {
+    move || shown.with(|shown| shown.as_ref().ok().and_then(Option::as_ref).map_or("", pick))
+}
+
+/// The card with `parts`, its texts and classes following `shown`.
+fn card_view(shown: ShownCard, parts: Parts) -> impl IntoView {
+    let trend = parts.trend.map(|(arrow, with_text)| {
         view! {
-            <p class=mood.class()>
-                {direction.map(|d| view! { <span class="au-stat-card__arrow" aria-hidden="true">{d.arrow()}</span> })}
-                <span class="au-visually-hidden">{spoken}</span>
-                {text}
+            <p class=class(shown, |card| card.trend.as_ref().map_or("", |trend| trend.class))>
+                {arrow.then(|| view! {
+                    <span class="au-stat-card__arrow" aria-hidden="true">
+                        {text(shown, |card| card.trend.as_ref()?.arrow.map(str::to_owned))}
+                    </span>
+                })}
+                <span class="au-visually-hidden">{text(shown, |card| card.trend.as_ref().map(|trend| trend.spoken.clone()))}</span>
+                {with_text.then(|| text(shown, |card| card.trend.as_ref()?.text.clone()))}
             </p>
         }
     });
-    let unit = card.unit.filter(|unit| !unit.trim().is_empty());
     view! {
-        <div class=class>
-            {card.label.map(|label| view! { <p class="au-stat-card__label">{label}</p> })}
+        <div class=class(shown, |card| card.class)>
+            {parts.label.then(|| view! { <p class="au-stat-card__label">{text(shown, |card| card.label.clone())}</p> })}
             <p class="au-stat-card__figure">
-                <span class="au-stat-card__value">{card.value.unwrap_or_else(|| "—".to_owned())}</span>
-                {unit.map(|unit| view! { <span class="au-stat-card__unit">{unit}</span> })}
+                <span class="au-stat-card__value">{text(shown, |card| Some(card.value.clone()))}</span>
+                {parts.unit.then(|| view! { <span class="au-stat-card__unit">{text(shown, |card| card.unit.clone())}</span> })}
             </p>
             {trend}
-            {card.previous_value.filter(|p| !p.trim().is_empty()).map(|previous| view! {
-                <p class="au-stat-card__previous">"prev: " {previous}</p>
+            {parts.previous.then(|| view! {
+                <p class="au-stat-card__previous">"prev: " {text(shown, |card| card.previous.clone())}</p>
             })}
         </div>
     }
