@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, KeyboardEvent, PointerEvent, SvgElement};
 
 use crate::widgets::chart_rich::model::{Chart, ChartKind, Series};
-use crate::widgets::chart_rich::frame::{PlotBox, PlotSvg};
+use crate::widgets::chart_rich::frame::{CENTRED, END_MIDDLE, MIDDLE, PlotBox, PlotSvg, svg_line, svg_text};
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::chart_rich::{LABEL_CHARS, format_value, short_label};
 
@@ -210,57 +210,32 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
 
     let unit = chart.unit.trim().to_owned();
     let right_unit = chart.series.iter().find(|s| s.right).map(|s| s.unit(&chart).trim().to_owned()).unwrap_or_default();
+    // The axes and the category labels are drawn as markup: they take no events and carry no state,
+    // and one string is far cheaper to build than an element per tick and label.
     let axes = move || {
-        let (unit, right_unit) = (unit.clone(), right_unit.clone());
         frame.with(|f| {
-            let grid = f
-                .ticks
-                .values()
-                .into_iter()
-                .map(|value| {
-                    let y = num(f.y.map(value));
-                    let zero = value == 0.0 && f.ticks.min < 0.0;
-                    view! {
-                        <line class="au-chart-rich__grid" class:au-chart-rich__grid--zero=zero
-                            x1=num(f.plot.left) x2=num(f.plot.right) y1=y.clone() y2=y.clone() />
-                        <text class="au-chart-rich__tick" x=num(f.plot.left - 8.0) y=y text-anchor="end"
-                            dominant-baseline="middle">{f.ticks.label(value)}</text>
-                    }
-                })
-                .collect_view();
-            let unit = (!unit.is_empty()).then(|| {
-                view! {
-                    <text class="au-chart-rich__unit" x=num(f.plot.left - 8.0) y="10" text-anchor="end"
-                        dominant-baseline="middle">{unit}</text>
-                }
-            });
-            let right_axis = f.y_right.map(|(ticks, y)| {
-                let labels = ticks
-                    .values()
-                    .into_iter()
-                    .map(|value| view! {
-                        <text class="au-chart-rich__tick au-chart-rich__tick--right" x=num(f.plot.right + 8.0) y=num(y.map(value))
-                            dominant-baseline="middle">{ticks.label(value)}</text>
-                    })
-                    .collect_view();
-                let unit = (!right_unit.is_empty()).then(|| view! {
-                    <text class="au-chart-rich__unit" x=num(f.plot.right + 8.0) y="10" dominant-baseline="middle">{right_unit.clone()}</text>
-                });
-                view! {
-                    <line class="au-chart-rich__axis" x1=num(f.plot.right) x2=num(f.plot.right) y1=num(f.plot.top) y2=num(f.plot.bottom) />
-                    {unit}
-                    {labels}
-                }
-            });
-            view! {
-                <g aria-hidden="true">
-                    {unit}
-                    {grid}
-                    {right_axis}
-                    <line class="au-chart-rich__axis" x1=num(f.plot.left) x2=num(f.plot.right)
-                        y1=num(f.baseline()) y2=num(f.baseline()) />
-                </g>
+            let mut out = String::new();
+            if !unit.is_empty() {
+                svg_text(&mut out, "au-chart-rich__unit", (f.plot.left - 8.0, 10.0), END_MIDDLE, &unit);
             }
+            for value in f.ticks.values() {
+                let y = f.y.map(value);
+                let zero = if value == 0.0 && f.ticks.min < 0.0 { " au-chart-rich__grid--zero" } else { "" };
+                svg_line(&mut out, &format!("au-chart-rich__grid{zero}"), (f.plot.left, y), (f.plot.right, y));
+                svg_text(&mut out, "au-chart-rich__tick", (f.plot.left - 8.0, y), END_MIDDLE, &f.ticks.label(value));
+            }
+            if let Some((ticks, y)) = f.y_right {
+                svg_line(&mut out, "au-chart-rich__axis", (f.plot.right, f.plot.top), (f.plot.right, f.plot.bottom));
+                if !right_unit.is_empty() {
+                    svg_text(&mut out, "au-chart-rich__unit", (f.plot.right + 8.0, 10.0), MIDDLE, &right_unit);
+                }
+                for value in ticks.values() {
+                    let class = "au-chart-rich__tick au-chart-rich__tick--right";
+                    svg_text(&mut out, class, (f.plot.right + 8.0, y.map(value)), MIDDLE, &ticks.label(value));
+                }
+            }
+            svg_line(&mut out, "au-chart-rich__axis", (f.plot.left, f.baseline()), (f.plot.right, f.baseline()));
+            out
         })
     };
 
@@ -268,19 +243,12 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
         let chart = chart.clone();
         move || {
             frame.with(|f| {
-                let every = f.label_every;
-                chart
-                    .categories
-                    .iter()
-                    .enumerate()
-                    .filter(|(index, _)| index % every == 0)
-                    .map(|(index, label)| {
-                        view! {
-                            <text class="au-chart-rich__label" x=num(f.x.center(index)) y=num(f.plot.bottom + 17.0)
-                                text-anchor="middle">{short_label(label, LABEL_CHARS)}</text>
-                        }
-                    })
-                    .collect_view()
+                let mut out = String::new();
+                for (index, label) in chart.categories.iter().enumerate().step_by(f.label_every.max(1)) {
+                    let (x, y) = (f.x.center(index), f.plot.bottom + 17.0);
+                    svg_text(&mut out, "au-chart-rich__label", (x, y), CENTRED, &short_label(label, LABEL_CHARS));
+                }
+                out
             })
         }
     };
@@ -413,9 +381,9 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
     view! {
         <div class="au-chart-rich__plot" node_ref=node>
             <PlotSvg size description dimensions on_mark hit=(area, Callback::new(on_pointer))>
-                {axes}
+                <g aria-hidden="true" inner_html=axes></g>
                 {highlight}
-                {labels}
+                <g inner_html=labels></g>
                 {marks}
             </PlotSvg>
             {tooltip}

@@ -1,9 +1,13 @@
 //! What the plots with axes share (vertical bars and lines, horizontal bars, scatter and bubble):
 //! the box their axes leave for the marks, and the plot's SVG with its description, focus that
 //! follows the marks (the arrow keys move it, see `move_focus`) and, for the plots that follow the
-//! pointer by category, a hit area over the marks.
+//! pointer by category, a hit area over the marks; and the markup their axes and labels are drawn
+//! as (`svg_line`, `svg_text`: set as `inner_html`, one string instead of an element per tick).
+
+use std::fmt::Write;
 
 use autoui_core::view::chart::num;
+use autoui_core::view::markdown::escape_html;
 use leptos::prelude::*;
 use web_sys::{FocusEvent, KeyboardEvent, PointerEvent};
 
@@ -62,4 +66,37 @@ pub(crate) fn PlotSvg(
             {hit}
         </svg>
     }
+}
+
+/// How a text of [`svg_text`] sits on its point: right-aligned and vertically centred (left axis).
+pub(crate) const END_MIDDLE: &str = " text-anchor=\"end\" dominant-baseline=\"middle\"";
+/// Left-aligned and vertically centred (the y axis's title).
+pub(crate) const START_MIDDLE: &str = " text-anchor=\"start\" dominant-baseline=\"middle\"";
+/// Vertically centred (right axis).
+pub(crate) const MIDDLE: &str = " dominant-baseline=\"middle\"";
+/// Centred on its x (category labels).
+pub(crate) const CENTRED: &str = " text-anchor=\"middle\"";
+
+/// Appends an SVG line of `class` from `from` to `to` to `out` (markup for `inner_html`).
+pub(crate) fn svg_line(out: &mut String, class: &str, from: (f64, f64), to: (f64, f64)) {
+    let _ = write!(
+        out,
+        "<line class=\"{class}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"></line>",
+        num(from.0),
+        num(from.1),
+        num(to.0),
+        num(to.1)
+    );
+}
+
+/// Appends an SVG text of `class` at `at`, placed by `placement` ([`END_MIDDLE`], ...), to `out`;
+/// `text` is escaped.
+pub(crate) fn svg_text(out: &mut String, class: &str, at: (f64, f64), placement: &str, text: &str) {
+    let _ = write!(
+        out,
+        "<text class=\"{class}\" x=\"{}\" y=\"{}\"{placement}>{}</text>",
+        num(at.0),
+        num(at.1),
+        escape_html(text)
+    );
 }

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, PointerEvent};
 
 use crate::widgets::chart_rich::cartesian::first_mark;
-use crate::widgets::chart_rich::frame::{PlotBox, PlotSvg};
+use crate::widgets::chart_rich::frame::{CENTRED, END_MIDDLE, PlotBox, PlotSvg, svg_line, svg_text};
 use crate::widgets::chart_rich::model::Chart;
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::chart_rich::{LABEL_CHARS, format_value, short_label, tooltip_transform};
@@ -122,32 +122,21 @@ pub fn HorizontalPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl In
     };
 
     let unit = chart.unit.trim().to_owned();
+    // Markup, as in `cartesian.rs`: no events, no state.
     let axes = move || {
-        let unit = unit.clone();
         frame.with(|f| {
-            let grid = f
-                .ticks
-                .values()
-                .into_iter()
-                .map(|value| {
-                    let x = num(f.x.map(value));
-                    view! {
-                        <line class="au-chart-rich__grid" class:au-chart-rich__grid--zero=value == 0.0 && f.ticks.min < 0.0
-                            x1=x.clone() x2=x.clone() y1=num(f.plot.top) y2=num(f.plot.bottom) />
-                        <text class="au-chart-rich__tick" x=x y=num(f.plot.bottom + 16.0) text-anchor="middle">{f.ticks.label(value)}</text>
-                    }
-                })
-                .collect_view();
-            let unit = (!unit.is_empty()).then(|| view! {
-                <text class="au-chart-rich__unit" x=num(f.plot.right) y="10" text-anchor="end" dominant-baseline="middle">{unit}</text>
-            });
-            view! {
-                <g aria-hidden="true">
-                    {unit}
-                    {grid}
-                    <line class="au-chart-rich__axis" x1=num(f.baseline()) x2=num(f.baseline()) y1=num(f.plot.top) y2=num(f.plot.bottom) />
-                </g>
+            let mut out = String::new();
+            if !unit.is_empty() {
+                svg_text(&mut out, "au-chart-rich__unit", (f.plot.right, 10.0), END_MIDDLE, &unit);
             }
+            for value in f.ticks.values() {
+                let x = f.x.map(value);
+                let zero = if value == 0.0 && f.ticks.min < 0.0 { " au-chart-rich__grid--zero" } else { "" };
+                svg_line(&mut out, &format!("au-chart-rich__grid{zero}"), (x, f.plot.top), (x, f.plot.bottom));
+                svg_text(&mut out, "au-chart-rich__tick", (x, f.plot.bottom + 16.0), CENTRED, &f.ticks.label(value));
+            }
+            svg_line(&mut out, "au-chart-rich__axis", (f.baseline(), f.plot.top), (f.baseline(), f.plot.bottom));
+            out
         })
     };
 
@@ -155,15 +144,12 @@ pub fn HorizontalPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl In
         let chart = chart.clone();
         move || {
             frame.with(|f| {
-                chart
-                    .categories
-                    .iter()
-                    .enumerate()
-                    .map(|(index, label)| view! {
-                        <text class="au-chart-rich__label" x=num(f.plot.left - 8.0) y=num(f.y.center(index)) text-anchor="end"
-                            dominant-baseline="middle">{short_label(label, LABEL_CHARS)}</text>
-                    })
-                    .collect_view()
+                let mut out = String::new();
+                for (index, label) in chart.categories.iter().enumerate() {
+                    let at = (f.plot.left - 8.0, f.y.center(index));
+                    svg_text(&mut out, "au-chart-rich__label", at, END_MIDDLE, &short_label(label, LABEL_CHARS));
+                }
+                out
             })
         }
     };
@@ -268,9 +254,9 @@ pub fn HorizontalPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl In
     view! {
         <div class="au-chart-rich__plot" node_ref=node>
             <PlotSvg size description dimensions on_mark hit=(area, Callback::new(on_pointer))>
-                {axes}
+                <g aria-hidden="true" inner_html=axes></g>
                 {highlight}
-                {labels}
+                <g inner_html=labels></g>
                 {marks}
             </PlotSvg>
             {tooltip}

@@ -9,7 +9,7 @@ use autoui_core::view::present::format_number;
 use leptos::html::Div;
 use leptos::prelude::*;
 
-use crate::widgets::chart_rich::frame::{PlotBox, PlotSvg};
+use crate::widgets::chart_rich::frame::{CENTRED, END_MIDDLE, PlotBox, PlotSvg, START_MIDDLE, svg_line, svg_text};
 use crate::widgets::chart_rich::model::{Chart, ChartKind};
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::chart_rich::tooltip_transform;
@@ -88,50 +88,29 @@ pub fn ScatterPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl IntoV
     let kind = chart.kind;
 
     let (x_title, y_title) = (chart.x_title.clone(), chart.y_title.clone());
+    // Markup, as in `cartesian.rs`: no events, no state.
     let axes = move || {
-        let (x_title, y_title) = (x_title.clone(), y_title.clone());
         frame.with(|f| {
-            let horizontal = f
-                .y_ticks
-                .values()
-                .into_iter()
-                .map(|value| {
-                    let y = num(f.y.map(value));
-                    view! {
-                        <line class="au-chart-rich__grid" x1=num(f.plot.left) x2=num(f.plot.right) y1=y.clone() y2=y.clone() />
-                        <text class="au-chart-rich__tick" x=num(f.plot.left - 8.0) y=y text-anchor="end" dominant-baseline="middle">
-                            {f.y_ticks.label(value)}
-                        </text>
-                    }
-                })
-                .collect_view();
-            let vertical = f
-                .x_ticks
-                .values()
-                .into_iter()
-                .map(|value| {
-                    let x = num(f.x.map(value));
-                    view! {
-                        <line class="au-chart-rich__grid" x1=x.clone() x2=x.clone() y1=num(f.plot.top) y2=num(f.plot.bottom) />
-                        <text class="au-chart-rich__tick" x=x y=num(f.plot.bottom + 16.0) text-anchor="middle">{f.x_ticks.label(value)}</text>
-                    }
-                })
-                .collect_view();
-            let x_title = x_title.map(|title| view! {
-                <text class="au-chart-rich__axis-title" x=num((f.plot.left + f.plot.right) / 2.0) y=num(f.plot.height - 4.0) text-anchor="middle">{title}</text>
-            });
-            let y_title = y_title.map(|title| view! {
-                <text class="au-chart-rich__axis-title" x=num(f.plot.left - 8.0) y="10" text-anchor="start" dominant-baseline="middle">{title}</text>
-            });
-            view! {
-                <g aria-hidden="true">
-                    {horizontal}
-                    {vertical}
-                    <line class="au-chart-rich__axis" x1=num(f.plot.left) x2=num(f.plot.right) y1=num(f.plot.bottom) y2=num(f.plot.bottom) />
-                    {x_title}
-                    {y_title}
-                </g>
+            let mut out = String::new();
+            for value in f.y_ticks.values() {
+                let y = f.y.map(value);
+                svg_line(&mut out, "au-chart-rich__grid", (f.plot.left, y), (f.plot.right, y));
+                svg_text(&mut out, "au-chart-rich__tick", (f.plot.left - 8.0, y), END_MIDDLE, &f.y_ticks.label(value));
             }
+            for value in f.x_ticks.values() {
+                let x = f.x.map(value);
+                svg_line(&mut out, "au-chart-rich__grid", (x, f.plot.top), (x, f.plot.bottom));
+                svg_text(&mut out, "au-chart-rich__tick", (x, f.plot.bottom + 16.0), CENTRED, &f.x_ticks.label(value));
+            }
+            svg_line(&mut out, "au-chart-rich__axis", (f.plot.left, f.plot.bottom), (f.plot.right, f.plot.bottom));
+            if let Some(title) = &x_title {
+                let at = ((f.plot.left + f.plot.right) / 2.0, f.plot.height - 4.0);
+                svg_text(&mut out, "au-chart-rich__axis-title", at, CENTRED, title);
+            }
+            if let Some(title) = &y_title {
+                svg_text(&mut out, "au-chart-rich__axis-title", (f.plot.left - 8.0, 10.0), START_MIDDLE, title);
+            }
+            out
         })
     };
 
@@ -191,7 +170,7 @@ pub fn ScatterPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl IntoV
     view! {
         <div class="au-chart-rich__plot" node_ref=node>
             <PlotSvg size description dimensions on_mark>
-                {axes}
+                <g aria-hidden="true" inner_html=axes></g>
                 {marks}
             </PlotSvg>
             {tooltip}
