@@ -142,6 +142,16 @@ for file in "$bundle.js" "${bundle}_bg.wasm"; do
     fail "could not update the integrity of $file in index.html"
   fi
 done
+# The main bundle imports the loader glue, so the bundle cannot run before the glue has arrived: the
+# page asks for it with the bundle (as Trunk does for the bundle's snippets) rather than when the bundle
+# has been parsed.
+glue="$split_dir/__wasm_split.js"
+digest="sha384-$(openssl dgst -sha384 -binary "$staging/$glue" | openssl base64 -A)"
+BUNDLE="$bundle" GLUE="$glue" DIGEST="$digest" perl -0pi -e \
+  's{(<link rel="modulepreload" href="([^"]*/)\Q$ENV{BUNDLE}\E\.js"[^>]*>)}{$1\n<link rel="modulepreload" href="$2$ENV{GLUE}" crossorigin="anonymous" integrity="$ENV{DIGEST}">}' \
+  "$html"
+grep -qF "$glue\" crossorigin=\"anonymous\" integrity=\"$digest\"" "$html" ||
+  fail "could not add the preload of $glue to index.html: has Trunk's modulepreload of $bundle.js changed?"
 # The page's policy allows no inline script but Trunk's own (its module loader, and the reload
 # script of `trunk serve`): each one's hash joins script-src. A page whose policy cannot be found, or
 # with an inline script the policy would not name, fails the build rather than start blank.

@@ -4,14 +4,12 @@
 fn main() {
     console_error_panic_hook::set_once();
     autoui::chunks::install();
-    // The gallery and the recipes are made of the views chunk: a page opened on them starts loading
-    // it first and builds the app in the next task, so the chunk compiles while the app is built.
-    if autoui::ui::route::initial_view() == autoui::ui::route::View::Canvas {
-        mount();
-    } else {
+    // The gallery and the recipes are made of the views chunk: a page opened on them asks for it
+    // before reading the saved session, so the chunk arrives while the browser store answers.
+    if autoui::ui::route::initial_view() != autoui::ui::route::View::Canvas {
         autoui::ui::views::views().request();
-        leptos::prelude::set_timeout(mount, std::time::Duration::ZERO);
     }
+    mount();
 }
 
 /// Reads the saved session from the browser store (IndexedDB answers asynchronously), then builds
