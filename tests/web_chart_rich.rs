@@ -228,6 +228,14 @@ async fn a_scatter_plot_draws_a_dot_per_point_and_says_what_it_left_out() {
     next_frame().await;
     let tip = mounted.query("[data-testid=chart-tooltip]").and_then(|t| t.text_content()).unwrap_or_default();
     assert!(tip.contains("x 1") && tip.contains("y 2"), "{tip}");
+    // The pointer over another point shows that point's tooltip instead.
+    let init = web_sys::PointerEventInit::new();
+    init.set_bubbles(true);
+    let over = web_sys::PointerEvent::new_with_event_init_dict("pointerover", &init).expect("pointer event");
+    mark(&mounted, "0-2").dispatch_event(&over).expect("dispatch pointerover");
+    next_frame().await;
+    let tip = mounted.query("[data-testid=chart-tooltip]").and_then(|t| t.text_content()).unwrap_or_default();
+    assert!(tip.contains("x 4") && tip.contains("y 8"), "the hovered point's values: {tip}");
     mounted.container.remove();
 }
 

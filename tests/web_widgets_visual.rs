@@ -482,6 +482,11 @@ async fn chart_rich_renders_hostile_strings_as_text() {
         !style.contains("url("),
         "an unsafe colour is replaced by a palette colour: {style}"
     );
+    // The marks are drawn as markup: their labels must come out as the very strings given.
+    let label = attr(&element(&mounted, "[data-mark=\"1-1\"]"), "aria-label");
+    assert_eq!(label, format!("{}, {}: 4 {}", HOSTILE[3], HOSTILE[3], HOSTILE[1]), "a bar's label keeps the hostile strings as text");
+    let label = attr(&element(&mounted, "[data-mark=\"0-0\"]"), "aria-label");
+    assert_eq!(label, format!("{}, {}: 1 {}", HOSTILE[1], HOSTILE[2], HOSTILE[1]), "a bar's label keeps the hostile strings as text");
 }
 
 /// The width an SVG plot draws at, from its viewBox.

@@ -3,16 +3,18 @@
 //! gridlines, a zero baseline for negative values, a category tooltip on hover, and marks reachable
 //! by keyboard (arrow keys move between points or bars, showing the same tooltip).
 
+use std::fmt::Write;
 use std::sync::Arc;
 
 use autoui_core::view::chart::{Band, Linear, Ticks, area_path, line_path, num, stack};
+use autoui_core::view::markdown::escape_html;
 use leptos::html::Div;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, KeyboardEvent, PointerEvent, SvgElement};
 
 use crate::widgets::chart_rich::model::{Chart, ChartKind, Series};
-use crate::widgets::chart_rich::frame::{CENTRED, END_MIDDLE, MIDDLE, PlotBox, PlotSvg, svg_line, svg_text};
+use crate::widgets::chart_rich::frame::{CENTRED, END_MIDDLE, MIDDLE, Mark, PlotBox, PlotSvg, svg_line, svg_text};
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::chart_rich::{LABEL_CHARS, format_value, short_label};
 
@@ -312,7 +314,11 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                 // Bars first, so lines stay visible over them.
                 let (lines, bars): (Vec<usize>, Vec<usize>) =
                     f.visible.iter().partition(|&&s| draws_line(&chart, &chart.series[s]));
-                bars.into_iter().chain(lines).map(|series| series_marks(&chart, f, series, stop)).collect_view()
+                let mut out = String::new();
+                for series in bars.into_iter().chain(lines) {
+                    series_marks(&mut out, &chart, f, series, stop);
+                }
+                out
             })
         }
     };
@@ -384,101 +390,69 @@ pub fn CartesianPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl Int
                 <g aria-hidden="true" inner_html=axes></g>
                 {highlight}
                 <g inner_html=labels></g>
-                {marks}
+                <g inner_html=marks></g>
             </PlotSvg>
             {tooltip}
         </div>
     }
 }
 
-/// The marks of one series: bars, or an area and a line with a focusable dot per value. Marks are
-/// static (focus and keys are handled once, on the plot), so a long series stays cheap to draw.
-fn series_marks(
-    chart: &Chart,
-    frame: &Frame,
-    series: usize,
-    stop: (usize, usize),
-) -> AnyView {
+/// Appends the marks of one series to `out`: bars, or an area and a line with a focusable dot per
+/// value. Marks are static markup (focus and keys are handled once, on the plot), so a long series
+/// stays cheap to draw.
+fn series_marks(out: &mut String, chart: &Chart, frame: &Frame, series: usize, stop: (usize, usize)) {
     let s = &chart.series[series];
-    let color = s.color.clone();
     let (y, baseline) = frame.scale(chart, series);
-    let mark = |category: usize, value: f64| {
-        let label = format!(
-            "{}, {}: {}",
-            s.label,
-            chart.categories[category],
-            format_value(value, s.unit(chart))
-        );
-        let tabindex = if stop == (series, category) {
-            "0"
-        } else {
-            "-1"
-        };
-        (label, tabindex)
+    let label = |category: usize, value: f64| {
+        format!("{}, {}: {}", s.label, chart.categories[category], format_value(value, s.unit(chart)))
     };
-    let points: Vec<(usize, f64)> = s
+    let points = s.values.iter().enumerate().filter_map(|(category, value)| value.map(|v| (category, v)));
+    let stacked = frame.stacks.iter().find(|(stacked, _)| *stacked == series).map(|(_, stack)| stack);
+    if !draws_line(chart, s) {
+        let style = format!("fill:{}", s.color);
+        for (category, value) in points {
+            let (x, width) = frame.bar(category, series);
+            let (y0, y1) = match stacked.and_then(|stack| stack.get(category).copied().flatten()) {
+                Some((start, end)) => (y.map(end), y.map(start)),
+                None => (y.map(value), baseline),
+            };
+            let geometry = [
+                ("x", x),
+                ("y", y0.min(y1)),
+                ("width", width.max(1.0)),
+                ("height", (y1 - y0).abs().max(1.0)),
+                ("rx", (width / 6.0).min(3.0)),
+            ];
+            let class = if value < 0.0 { "au-chart-rich__bar au-chart-rich__bar--negative" } else { "au-chart-rich__bar" };
+            let label = label(category, value);
+            Mark { tag: "rect", class, geometry: &geometry, style: &style, at: (series, category), stop: stop == (series, category), label: &label }
+                .write(out);
+        }
+        return;
+    }
+    let coords: Vec<Option<(f64, f64)>> = s
         .values
         .iter()
         .enumerate()
-        .filter_map(|(category, value)| value.map(|v| (category, v)))
+        .map(|(category, value)| value.map(|v| (frame.x.center(category), y.map(v))))
         .collect();
-
-    let stacked = frame.stacks.iter().find(|(stacked, _)| *stacked == series).map(|(_, stack)| stack);
-    match draws_line(chart, s) {
-        false => points
-            .into_iter()
-            .map(|(category, value)| {
-                let (x, width) = frame.bar(category, series);
-                let (y0, y1) = match stacked.and_then(|stack| stack.get(category).copied().flatten()) {
-                    Some((start, end)) => (y.map(end), y.map(start)),
-                    None => (y.map(value), baseline),
-                };
-                let (label, tabindex) = mark(category, value);
-                view! {
-                    <rect class="au-chart-rich__bar" class:au-chart-rich__bar--negative=value < 0.0
-                        x=num(x) y=num(y0.min(y1)) width=num(width.max(1.0)) height=num((y1 - y0).abs().max(1.0))
-                        rx=num((width / 6.0).min(3.0)) style:fill=color.clone()
-                        data-mark=format!("{series}-{category}") tabindex=tabindex role="img" aria-label=label />
-                }
-            })
-            .collect_view()
-            .into_any(),
-        true => {
-            let coords: Vec<Option<(f64, f64)>> = s
-                .values
-                .iter()
-                .enumerate()
-                .map(|(category, value)| value.map(|v| (frame.x.center(category), y.map(v))))
-                .collect();
-            let area = (chart.kind == ChartKind::Area && s.line.is_none()).then(|| {
-                view! {
-                    <path class="au-chart-rich__area" d=area_path(&coords, baseline) style:fill=color.clone() />
-                }
-            });
-            // Past a few hundred dots the line says it all: dots then only show when active or focused.
-            let dense = chart.categories.len() * chart.series.len() > 240;
-            let dots = points
-                .into_iter()
-                .map(|(category, value)| {
-                    let (label, tabindex) = mark(category, value);
-                    view! {
-                        <circle class="au-chart-rich__dot" class:au-chart-rich__dot--dense=dense
-                            cx=num(frame.x.center(category)) cy=num(y.map(value)) r="3.5"
-                            style:stroke=color.clone() data-mark=format!("{series}-{category}") tabindex=tabindex
-                            role="img" aria-label=label />
-                    }
-                })
-                .collect_view();
-            view! {
-                <g class="au-chart-rich__series" class:au-chart-rich__series--right=s.right>
-                    {area}
-                    <path class="au-chart-rich__line" d=line_path(&coords) style:stroke=color.clone() />
-                    {dots}
-                </g>
-            }
-            .into_any()
-        }
+    let color = escape_html(&s.color);
+    let right = if s.right { " au-chart-rich__series--right" } else { "" };
+    let _ = write!(out, "<g class=\"au-chart-rich__series{right}\">");
+    if chart.kind == ChartKind::Area && s.line.is_none() {
+        let _ = write!(out, "<path class=\"au-chart-rich__area\" d=\"{}\" style=\"fill:{color}\"></path>", area_path(&coords, baseline));
     }
+    let _ = write!(out, "<path class=\"au-chart-rich__line\" d=\"{}\" style=\"stroke:{color}\"></path>", line_path(&coords));
+    // Past a few hundred dots the line says it all: dots then only show when active or focused.
+    let class = if chart.categories.len() * chart.series.len() > 240 { "au-chart-rich__dot au-chart-rich__dot--dense" } else { "au-chart-rich__dot" };
+    let style = format!("stroke:{}", s.color);
+    for (category, value) in points {
+        let geometry = [("cx", frame.x.center(category)), ("cy", y.map(value)), ("r", 3.5)];
+        let label = label(category, value);
+        Mark { tag: "circle", class, geometry: &geometry, style: &style, at: (series, category), stop: stop == (series, category), label: &label }
+            .write(out);
+    }
+    out.push_str("</g>");
 }
 
 /// The first value of a visible series in reading order: the plot's tab stop.

@@ -1,8 +1,9 @@
 //! What the plots with axes share (vertical bars and lines, horizontal bars, scatter and bubble):
 //! the box their axes leave for the marks, and the plot's SVG with its description, focus that
 //! follows the marks (the arrow keys move it, see `move_focus`) and, for the plots that follow the
-//! pointer by category, a hit area over the marks; and the markup their axes and labels are drawn
-//! as (`svg_line`, `svg_text`: set as `inner_html`, one string instead of an element per tick).
+//! pointer by category, a hit area over the marks; and the markup their axes, labels and marks are
+//! drawn as (`svg_line`, `svg_text`, [`Mark`]: set as `inner_html`, one string instead of an element
+//! per tick or bar; every text in it escaped).
 
 use std::fmt::Write;
 
@@ -99,4 +100,40 @@ pub(crate) fn svg_text(out: &mut String, class: &str, at: (f64, f64), placement:
         num(at.1),
         escape_html(text)
     );
+}
+
+/// A value's mark (a bar, a dot, a point) as markup: focus and the arrow keys find it by its
+/// `data-mark` (see `PlotSvg`), so it needs no handler of its own.
+pub(crate) struct Mark<'a> {
+    /// The SVG element: `rect`, `circle`.
+    pub tag: &'static str,
+    pub class: &'a str,
+    /// Its position and size: attribute name and value.
+    pub geometry: &'a [(&'static str, f64)],
+    /// Its colour (`fill:…`).
+    pub style: &'a str,
+    /// Its series and position (`data-mark`).
+    pub at: (usize, usize),
+    /// Whether it is the plot's one tab stop.
+    pub stop: bool,
+    /// What a screen reader says of it.
+    pub label: &'a str,
+}
+
+impl Mark<'_> {
+    /// Appends the mark to `out`.
+    pub(crate) fn write(&self, out: &mut String) {
+        let Mark { tag, class, geometry, style, at: (series, position), stop, label } = self;
+        let _ = write!(out, "<{tag} class=\"{class}\"");
+        for (name, value) in *geometry {
+            let _ = write!(out, " {name}=\"{}\"", num(*value));
+        }
+        let tabindex = if *stop { 0 } else { -1 };
+        let _ = write!(
+            out,
+            " style=\"{}\" data-mark=\"{series}-{position}\" tabindex=\"{tabindex}\" role=\"img\" aria-label=\"{}\"></{tag}>",
+            escape_html(style),
+            escape_html(label)
+        );
+    }
 }

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, PointerEvent};
 
 use crate::widgets::chart_rich::cartesian::first_mark;
-use crate::widgets::chart_rich::frame::{CENTRED, END_MIDDLE, PlotBox, PlotSvg, svg_line, svg_text};
+use crate::widgets::chart_rich::frame::{CENTRED, END_MIDDLE, Mark, PlotBox, PlotSvg, svg_line, svg_text};
 use crate::widgets::chart_rich::model::Chart;
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::chart_rich::{LABEL_CHARS, format_value, short_label, tooltip_transform};
@@ -171,27 +171,29 @@ pub fn HorizontalPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl In
             frame.with(|f| {
                 let wanted = tab_stop.get_untracked();
                 let stop = if f.visible.contains(&wanted.0) { wanted } else { first_mark(&chart, &f.visible) };
-                let chart = &chart;
-                f.visible
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(slot, &series)| {
-                        let s = &chart.series[series];
-                        (0..chart.categories.len()).filter_map(move |category| {
-                            let (x0, x1) = f.ends(chart, slot, series, category)?;
-                            let value = s.values[category]?;
-                            let (y, thickness) = f.bar(category, slot);
-                            let label = format!("{}, {}: {}", s.label, chart.categories[category], format_value(value, &chart.unit));
-                            Some(view! {
-                                <rect class="au-chart-rich__bar" class:au-chart-rich__bar--negative=value < 0.0
-                                    x=num(x0) y=num(y) width=num((x1 - x0).max(1.0)) height=num(thickness.max(1.0))
-                                    rx=num((thickness / 6.0).min(3.0)) style:fill=s.color.clone()
-                                    data-mark=format!("{series}-{category}") tabindex=if stop == (series, category) { "0" } else { "-1" }
-                                    role="img" aria-label=label />
-                            })
-                        })
-                    })
-                    .collect_view()
+                let mut out = String::new();
+                for (slot, &series) in f.visible.iter().enumerate() {
+                    let s = &chart.series[series];
+                    let style = format!("fill:{}", s.color);
+                    for category in 0..chart.categories.len() {
+                        let (Some((x0, x1)), Some(value)) = (f.ends(&chart, slot, series, category), s.values[category]) else {
+                            continue;
+                        };
+                        let (y, thickness) = f.bar(category, slot);
+                        let label = format!("{}, {}: {}", s.label, chart.categories[category], format_value(value, &chart.unit));
+                        let geometry = [
+                            ("x", x0),
+                            ("y", y),
+                            ("width", (x1 - x0).max(1.0)),
+                            ("height", thickness.max(1.0)),
+                            ("rx", (thickness / 6.0).min(3.0)),
+                        ];
+                        let class = if value < 0.0 { "au-chart-rich__bar au-chart-rich__bar--negative" } else { "au-chart-rich__bar" };
+                        let at = (series, category);
+                        Mark { tag: "rect", class, geometry: &geometry, style: &style, at, stop: stop == at, label: &label }.write(&mut out);
+                    }
+                }
+                out
             })
         }
     };
@@ -257,7 +259,7 @@ pub fn HorizontalPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl In
                 <g aria-hidden="true" inner_html=axes></g>
                 {highlight}
                 <g inner_html=labels></g>
-                {marks}
+                <g inner_html=marks></g>
             </PlotSvg>
             {tooltip}
         </div>

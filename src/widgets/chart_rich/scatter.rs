@@ -4,12 +4,13 @@
 
 use std::sync::Arc;
 
-use autoui_core::view::chart::{Linear, Ticks, bubble_radius, num};
+use autoui_core::view::chart::{Linear, Ticks, bubble_radius};
 use autoui_core::view::present::format_number;
 use leptos::html::Div;
 use leptos::prelude::*;
 
-use crate::widgets::chart_rich::frame::{CENTRED, END_MIDDLE, PlotBox, PlotSvg, START_MIDDLE, svg_line, svg_text};
+use crate::widgets::chart_rich::cartesian::mark_of;
+use crate::widgets::chart_rich::frame::{CENTRED, END_MIDDLE, Mark, PlotBox, PlotSvg, START_MIDDLE, svg_line, svg_text};
 use crate::widgets::chart_rich::model::{Chart, ChartKind};
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::chart_rich::tooltip_transform;
@@ -119,24 +120,19 @@ pub fn ScatterPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl IntoV
         move || {
             frame.with(|f| {
                 let first = f.visible.first().copied().unwrap_or(0);
-                f.visible
-                    .iter()
-                    .flat_map(|&series| {
-                        let s = &chart.series[series];
-                        let chart = &chart;
-                        s.points.iter().enumerate().map(move |(index, point)| {
-                            let label = format!("{}: {}", s.label, describe(chart, series, index));
-                            view! {
-                                <circle class="au-chart-rich__point" class:au-chart-rich__point--bubble=kind == ChartKind::Bubble
-                                    cx=num(f.x.map(point.x)) cy=num(f.y.map(point.y)) r=num(f.radius(kind, point.size))
-                                    style:fill=s.color.clone() style:stroke=s.color.clone()
-                                    data-mark=format!("{series}-{index}") tabindex=if (series, index) == (first, 0) { "0" } else { "-1" }
-                                    role="img" aria-label=label
-                                    on:pointerenter=move |_| active.set(Some((series, index))) />
-                            }
-                        })
-                    })
-                    .collect_view()
+                let class = if kind == ChartKind::Bubble { "au-chart-rich__point au-chart-rich__point--bubble" } else { "au-chart-rich__point" };
+                let mut out = String::new();
+                for &series in &f.visible {
+                    let s = &chart.series[series];
+                    let style = format!("fill:{0};stroke:{0}", s.color);
+                    for (index, point) in s.points.iter().enumerate() {
+                        let label = format!("{}: {}", s.label, describe(&chart, series, index));
+                        let geometry = [("cx", f.x.map(point.x)), ("cy", f.y.map(point.y)), ("r", f.radius(kind, point.size))];
+                        let at = (series, index);
+                        Mark { tag: "circle", class, geometry: &geometry, style: &style, at, stop: at == (first, 0), label: &label }.write(&mut out);
+                    }
+                }
+                out
             })
         }
     };
@@ -171,7 +167,14 @@ pub fn ScatterPlot(chart: Arc<Chart>, hidden: RwSignal<Vec<bool>>) -> impl IntoV
         <div class="au-chart-rich__plot" node_ref=node>
             <PlotSvg size description dimensions on_mark>
                 <g aria-hidden="true" inner_html=axes></g>
-                {marks}
+                // The pointer over a point shows its tooltip, as focus does.
+                <g inner_html=marks on:pointerover=move |event| {
+                    if let Some(mark) = mark_of(&event)
+                        && active.get_untracked() != Some(mark)
+                    {
+                        active.set(Some(mark));
+                    }
+                }></g>
             </PlotSvg>
             {tooltip}
         </div>
