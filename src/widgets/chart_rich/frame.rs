@@ -110,7 +110,7 @@ pub(crate) struct Mark<'a> {
     pub class: &'a str,
     /// Its position and size: attribute name and value.
     pub geometry: &'a [(&'static str, f64)],
-    /// Its colour (`fill:…`).
+    /// Its colour as an inline style (`fill:…`, `stroke:…`, or both).
     pub style: &'a str,
     /// Its series and position (`data-mark`).
     pub at: (usize, usize),
