@@ -482,67 +482,48 @@ fn Table(
     };
     let column_count = shape.columns.len();
 
-    let visible_rows = move || {
-        let range = window.get();
-        shown.with(|shown| {
-            let range = range.start.min(shown.len())..range.end.min(shown.len());
-            shown[range.clone()]
-                .iter()
-                .enumerate()
-                .map(|(offset, &row)| (range.start + offset, row))
-                .collect::<Vec<_>>()
-        })
-    };
-    let row_view = {
+    // The body is markup (`cells.rs`), written again when the window, the order, the selection or the
+    // data change; one click handler serves every row and the "Clear filter" button.
+    let body = {
         let row_prefix = row_prefix.clone();
         let striped = shape.striped;
-        move |(position, row): (usize, u32)| {
-            // A refresh keeps the row and rewrites its cells.
-            let cells = move || {
-                model.with(|model| {
-                    model.rows().get(row as usize).map(|value| {
-                        model
-                            .columns
-                            .iter()
-                            .map(|column| cells::cell_view(table::cell(value, column), column.align))
-                            .collect_view()
-                    })
+        move || {
+            let range = window.get();
+            let selected = selected.get();
+            model.with(|model| {
+                shown.with(|shown| {
+                    let range = range.start.min(shown.len())..range.end.min(shown.len());
+                    let mut out = String::with_capacity(range.len() * 64 * (column_count + 1));
+                    cells::write_spacer(&mut out, range.start as f64 * row_height, column_count);
+                    for (position, &index) in range.clone().zip(&shown[range.clone()]) {
+                        let Some(value) = model.rows().get(index as usize) else { continue };
+                        let id = format!("{row_prefix}-{index}");
+                        let row = cells::Row { id: &id, index, position, striped: striped && position % 2 == 1, selected: selected == Some(index) };
+                        row.start(&mut out);
+                        for column in &model.columns {
+                            cells::write_cell(&mut out, &table::cell(value, column), column.align);
+                        }
+                        cells::end_row(&mut out);
+                    }
+                    cells::write_spacer(&mut out, (shown.len() - range.end) as f64 * row_height, column_count);
+                    if shown.is_empty() {
+                        query.with(|query| cells::write_no_match(&mut out, query, column_count));
+                    }
+                    out
                 })
-            };
-            let striped = striped && position % 2 == 1;
-            view! {
-                <tr id=format!("{row_prefix}-{row}") class="au-data-table__row" class:au-data-table__row--odd=striped
-                    aria-rowindex=position + 2 aria-selected=move || (selected.get() == Some(row)).to_string()
-                    on:click=move |_| choose(row)>
-                    {cells}
-                </tr>
-            }
+            })
         }
     };
-    let spacer = move |height: Signal<f64>| {
-        view! {
-            <tr class="au-data-table__spacer" aria-hidden="true" style:height=move || format!("{}px", height.get())>
-                <td colspan=column_count></td>
-            </tr>
+    let on_body_click = move |event: web_sys::MouseEvent| {
+        let Some(target) = event.target().and_then(|target| target.dyn_into::<web_sys::Element>().ok()) else { return };
+        if target.closest(&format!("[{}]", cells::CLEAR_FILTER_ATTRIBUTE)).ok().flatten().is_some() {
+            query.set(String::new());
+            return;
         }
-    };
-    let above = Signal::derive(move || window.get().start as f64 * row_height);
-    let below = Signal::derive(move || {
-        shown.with(Vec::len).saturating_sub(window.get().end) as f64 * row_height
-    });
-    let no_match = move || {
-        (shown.with(Vec::is_empty)).then(|| {
-            view! {
-                <tr>
-                    <td colspan=column_count class="au-data-table__no-match">
-                        <span>{move || format!("No rows match “{}”.", query.get().trim())}</span>
-                        <button type="button" class="au-button au-button--ghost" on:click=move |_| query.set(String::new())>
-                            "Clear filter"
-                        </button>
-                    </td>
-                </tr>
-            }
-        })
+        let row = target.closest(&format!("[{}]", cells::ROW_ATTRIBUTE)).ok().flatten();
+        if let Some(row) = row.and_then(|row| row.get_attribute(cells::ROW_ATTRIBUTE)?.parse().ok()) {
+            choose(row);
+        }
     };
     let active_row = {
         let row_prefix = row_prefix.clone();
@@ -579,12 +560,7 @@ fn Table(
                 <thead node_ref=head>
                     <tr aria-rowindex="1">{headers}</tr>
                 </thead>
-                <tbody>
-                    {spacer(above)}
-                    <For each=visible_rows key=|pair| *pair children=row_view />
-                    {spacer(below)}
-                    {no_match}
-                </tbody>
+                <tbody inner_html=body on:click=on_body_click></tbody>
             </table>
         </div>
         </div>
