@@ -3,17 +3,20 @@
 //! shaded from source to target colour; hovering or focusing a node or flow highlights what it
 //! touches, and clicking (or Enter) reports it as `NodeClick` / `LinkClick`.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use autoui_core::canvas::event::WidgetAction;
 use autoui_core::view::chart::num;
+use autoui_core::view::markdown::escape_html;
 use autoui_core::view::present::{format_number, safe_color, series_color};
 use autoui_core::view::sankey::{LinkSpec, SankeyConfig, SankeyLayout, SankeyNote, layout};
 use leptos::html::Div;
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use web_sys::KeyboardEvent;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, KeyboardEvent};
 
 use crate::widgets::WidgetProps;
 use crate::widgets::chart_rich::size::use_element_size;
@@ -239,110 +242,44 @@ fn SankeyView(
         .into_any();
     }
 
+    // Flows and nodes are markup (one string each per layout, every value from the data escaped);
+    // the handlers on the SVG find the node or flow an event is about (`hovered`), and the effect below
+    // lights and dims them by their classes, so hovering or focusing one never rewrites the markup.
     let flows = {
         let (diagram, prefix) = (diagram.clone(), gradient_prefix.clone());
-        move || {
-            let layout = placed.get();
-            layout
-                .flows
-                .iter()
-                .map(|flow| {
-                    let (source, target) = (&diagram.nodes[flow.source], &diagram.nodes[flow.target]);
-                    let link = flow.link;
-                    let (from, to) = (flow.source, flow.target);
-                    let label = diagram.links[link].3.clone();
-                    let name = format!(
-                        "{} → {}: {}{}",
-                        source.label,
-                        target.label,
-                        format_number(flow.value),
-                        label.as_deref().map(|l| format!(" ({l})")).unwrap_or_default()
-                    );
-                    let payload = json!({
-                        "source": source.id, "target": target.id, "value": flow.value,
-                        "sourceLabel": source.label, "targetLabel": target.label, "label": label,
-                    });
-                    let click = {
-                        let payload = payload.clone();
-                        move || emit.run((WidgetAction::LinkClick, payload.clone()))
-                    };
-                    let lit = move || match hover.get() {
-                        None => None,
-                        Some(Hover::Flow(other)) => Some(other == link),
-                        Some(Hover::Node(node)) => Some(node == from || node == to),
-                    };
-                    let gradient = format!("{prefix}-{link}");
-                    view! {
-                        <linearGradient id=gradient.clone() gradientUnits="userSpaceOnUse"
-                            x1=num(layout.nodes[from].x1) x2=num(layout.nodes[to].x0)>
-                            <stop offset="0" style:stop-color=source.color.clone() />
-                            <stop offset="1" style:stop-color=target.color.clone() />
-                        </linearGradient>
-                        <path class="au-sankey__flow" class:au-sankey__flow--lit=move || lit() == Some(true)
-                            class:au-sankey__flow--dim=move || lit() == Some(false)
-                            d=layout.band_path(flow) fill=format!("url(#{gradient})")
-                            data-link=link.to_string() tabindex="0" role="button" aria-label=name
-                            on:pointerenter=move |_| hover.set(Some(Hover::Flow(link)))
-                            on:focus=move |_| hover.set(Some(Hover::Flow(link)))
-                            on:blur=move |_| hover.set(None)
-                            on:click={
-                                let click = click.clone();
-                                move |_| click()
-                            }
-                            on:keydown=move |event: KeyboardEvent| activate(&event, &click) />
-                    }
-                })
-                .collect_view()
-        }
+        move || placed.with(|layout| flows_markup(&diagram, layout, &prefix))
     };
-
     let nodes = {
         let diagram = diagram.clone();
-        move || {
-            let layout = placed.get();
-            let last = layout.columns.saturating_sub(1);
-            layout
-                .nodes
-                .iter()
-                .enumerate()
-                .filter(|(_, placed)| placed.placed)
-                .map(|(index, placed)| {
-                    let node = &diagram.nodes[index];
-                    let value = placed.value();
-                    let name = format!("{}: {}", node.label, format_number(value));
-                    let payload = json!({
-                        "id": node.id, "label": node.label, "in": placed.value_in, "out": placed.value_out,
-                    });
-                    let click = move || emit.run((WidgetAction::NodeClick, payload.clone()));
-                    let on_right = placed.column == last && last > 0;
-                    let (label_x, anchor) =
-                        if on_right { (placed.x0 - 6.0, "end") } else { (placed.x1 + 6.0, "start") };
-                    let dim = move || match hover.get() {
-                        Some(Hover::Node(other)) => other != index,
-                        _ => false,
-                    };
-                    view! {
-                        <g class="au-sankey__node" class:au-sankey__node--dim=dim>
-                            <rect class="au-sankey__node-box" x=num(placed.x0) y=num(placed.y0)
-                                width=num(placed.x1 - placed.x0) height=num((placed.y1 - placed.y0).max(1.5)) rx="2"
-                                style:fill=node.color.clone() data-node=node.id.clone() tabindex="0" role="button"
-                                aria-label=name on:pointerenter=move |_| hover.set(Some(Hover::Node(index)))
-                                on:focus=move |_| hover.set(Some(Hover::Node(index)))
-                                on:blur=move |_| hover.set(None)
-                                on:click={
-                                    let click = click.clone();
-                                    move |_| click()
-                                }
-                                on:keydown=move |event: KeyboardEvent| activate(&event, &click) />
-                            <text class="au-sankey__label" x=num(label_x) y=num((placed.y0 + placed.y1) / 2.0)
-                                text-anchor=anchor dominant-baseline="middle" aria-hidden="true">
-                                <tspan class="au-sankey__label-name">{short_label(&node.label, LABEL_CHARS)}</tspan>
-                                <tspan class="au-sankey__label-value" dx="6">{format_number(value)}</tspan>
-                            </text>
-                        </g>
-                    }
-                })
-                .collect_view()
+        move || placed.with(|layout| nodes_markup(&diagram, layout))
+    };
+    let svg = NodeRef::<leptos::svg::Svg>::new();
+    Effect::new(move || {
+        let hover = hover.get();
+        placed.track();
+        if let Some(svg) = svg.get() {
+            light(&svg, hover);
+        }
+    });
+    let click = {
+        let diagram = diagram.clone();
+        move |on: Hover| {
+            let payload = placed.with_untracked(|layout| match on {
+                Hover::Node(index) => node_payload(&diagram, layout, index).map(|payload| (WidgetAction::NodeClick, payload)),
+                Hover::Flow(link) => flow_payload(&diagram, layout, link).map(|payload| (WidgetAction::LinkClick, payload)),
+            });
+            if let Some(payload) = payload {
+                emit.run(payload);
+            }
+        }
+    };
+    let on_key = {
+        let click = click.clone();
+        move |event: KeyboardEvent| {
+            if let Some(on) = hovered(&event).filter(|_| matches!(event.key().as_str(), "Enter" | " ")) {
+                event.prevent_default();
+                click(on);
+            }
         }
     };
 
@@ -451,10 +388,15 @@ fn SankeyView(
                 <span class="au-sankey__counts">{counts}</span>
             </div>
             <div class="au-sankey__plot" node_ref=node>
-                <svg class="au-sankey__svg" viewBox=view_box role="group" aria-label=description
-                    on:pointerleave=move |_| hover.set(None)>
-                    <g class="au-sankey__flows">{flows}</g>
-                    <g class="au-sankey__nodes">{nodes}</g>
+                <svg class="au-sankey__svg" viewBox=view_box role="group" aria-label=description node_ref=svg
+                    on:pointerleave=move |_| hover.set(None)
+                    on:pointerenter:capture=move |event| if let Some(on) = hovered(&event) { hover.set(Some(on)) }
+                    on:focus:capture=move |event| if let Some(on) = hovered(&event) { hover.set(Some(on)) }
+                    on:blur:capture=move |event| if hovered(&event).is_some() { hover.set(None) }
+                    on:click=move |event| if let Some(on) = hovered(&event) { click(on) }
+                    on:keydown=on_key>
+                    <g class="au-sankey__flows" inner_html=flows></g>
+                    <g class="au-sankey__nodes" inner_html=nodes></g>
                 </svg>
                 {tooltip}
             </div>
@@ -464,12 +406,118 @@ fn SankeyView(
     .into_any()
 }
 
-/// Enter and Space act like a click on a focused node or flow.
-fn activate(event: &KeyboardEvent, click: &impl Fn()) {
-    if matches!(event.key().as_str(), "Enter" | " ") {
-        event.prevent_default();
-        click();
+/// The flows as markup: each band with its gradient from the source's colour to the target's.
+/// A band carries its link (`data-link`) and its two nodes (`data-from`, `data-to`) for [`light`].
+fn flows_markup(diagram: &Diagram, layout: &SankeyLayout, prefix: &str) -> String {
+    let mut out = String::new();
+    for flow in &layout.flows {
+        let (from, to, link) = (flow.source, flow.target, flow.link);
+        let (source, target) = (&diagram.nodes[from], &diagram.nodes[to]);
+        let label = diagram.links[link].3.as_deref();
+        let name = format!(
+            "{} \u{2192} {}: {}{}",
+            source.label,
+            target.label,
+            format_number(flow.value),
+            label.map(|l| format!(" ({l})")).unwrap_or_default()
+        );
+        let gradient = escape_html(&format!("{prefix}-{link}"));
+        let _ = write!(
+            out,
+            "<linearGradient id=\"{gradient}\" gradientUnits=\"userSpaceOnUse\" x1=\"{}\" x2=\"{}\">\
+             <stop offset=\"0\" style=\"stop-color:{}\"></stop><stop offset=\"1\" style=\"stop-color:{}\"></stop></linearGradient>\
+             <path class=\"au-sankey__flow\" d=\"{}\" fill=\"url(#{gradient})\" data-link=\"{link}\" data-from=\"{from}\" \
+             data-to=\"{to}\" tabindex=\"0\" role=\"button\" aria-label=\"{}\"></path>",
+            num(layout.nodes[from].x1),
+            num(layout.nodes[to].x0),
+            escape_html(&source.color),
+            escape_html(&target.color),
+            escape_html(&layout.band_path(flow)),
+            escape_html(&name)
+        );
     }
+    out
+}
+
+/// The placed nodes as markup: a box (`data-index`, its place in the diagram's nodes) and its label,
+/// on the right of the box but in the last column.
+fn nodes_markup(diagram: &Diagram, layout: &SankeyLayout) -> String {
+    let mut out = String::new();
+    let last = layout.columns.saturating_sub(1);
+    for (index, placed) in layout.nodes.iter().enumerate().filter(|(_, placed)| placed.placed) {
+        let node = &diagram.nodes[index];
+        let value = format_number(placed.value());
+        let on_right = placed.column == last && last > 0;
+        let (label_x, anchor) = if on_right { (placed.x0 - 6.0, "end") } else { (placed.x1 + 6.0, "start") };
+        let _ = write!(
+            out,
+            "<g class=\"au-sankey__node\"><rect class=\"au-sankey__node-box\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" \
+             rx=\"2\" style=\"fill:{}\" data-node=\"{}\" data-index=\"{index}\" tabindex=\"0\" role=\"button\" aria-label=\"{}\"></rect>\
+             <text class=\"au-sankey__label\" x=\"{}\" y=\"{}\" text-anchor=\"{anchor}\" dominant-baseline=\"middle\" aria-hidden=\"true\">\
+             <tspan class=\"au-sankey__label-name\">{}</tspan><tspan class=\"au-sankey__label-value\" dx=\"6\">{value}</tspan></text></g>",
+            num(placed.x0),
+            num(placed.y0),
+            num(placed.x1 - placed.x0),
+            num((placed.y1 - placed.y0).max(1.5)),
+            escape_html(&node.color),
+            escape_html(&node.id),
+            escape_html(&format!("{}: {value}", node.label)),
+            num(label_x),
+            num((placed.y0 + placed.y1) / 2.0),
+            escape_html(&short_label(&node.label, LABEL_CHARS))
+        );
+    }
+    out
+}
+
+/// The node or flow an event happened on, if any.
+fn hovered(event: &web_sys::Event) -> Option<Hover> {
+    let target = event.target()?.dyn_into::<Element>().ok()?;
+    let number = |name: &str| target.get_attribute(name)?.parse().ok();
+    number("data-link").map(Hover::Flow).or_else(|| number("data-index").map(Hover::Node))
+}
+
+/// Lights the flows `hover` is about (a flow, or every flow of a node) and dims the others, and dims
+/// the other nodes when it is on a node; with nothing hovered, nothing is lit or dimmed.
+fn light(svg: &Element, hover: Option<Hover>) {
+    let each = |selector: &str, mut apply: Box<dyn FnMut(&Element)>| {
+        let Ok(found) = svg.query_selector_all(selector) else { return };
+        for element in (0..found.length()).filter_map(|i| found.item(i)?.dyn_into::<Element>().ok()) {
+            apply(&element);
+        }
+    };
+    let number = |element: &Element, name: &str| element.get_attribute(name).and_then(|value| value.parse::<usize>().ok());
+    each("[data-link]", Box::new(move |flow| {
+        let lit = hover.map(|hover| match hover {
+            Hover::Flow(link) => number(flow, "data-link") == Some(link),
+            Hover::Node(node) => number(flow, "data-from") == Some(node) || number(flow, "data-to") == Some(node),
+        });
+        let classes = flow.class_list();
+        let _ = classes.toggle_with_force("au-sankey__flow--lit", lit == Some(true));
+        let _ = classes.toggle_with_force("au-sankey__flow--dim", lit == Some(false));
+    }));
+    each("[data-index]", Box::new(move |node| {
+        let dim = matches!(hover, Some(Hover::Node(index)) if number(node, "data-index") != Some(index));
+        if let Some(group) = node.parent_element() {
+            let _ = group.class_list().toggle_with_force("au-sankey__node--dim", dim);
+        }
+    }));
+}
+
+/// What a node click reports.
+fn node_payload(diagram: &Diagram, layout: &SankeyLayout, index: usize) -> Option<Value> {
+    let (node, placed) = (diagram.nodes.get(index)?, layout.nodes.get(index)?);
+    Some(json!({ "id": node.id, "label": node.label, "in": placed.value_in, "out": placed.value_out }))
+}
+
+/// What a flow click reports.
+fn flow_payload(diagram: &Diagram, layout: &SankeyLayout, link: usize) -> Option<Value> {
+    let flow = layout.flows.iter().find(|flow| flow.link == link)?;
+    let (source, target) = (diagram.nodes.get(flow.source)?, diagram.nodes.get(flow.target)?);
+    Some(json!({
+        "source": source.id, "target": target.id, "value": flow.value,
+        "sourceLabel": source.label, "targetLabel": target.label, "label": diagram.links.get(link)?.3,
+    }))
 }
 
 /// A flow value: a number or numeric text; anything else is not a number (and not drawn).
