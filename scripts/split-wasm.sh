@@ -152,6 +152,18 @@ BUNDLE="$bundle" GLUE="$glue" DIGEST="$digest" perl -0pi -e \
   "$html"
 grep -qF "$glue\" crossorigin=\"anonymous\" integrity=\"$digest\"" "$html" ||
   fail "could not add the preload of $glue to index.html: has Trunk's modulepreload of $bundle.js changed?"
+# The browser store's early open (src/adapters/store_open.js, a wasm-bindgen snippet) runs as soon as
+# it arrives rather than once the whole bundle has: Trunk's preload of it becomes an async module
+# script with the same integrity, first in the page after its policy (so it is requested first), and
+# the bundle's import of that URL then finds the module already evaluated (a page has one module per
+# URL). A browser's first open of a database then overlaps the download instead of following it.
+perl -0pi -e '
+  s{<link rel="modulepreload" href(="[^"]*/src/adapters/store_open\.js" crossorigin="anonymous" integrity="[^"]*")>}{}
+    or die "no preload of store_open.js\n";
+  my $script = "<script type=\"module\" async src$1></script>";
+  s{(<meta http-equiv="Content-Security-Policy"\s+content="[^"]*" />)}{$1\n    $script}
+    or die "no policy to put the script after\n";
+' "$html" || fail "could not make the store's early open a script in index.html: has Trunk's preload of the snippets changed?"
 # The page's policy allows no inline script but Trunk's own (its module loader, and the reload
 # script of `trunk serve`): each one's hash joins script-src. A page whose policy cannot be found, or
 # with an inline script the policy would not name, fails the build rather than start blank.

@@ -5,12 +5,20 @@
 use std::future::IntoFuture;
 
 use autoui_core::store::{StoreName, StoredRecords, WritePlan};
-use idb::{Database, ObjectStore, Transaction, TransactionMode, TransactionResult};
+use idb::{Database, Transaction, TransactionMode, TransactionResult};
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 
-const DATABASE: &str = "autoui";
-/// IndexedDB's own schema version: which object stores exist (not the record layout's version).
-const SCHEMA_VERSION: u32 = 1;
+use crate::adapters::http::describe;
+
+// The database is asked for by this module as soon as the page's JavaScript runs (its name, schema
+// version and object stores are there).
+#[wasm_bindgen(module = "/src/adapters/store_open.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = openStore)]
+    fn open_store() -> js_sys::Promise;
+}
 
 /// Why the store could not be used or did not take a write.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -32,13 +40,13 @@ pub struct RecordStore {
 }
 
 impl RecordStore {
+    /// The database, with every object store the core lays records out in; the first call takes the
+    /// request made as the page started.
     pub async fn open() -> Result<RecordStore, StoreError> {
-        let mut builder = Database::builder(DATABASE).version(SCHEMA_VERSION);
-        for store in StoreName::ALL {
-            builder = builder.add_object_store(ObjectStore::builder(store.as_str()));
-        }
-        let database = builder.build().await.map_err(|error| StoreError::Unavailable(error.to_string()))?;
-        Ok(RecordStore { database })
+        let database = JsFuture::from(open_store())
+            .await
+            .map_err(|error| StoreError::Unavailable(describe(&error)))?;
+        Ok(RecordStore { database: Database::from(database.unchecked_into::<web_sys::IdbDatabase>()) })
     }
 
     /// Every record of every store, read in one transaction so they are consistent with each other.

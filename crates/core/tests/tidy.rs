@@ -150,3 +150,19 @@ fn the_app_sorts_through_the_core_sort() {
         .collect();
     assert!(found.is_empty(), "std sorts outside autoui_core::sort (use its sort, sort_by, sort_by_key or stable_order): {found:#?}");
 }
+
+/// The page asks for the browser store before its wasm runs (`src/adapters/store_open.js`), so the
+/// object stores it creates are listed there, in JavaScript: they must be the ones the core lays
+/// records out in, or a first visit would have a store missing.
+#[test]
+fn the_early_store_open_creates_the_cores_object_stores() {
+    let script = fs::read_to_string(workspace_root().join("src/adapters/store_open.js")).expect("store_open.js");
+    let list = script
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("const STORES = ["))
+        .and_then(|rest| rest.strip_suffix("];"))
+        .expect("a `const STORES = [...];` line");
+    let listed: Vec<&str> = list.split(',').map(|name| name.trim().trim_matches('"')).collect();
+    let core: Vec<&str> = autoui_core::store::StoreName::ALL.iter().map(|store| store.as_str()).collect();
+    assert_eq!(listed, core);
+}

@@ -10,7 +10,8 @@
 //! that server has reconnected;
 //! a second tab follows the first read-only (refusing its own edits with the reason, never
 //! overwriting), shows the first tab's new widgets (reading only the records each save put), and
-//! takes over when the first tab closes.
+//! takes over when the first tab closes; a browser that refuses the page any store gets a working page
+//! that says its work is not kept.
 
 use std::sync::Arc;
 
@@ -235,6 +236,30 @@ async fn a_write_the_browser_refuses_keeps_the_last_saved_state_and_says_what_di
         page.reload().await;
         page.wait_for_count("[data-widget-type=data-table]", 1).await;
         page.wait_for_text("[data-widget-type=data-table]", "City 0-9").await;
+    })
+    .await;
+}
+
+/// Makes this browser refuse the page any IndexedDB database, as some private modes and locked-down
+/// profiles do; installed before the page's own scripts run, since the page asks for its store first.
+const NO_STORE: &str = r#"
+IDBFactory.prototype.open = function () { throw new DOMException('The operation is insecure.', 'SecurityError'); };"#;
+
+#[tokio::test]
+async fn a_browser_that_refuses_the_store_gets_a_working_page_that_says_its_work_is_not_kept() {
+    with_app(BrowserOptions::default(), |page| async move {
+        cdp(page.client(), "Page.addScriptToEvaluateOnNewDocument", json!({ "source": NO_STORE }))
+            .await
+            .expect("the refusal is installed");
+        page.open("/").await;
+        let notice = page.wait_for_text(".au-notices", "cannot be saved in this browser").await;
+        assert!(notice.contains("The operation is insecure."), "the notice gives the browser's reason: {notice}");
+        assert!(notice.contains("until this page closes"), "and what it means: {notice}");
+
+        add_table(&page, 0, 10).await;
+        page.wait_for_text("[data-widget-type=data-table]", "City 0-9").await;
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
     })
     .await;
 }
