@@ -1,7 +1,8 @@
 //! The `vega-lite` widget's engine: vega, vega-lite and vega's expression interpreter as the app
 //! serves them under `charts/` (npm packages copied there by scripts/charts.sh at build time, never a
 //! CDN), loaded by script elements when the first such widget renders, and the built-in maps under
-//! `charts/atlas/`.
+//! `charts/atlas/`. This code comes with them, in a chunk of its own ([`Charts`]), so the widgets'
+//! chunk does not carry it.
 //!
 //! A spec is compiled (Vega-Lite to Vega) and parsed (Vega to a dataflow) once, when the core checks
 //! it; drawing builds a `vega.View` from that parse. Nothing reaches the network through the engine:
@@ -25,6 +26,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, HtmlElement, MouseEvent};
 
+use crate::deferred::part;
+
 /// The engine's scripts in load order, each with the global it defines.
 const SCRIPTS: [(&str, &str); 3] =
     [("vega", "vega.min.js"), ("vegaLite", "vega-lite.min.js"), ("vegaInterpreter", "vega-interpreter.js")];
@@ -43,8 +46,57 @@ pub fn engine_loaded() -> bool {
     SCRIPTS.iter().all(|(global, _)| has_global(global))
 }
 
+/// The engine's entry points. They are a chunk of their own (`charts`), fetched with the engine's
+/// scripts when the first chart is drawn or checked: the widget's component, in the widgets' chunk,
+/// reaches them only through these pointers.
+#[derive(Clone, Copy)]
+struct Charts {
+    load: fn() -> LocalBoxFuture<'static, Result<(), String>>,
+    draw: for<'a> fn(&'a Element, &'a HtmlElement, &'a Value, (f64, f64)) -> LocalBoxFuture<'a, Result<(Chart, Vec<String>), String>>,
+    resize: fn(&Chart, f64, f64),
+    compile: for<'a> fn(&'a Value) -> LocalBoxFuture<'a, Result<ChartVerdict, String>>,
+    canvas_chart_svg: for<'a> fn(&'a Element) -> LocalBoxFuture<'a, Option<String>>,
+}
+
+part! {
+    #[chunk(charts, "the chart engine")]
+    fn charts() -> Part<Charts> {
+        Charts {
+            load: || load_engine_now().boxed_local(),
+            draw: |host, tip, spec, size| draw_now(host, tip, spec, size).boxed_local(),
+            resize: resize_now,
+            compile: |spec| verdict(spec).boxed_local(),
+            canvas_chart_svg: |host| canvas_chart_svg_now(host).boxed_local(),
+        }
+    }
+}
+
+async fn loaded() -> Result<Charts, String> {
+    charts().load().await.map_err(|error| error.to_string())
+}
+
 /// Loads the engine once; a failed load is forgotten, so the next chart tries again.
 pub async fn load_engine() -> Result<(), String> {
+    (loaded().await?.load)().await
+}
+
+/// Draws `spec` (already checked by the core) into `host` at `size`, its tooltips in `tip`.
+/// Returns the chart and Vega-Lite's warnings, or the error that stopped it.
+pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<(Chart, Vec<String>), String> {
+    (loaded().await?.draw)(host, tip, spec, size).await
+}
+
+async fn canvas_chart_svg_now(host: &Element) -> Option<String> {
+    (loaded().await.ok()?.canvas_chart_svg)(host).await
+}
+
+/// What Vega-Lite and Vega say about `spec` without drawing it. The compiled spec is kept, so
+/// drawing the same spec next does not compile it again.
+pub async fn compile(spec: &Value) -> Result<ChartVerdict, String> {
+    (loaded().await?.compile)(spec).await
+}
+
+async fn load_engine_now() -> Result<(), String> {
     let loading = ENGINE.with(|engine| {
         engine.borrow_mut().get_or_insert_with(|| load_scripts().boxed_local().shared()).clone()
     });
@@ -130,23 +182,30 @@ pub struct Chart {
 impl Chart {
     /// Redraws at `width` x `height` CSS pixels (the chart's whole box).
     pub fn resize(&self, width: f64, height: f64) {
-        let before = self.size.replace((width, height));
-        if before == (width, height) || self.fills == [false, false] {
-            return;
+        // A chart was drawn by the engine's chunk, so it is here.
+        if let Some(charts) = charts().ready() {
+            (charts.resize)(self, width, height);
         }
-        let view = &self.view;
-        // Its last layout's margins are the best guess at the new one's.
-        let presized = self.fitted
-            && layout::measured(view, before).is_some_and(|margins| layout::presize(view, (width, height), margins, false));
-        if !presized {
-            for ((name, value), fills) in [("width", width), ("height", height)].into_iter().zip(self.fills) {
-                if fills {
-                    let _ = call(view, name, &[value.into()]);
-                }
+    }
+}
+
+fn resize_now(chart: &Chart, width: f64, height: f64) {
+    let before = chart.size.replace((width, height));
+    if before == (width, height) || chart.fills == [false, false] {
+        return;
+    }
+    let view = &chart.view;
+    // Its last layout's margins are the best guess at the new one's.
+    let presized = chart.fitted
+        && layout::measured(view, before).is_some_and(|margins| layout::presize(view, (width, height), margins, false));
+    if !presized {
+        for ((name, value), fills) in [("width", width), ("height", height)].into_iter().zip(chart.fills) {
+            if fills {
+                let _ = call(view, name, &[value.into()]);
             }
         }
-        let _ = call(view, "runAsync", &[]);
     }
+    let _ = call(view, "runAsync", &[]);
 }
 
 impl Drop for Chart {
@@ -156,13 +215,12 @@ impl Drop for Chart {
     }
 }
 
-/// Draws `spec` (already checked by the core) into `host` at `size`, its tooltips in `tip`.
-/// Returns the chart and Vega-Lite's warnings, or the error that stopped it.
+/// Draws `spec` into `host` ([`draw`]).
 ///
 /// The dataflow the check parsed is drawn as it is, sized by the view's signals: a spec is compiled
 /// and parsed once. A spec naming a built-in map is compiled here, with the map's outlines inlined.
-pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<(Chart, Vec<String>), String> {
-    load_engine().await?;
+async fn draw_now(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<(Chart, Vec<String>), String> {
+    load_engine_now().await?;
     let maps = vega_lite::atlases_used(spec);
     let compiled = if maps.is_empty() {
         compiled(spec)?
@@ -305,10 +363,8 @@ thread_local! {
     static CANVAS_VIEWS: RefCell<Vec<(Element, JsValue)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// What Vega-Lite and Vega say about `spec` without drawing it. The compiled spec is kept, so
-/// drawing the same spec next does not compile it again.
-pub async fn compile(spec: &Value) -> Result<ChartVerdict, String> {
-    load_engine().await?;
+async fn verdict(spec: &Value) -> Result<ChartVerdict, String> {
+    load_engine_now().await?;
     Ok(compiled(spec)?.verdict)
 }
 

@@ -1,5 +1,5 @@
 //! The code fetched after first paint or on first use (the agent engine, the widgets, the file
-//! tools, `src/deferred.rs`) may not arrive: the network drops, or a new deployment replaced the
+//! tools, the chart engine's own code, `src/deferred.rs`) may not arrive: the network drops, or a new deployment replaced the
 //! files. The person sees why, the message they sent and the canvas are kept, and "Retry" / "Try
 //! again" / the same click work once the files can be fetched again.
 
@@ -92,6 +92,31 @@ async fn the_gallery_says_it_could_not_load_and_try_again_shows_every_widget() {
         page.click("[data-testid=deferred-retry]").await;
         page.wait_for_count("[data-testid^=gallery-item-]", 26).await;
         page.wait_for_text("[data-testid=gallery-item-stat-card]", "Add to canvas").await;
+
+        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
+/// The Rust side of the chart engine: fetched with the engine's scripts when a chart is first drawn.
+const CHARTS_CHUNK: &str = "*.split/split_charts.wasm";
+
+#[tokio::test]
+async fn a_chart_whose_engine_cannot_load_says_so_and_the_next_chart_draws_once_it_can() {
+    with_app(BrowserOptions::default(), |page| async move {
+        block(&page, vec![CHARTS_CHUNK]).await;
+        page.open("/#/gallery").await;
+        page.wait_for_count("[data-testid^=gallery-item-]", 26).await;
+        let failed = page.wait_for_text("[data-testid=gallery-item-vega-lite] [data-testid=widget-error]", "could not be loaded").await;
+        assert!(failed.contains("the chart engine"), "the widget names what is missing: {failed}");
+        assert_eq!(page.count("[data-testid^=gallery-item-] [data-testid=widget-error]").await, 1, "only the chart is affected");
+
+        block(&page, Vec::new()).await;
+        // Far down the page, under other examples: clicked as a keyboard user would press it.
+        page.eval("document.querySelector('[data-testid=gallery-add-vega-lite]').click();", vec![]).await;
+        page.open("/#/").await;
+        page.wait_for_count("[data-widget-type=vega-lite] figure.au-vega-lite[data-status=drawn]", 1).await;
 
         let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
         assert!(errors.is_empty(), "console errors: {errors:#?}");
