@@ -3,7 +3,8 @@
 //! it carries; [`install`] hands the declarations to the lower layers, which use them through the entry
 //! points' types (`state::engine::Engine`, `ui::views::Views`, `ui::files::Files`) only. The engine
 //! chunk also carries `files`; the code that writes the store is a small chunk of its own
-//! (`state::writing`), fetched after first paint even when the engine is not. Each chunk more
+//! (`state::writing`), fetched after first paint even when the engine is not, and the chart engine's
+//! code another (`adapters::vega`), fetched with vega's scripts. Each chunk more
 //! multiplies the shared chunks wasm-split makes, one per set of chunks sharing code.
 
 pub mod engine;

@@ -1,7 +1,7 @@
 //! The `vega-lite` widget's engine: vega, vega-lite and vega's expression interpreter as the app
 //! serves them under `charts/` (npm packages copied there by scripts/charts.sh at build time, never a
 //! CDN), loaded by script elements when the first such widget renders, and the built-in maps under
-//! `charts/atlas/`. This code comes with them, in a chunk of its own ([`Charts`]), so the widgets'
+//! `charts/atlas/`. This code comes with them, in a chunk of its own (`charts`), so the widgets'
 //! chunk does not carry it.
 //!
 //! A spec is compiled (Vega-Lite to Vega) and parsed (Vega to a dataflow) once, when the core checks
