@@ -480,28 +480,28 @@ fn hovered(event: &web_sys::Event) -> Option<Hover> {
 /// Lights the flows `hover` is about (a flow, or every flow of a node) and dims the others, and dims
 /// the other nodes when it is on a node; with nothing hovered, nothing is lit or dimmed.
 fn light(svg: &Element, hover: Option<Hover>) {
-    let each = |selector: &str, mut apply: Box<dyn FnMut(&Element)>| {
-        let Ok(found) = svg.query_selector_all(selector) else { return };
-        for element in (0..found.length()).filter_map(|i| found.item(i)?.dyn_into::<Element>().ok()) {
-            apply(&element);
-        }
-    };
     let number = |element: &Element, name: &str| element.get_attribute(name).and_then(|value| value.parse::<usize>().ok());
-    each("[data-link]", Box::new(move |flow| {
+    for flow in elements(svg, "[data-link]") {
         let lit = hover.map(|hover| match hover {
-            Hover::Flow(link) => number(flow, "data-link") == Some(link),
-            Hover::Node(node) => number(flow, "data-from") == Some(node) || number(flow, "data-to") == Some(node),
+            Hover::Flow(link) => number(&flow, "data-link") == Some(link),
+            Hover::Node(node) => number(&flow, "data-from") == Some(node) || number(&flow, "data-to") == Some(node),
         });
         let classes = flow.class_list();
         let _ = classes.toggle_with_force("au-sankey__flow--lit", lit == Some(true));
         let _ = classes.toggle_with_force("au-sankey__flow--dim", lit == Some(false));
-    }));
-    each("[data-index]", Box::new(move |node| {
-        let dim = matches!(hover, Some(Hover::Node(index)) if number(node, "data-index") != Some(index));
+    }
+    for node in elements(svg, "[data-index]") {
+        let dim = matches!(hover, Some(Hover::Node(index)) if number(&node, "data-index") != Some(index));
         if let Some(group) = node.parent_element() {
             let _ = group.class_list().toggle_with_force("au-sankey__node--dim", dim);
         }
-    }));
+    }
+}
+
+/// The elements under `root` that match `selector`.
+fn elements(root: &Element, selector: &str) -> Vec<Element> {
+    let Ok(found) = root.query_selector_all(selector) else { return Vec::new() };
+    (0..found.length()).filter_map(|i| found.item(i)?.dyn_into::<Element>().ok()).collect()
 }
 
 /// What a node click reports.
