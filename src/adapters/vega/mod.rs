@@ -55,7 +55,6 @@ struct Charts {
     draw: for<'a> fn(&'a Element, &'a HtmlElement, &'a Value, (f64, f64)) -> LocalBoxFuture<'a, Result<(Chart, Vec<String>), String>>,
     resize: fn(&Chart, f64, f64),
     compile: for<'a> fn(&'a Value) -> LocalBoxFuture<'a, Result<ChartVerdict, String>>,
-    canvas_chart_svg: for<'a> fn(&'a Element) -> LocalBoxFuture<'a, Option<String>>,
 }
 
 part! {
@@ -66,7 +65,6 @@ part! {
             draw: |host, tip, spec, size| draw_now(host, tip, spec, size).boxed_local(),
             resize: resize_now,
             compile: |spec| verdict(spec).boxed_local(),
-            canvas_chart_svg: |host| canvas_chart_svg_now(host).boxed_local(),
         }
     }
 }
@@ -84,10 +82,6 @@ pub async fn load_engine() -> Result<(), String> {
 /// Returns the chart and Vega-Lite's warnings, or the error that stopped it.
 pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<(Chart, Vec<String>), String> {
     (loaded().await?.draw)(host, tip, spec, size).await
-}
-
-async fn canvas_chart_svg_now(host: &Element) -> Option<String> {
-    (loaded().await.ok()?.canvas_chart_svg)(host).await
 }
 
 /// What Vega-Lite and Vega say about `spec` without drawing it. The compiled spec is kept, so
@@ -310,7 +304,8 @@ fn label_canvas(host: &Element, spec: &Value, canvas: bool) {
 
 /// The chart drawn on a canvas in `host` as standalone SVG markup, for the SVG and PNG exports as an
 /// SVG chart's own markup is (its colours were resolved when it was drawn). `None` when `host`
-/// holds no canvas chart.
+/// holds no canvas chart. A chart on a canvas was drawn by the engine's chunk; this reads what it
+/// kept, so it is not part of the chunk.
 pub async fn canvas_chart_svg(host: &Element) -> Option<String> {
     let view = CANVAS_VIEWS.with(|views| views.borrow().iter().find(|(drawn, _)| drawn == host).map(|(_, view)| view.clone()))?;
     let to_svg: Function = Reflect::get(&view, &"toSVG".into()).ok()?.dyn_into().ok()?;
