@@ -7,16 +7,13 @@ use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::widgets::common::matching;
+
 /// The pop-up menus built on `<details>` (dashboards, a widget's export).
 const MENUS: &str = "details.au-menu[open], details.au-export[open]";
 
 fn open_menus() -> Vec<web_sys::Element> {
-    let Ok(list) = document().query_selector_all(MENUS) else {
-        return Vec::new();
-    };
-    (0..list.length())
-        .filter_map(|i| list.item(i)?.dyn_into::<web_sys::Element>().ok())
-        .collect()
+    document().document_element().map(|root| matching(&root, MENUS)).unwrap_or_default()
 }
 
 /// Escape closes the open menus, else the open drawers; a pointer press outside a menu closes it.

@@ -1,5 +1,6 @@
 //! Pieces every widget shares: typed parsing of its data, empty and error states, the title, the
-//! host shown beside a link, the "Load image" click of a held-back markdown image.
+//! host shown beside a link, the "Load image" click of a held-back markdown image, the elements a
+//! selector finds.
 //! Pure presentation rules (safe URLs, numbers, colours, initials) live in `autoui_core::view::present`.
 
 use autoui_core::view::present::link_host;
@@ -84,4 +85,10 @@ pub fn sandbox_proxy_url() -> String {
         .and_then(|meta| meta.get_attribute("content"))
         .filter(|url| !url.trim().is_empty())
         .unwrap_or_else(|| "sandbox.html".to_owned())
+}
+
+/// The elements under `root` that match `selector` and are a `T` (an `HtmlElement`, say).
+pub fn matching<T: JsCast>(root: &Element, selector: &str) -> Vec<T> {
+    let Ok(found) = root.query_selector_all(selector) else { return Vec::new() };
+    (0..found.length()).filter_map(|i| found.item(i)?.dyn_into::<T>().ok()).collect()
 }

@@ -15,7 +15,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, KeyboardEvent};
 
 use crate::widgets::WidgetProps;
-use crate::widgets::common::{EmptyState, LinkHost, WidgetError, WidgetTitle, parse};
+use crate::widgets::common::{EmptyState, LinkHost, WidgetError, WidgetTitle, matching, parse};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -263,13 +263,7 @@ fn keep_focus_inside(event: &KeyboardEvent) {
     else {
         return;
     };
-    let Ok(list) = dialog.query_selector_all("button:not([disabled]), a[href]") else {
-        return;
-    };
-    let controls: Vec<HtmlElement> = (0..list.length())
-        .filter_map(|i| list.item(i))
-        .filter_map(|node| node.dyn_into::<HtmlElement>().ok())
-        .collect();
+    let controls: Vec<HtmlElement> = matching(&dialog, "button:not([disabled]), a[href]");
     let (Some(first), Some(last)) = (controls.first(), controls.last()) else {
         return;
     };

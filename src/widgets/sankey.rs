@@ -21,7 +21,7 @@ use web_sys::{Element, KeyboardEvent};
 use crate::widgets::WidgetProps;
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::chart_rich::{short_label, tooltip_transform};
-use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
+use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, matching, parse};
 
 /// Longest node label drawn beside its node; the tooltip shows it whole.
 const LABEL_CHARS: usize = 26;
@@ -481,7 +481,7 @@ fn hovered(event: &web_sys::Event) -> Option<Hover> {
 /// the other nodes when it is on a node; with nothing hovered, nothing is lit or dimmed.
 fn light(svg: &Element, hover: Option<Hover>) {
     let number = |element: &Element, name: &str| element.get_attribute(name).and_then(|value| value.parse::<usize>().ok());
-    for flow in elements(svg, "[data-link]") {
+    for flow in matching::<Element>(svg, "[data-link]") {
         let lit = hover.map(|hover| match hover {
             Hover::Flow(link) => number(&flow, "data-link") == Some(link),
             Hover::Node(node) => number(&flow, "data-from") == Some(node) || number(&flow, "data-to") == Some(node),
@@ -490,18 +490,12 @@ fn light(svg: &Element, hover: Option<Hover>) {
         let _ = classes.toggle_with_force("au-sankey__flow--lit", lit == Some(true));
         let _ = classes.toggle_with_force("au-sankey__flow--dim", lit == Some(false));
     }
-    for node in elements(svg, "[data-index]") {
+    for node in matching::<Element>(svg, "[data-index]") {
         let dim = matches!(hover, Some(Hover::Node(index)) if number(&node, "data-index") != Some(index));
         if let Some(group) = node.parent_element() {
             let _ = group.class_list().toggle_with_force("au-sankey__node--dim", dim);
         }
     }
-}
-
-/// The elements under `root` that match `selector`.
-fn elements(root: &Element, selector: &str) -> Vec<Element> {
-    let Ok(found) = root.query_selector_all(selector) else { return Vec::new() };
-    (0..found.length()).filter_map(|i| found.item(i)?.dyn_into::<Element>().ok()).collect()
 }
 
 /// What a node click reports.
