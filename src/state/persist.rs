@@ -323,6 +323,15 @@ pub struct PersistCtx {
 }
 
 impl PersistCtx {
+    /// Fetches the code that saves once the page has painted, so it is here before the first change
+    /// is saved and a page closed soon after still saves it. The app calls it when nothing more
+    /// urgent is loading (`ui/app.rs`); without a store there is nothing to save.
+    pub fn fetch_writing_after_first_paint(&self) {
+        if self.inner.with_value(|inner| inner.store.is_some()) {
+            after_first_paint(|| writing().request());
+        }
+    }
+
     /// The saved dashboards (tracked).
     pub fn library(&self) -> RwSignal<DashboardLibrary> {
         self.library
@@ -654,10 +663,6 @@ pub fn provide_persist(restored: &mut Restored, notices: NoticesCtx) -> PersistC
     }
     // Without a store there is nothing to share with other tabs, nor to write.
     let role = if restored.store.is_some() { Role::Deciding } else { Role::Writer };
-    if restored.store.is_some() {
-        // Here before the first change is saved, so a page closed soon after it still saves it.
-        after_first_paint(|| writing().request());
-    }
     let inner = Inner {
         store: restored.store.take(),
         channel: RefCell::new(None),

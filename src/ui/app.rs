@@ -86,20 +86,26 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     canvas.set_foreign(foreign);
     let events = provide_widget_events(canvas);
     // The agent, its servers and the WebMCP tools come in a chunk, fetched once the page has painted
-    // when something on it needs them at once, else on first use; on the gallery, once its widgets
-    // are there, so the two chunks do not compete.
+    // when something on it needs them at once, else on first use. The code that saves comes after
+    // first paint too. On the gallery both wait until its widgets are there, so no chunk competes
+    // with the views chunk.
     let engine = provide_engine(canvas);
     let page_tools = settings.0.with_untracked(|s| s.webmcp_tools);
-    if settings.0.with_untracked(|s| wanted_at_start(&persist, canvas, s)) {
-        if initial_view() == View::Gallery {
-            Effect::new(move || {
-                if matches!(views().status(), Status::Ready(_)) {
-                    engine.start_after_first_paint();
-                }
-            });
-        } else {
+    let engine_at_start = settings.0.with_untracked(|s| wanted_at_start(&persist, canvas, s));
+    let after_first_paint = move || {
+        persist.fetch_writing_after_first_paint();
+        if engine_at_start {
             engine.start_after_first_paint();
         }
+    };
+    if initial_view() == View::Gallery {
+        Effect::new(move || {
+            if matches!(views().status(), Status::Ready(_)) {
+                after_first_paint();
+            }
+        });
+    } else {
+        after_first_paint();
     }
     // An agent in a page whose browser has no WebMCP finds the app's registry at once; its first
     // listing or call waits for the engine to register the page's tools.
