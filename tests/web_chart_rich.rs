@@ -306,3 +306,32 @@ async fn every_recipe_example_draws_its_marks_without_an_error() {
         mounted.container.remove();
     }
 }
+
+#[wasm_bindgen_test]
+async fn a_bubble_charts_data_table_lists_every_point_with_its_series_and_keeps_hostile_labels_as_text() {
+    let hostile = "<img src=x onerror=\"window.__pwned = 1\">";
+    let mut example = recipe_example(|e| e["type"] == "bubble").clone();
+    example["data"][1]["points"][0]["label"] = json!(hostile);
+    example["xTitle"] = json!("<b>density</b>");
+    let mounted = drawn(example).await;
+    let summary = mounted.query(".au-chart-rich__table summary").expect("the data table's summary");
+    summary.unchecked_ref::<HtmlElement>().click();
+    for _ in 0..5 {
+        next_frame().await;
+    }
+    assert_eq!(texts(&mounted, ".au-chart-rich__table thead th"), vec!["Series", "Point", "<b>density</b>", "Rent (€/m²)", "Size"]);
+    let rows: Vec<Vec<String>> = mounted
+        .query_all(".au-chart-rich__table tbody tr")
+        .iter()
+        .map(|row| {
+            let cells = row.query_selector_all("th, td").expect("cells");
+            (0..cells.length()).filter_map(|i| cells.item(i)?.text_content()).collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 5, "a row per point (3 + 2): {rows:?}");
+    assert_eq!(rows[0], vec!["France", "Paris", "20,700", "30.1", "2,100"]);
+    assert_eq!(rows[3], vec!["Belgium", hostile, "7,400", "15.2", "1,200"]);
+    assert!(mounted.query(".au-chart-rich__table b, .au-chart-rich__table img").is_none(), "markup in the data stays text");
+    assert_no_injected_markup(&mounted);
+    mounted.container.remove();
+}

@@ -477,6 +477,14 @@ async fn chart_rich_renders_hostile_strings_as_text() {
     settle().await;
     open_table(&mounted).await;
     assert_hostile_text_visible(&mounted);
+    // The table is markup too: its headers and row labels are the very strings given.
+    let table = |css: &str| mounted.query_all(&format!(".au-chart-rich__table {css}")).iter().map(|cell| cell.text_content().unwrap_or_default()).collect::<Vec<_>>();
+    assert_eq!(table("thead th"), vec!["Label", HOSTILE[1], HOSTILE[3]]);
+    assert_eq!(table("tbody th"), vec![HOSTILE[2], HOSTILE[3]]);
+    let with_unit = |value: u32| format!("{value} {}", HOSTILE[1]);
+    assert_eq!(table("tbody td"), vec![with_unit(1), with_unit(3), with_unit(2), with_unit(4)]);
+    assert_no_injected_markup(&mounted);
+    assert_not_pwned();
     let style = attr(&element(&mounted, "[data-mark=\"1-0\"]"), "style");
     assert!(
         !style.contains("url("),

@@ -12,8 +12,10 @@ mod radial;
 mod scatter;
 pub(crate) mod size;
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
+use autoui_core::view::markdown::escape_html;
 use autoui_core::view::present::format_number;
 use leptos::html::Details;
 use leptos::prelude::*;
@@ -121,44 +123,13 @@ fn series_legend(chart: &Chart, hidden: RwSignal<Vec<bool>>) -> AnyView {
 }
 
 /// The chart's numbers as a table, for screen readers and anyone who wants the exact values. Its
-/// rows are built when it is first opened, so a long series costs nothing until then.
+/// rows are built when it is first opened, so a long series costs nothing until then; they are
+/// markup the browser parses in one call (every text in it escaped), as they never change.
 #[component]
 fn DataTable(chart: Arc<Chart>) -> impl IntoView {
     let details = NodeRef::<Details>::new();
     let opened = RwSignal::new(false);
-    let table = move || {
-        opened.get().then(|| {
-            if chart.kind.plots_points() {
-                return points_table(&chart).into_any();
-            }
-            let radial = chart.kind.is_radial();
-            let cell = |value: Option<f64>, unit: &str| value.map(|v| format_value(v, unit)).unwrap_or_else(|| "—".to_owned());
-            let head =
-                chart.series.iter().map(|series| view! { <th scope="col">{series.label.clone()}</th> }).collect_view();
-            let rows = chart
-                .categories
-                .iter()
-                .enumerate()
-                .map(|(index, category)| {
-                    let cells = chart
-                        .series
-                        .iter()
-                        .map(|series| view! { <td>{cell(series.values.get(index).copied().flatten(), series.unit(&chart))}</td> })
-                        .collect_view();
-                    view! { <tr><th scope="row">{category.clone()}</th>{cells}</tr> }
-                })
-                .collect_view();
-            view! {
-                <div class="au-chart-rich__table-scroll">
-                    <table>
-                        <thead><tr><th scope="col">{if radial { "Slice" } else { "Label" }}</th>{head}</tr></thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
-            }
-            .into_any()
-        })
-    };
+    let table = move || if opened.get() { table_markup(&chart) } else { String::new() };
     view! {
         <details class="au-chart-rich__table" node_ref=details
             // `toggle` is queued: it may arrive after the chart was removed.
@@ -168,41 +139,66 @@ fn DataTable(chart: Arc<Chart>) -> impl IntoView {
                 }
             }>
             <summary>"Data table"</summary>
-            {table}
+            <div class="au-chart-rich__table-scroll" inner_html=table></div>
         </details>
     }
 }
 
-/// A scatter or bubble chart's points: one row each, with its series.
-fn points_table(chart: &Chart) -> impl IntoView + use<> {
-    let bubbles = chart.kind == ChartKind::Bubble;
-    let rows = chart
-        .series
-        .iter()
-        .flat_map(|series| {
-            series.points.iter().map(move |point| {
-                view! {
-                    <tr>
-                        <th scope="row">{series.label.clone()}</th>
-                        <td>{point.label.clone().unwrap_or_default()}</td>
-                        <td>{format_number(point.x)}</td>
-                        <td>{format_number(point.y)}</td>
-                        {bubbles.then(|| view! { <td>{point.size.map(format_number).unwrap_or_else(|| "—".to_owned())}</td> })}
-                    </tr>
+/// The table's markup: a row per category (a slice, for a pie), or per point of a scatter or
+/// bubble chart with its series.
+fn table_markup(chart: &Chart) -> String {
+    let mut out = String::from("<table><thead><tr>");
+    let head = |out: &mut String, text: &str| {
+        let _ = write!(out, r#"<th scope="col">{}</th>"#, escape_html(text));
+    };
+    if chart.kind.plots_points() {
+        let bubbles = chart.kind == ChartKind::Bubble;
+        head(&mut out, "Series");
+        head(&mut out, "Point");
+        head(&mut out, chart.x_title.as_deref().unwrap_or("x"));
+        head(&mut out, chart.y_title.as_deref().unwrap_or("y"));
+        if bubbles {
+            head(&mut out, "Size");
+        }
+        out.push_str("</tr></thead><tbody>");
+        for series in &chart.series {
+            for point in &series.points {
+                row_start(&mut out, &series.label);
+                cell(&mut out, point.label.as_deref().unwrap_or_default());
+                cell(&mut out, &format_number(point.x));
+                cell(&mut out, &format_number(point.y));
+                if bubbles {
+                    cell(&mut out, &point.size.map_or_else(|| "—".to_owned(), format_number));
                 }
-            })
-        })
-        .collect_view();
-    let (x, y) = (chart.x_title.clone().unwrap_or_else(|| "x".to_owned()), chart.y_title.clone().unwrap_or_else(|| "y".to_owned()));
-    view! {
-        <div class="au-chart-rich__table-scroll">
-            <table>
-                <thead><tr><th scope="col">"Series"</th><th scope="col">"Point"</th><th scope="col">{x}</th><th scope="col">{y}</th>
-                    {bubbles.then(|| view! { <th scope="col">"Size"</th> })}</tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
-        </div>
+                out.push_str("</tr>");
+            }
+        }
+    } else {
+        head(&mut out, if chart.kind.is_radial() { "Slice" } else { "Label" });
+        for series in &chart.series {
+            head(&mut out, &series.label);
+        }
+        out.push_str("</tr></thead><tbody>");
+        for (index, category) in chart.categories.iter().enumerate() {
+            row_start(&mut out, category);
+            for series in &chart.series {
+                let value = series.values.get(index).copied().flatten();
+                cell(&mut out, &value.map_or_else(|| "—".to_owned(), |v| format_value(v, series.unit(chart))));
+            }
+            out.push_str("</tr>");
+        }
     }
+    out.push_str("</tbody></table>");
+    out
+}
+
+/// Opens a body row headed by `label`.
+fn row_start(out: &mut String, label: &str) {
+    let _ = write!(out, r#"<tr><th scope="row">{}</th>"#, escape_html(label));
+}
+
+fn cell(out: &mut String, text: &str) {
+    let _ = write!(out, "<td>{}</td>", escape_html(text));
 }
 
 /// A value with its unit: `31.5 °C`, `65%`.
