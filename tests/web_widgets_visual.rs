@@ -842,6 +842,14 @@ async fn hemicycle_hover_dims_other_groups_and_shows_a_tooltip() {
             .unwrap_or_default()
             .contains("17 seats")
     );
+    let active = mounted.query_all(".au-hemicycle__legend-item--active");
+    assert_eq!(active.len(), 1, "the focused entry is marked");
+    assert_eq!(attr(&active[0], "data-legend"), "1");
+    assert_eq!(active_element(), Some(mounted.query_all(".au-hemicycle__legend button")[1].clone()), "focus stays on the entry");
+    mounted.query_all(".au-hemicycle__legend button")[1].unchecked_ref::<HtmlElement>().blur().expect("blur");
+    settle().await;
+    assert!(mounted.query("[data-testid=hemicycle-tooltip]").is_none());
+    assert!(mounted.query(".au-hemicycle__legend-item--active, .au-hemicycle__group--dim").is_none(), "leaving the legend undims");
 }
 
 #[wasm_bindgen_test]
@@ -905,6 +913,15 @@ async fn hemicycle_renders_hostile_strings_as_text() {
     );
     settle().await;
     assert_hostile_text_visible(&mounted);
+    // The legend is markup: its labels and their tooltips are the very strings given.
+    assert_eq!(texts(&mounted, ".au-hemicycle__legend-label"), HOSTILE);
+    let titles: Vec<String> = mounted.query_all(".au-hemicycle__legend button").iter().map(|b| attr(b, "title")).collect();
+    assert_eq!(titles, HOSTILE);
+    for swatch in mounted.query_all(".au-hemicycle__swatch") {
+        assert!(!attr(&swatch, "style").contains("url("), "an unsafe colour is replaced by a palette colour");
+    }
+    assert_no_injected_markup(&mounted);
+    assert_not_pwned();
 }
 
 #[wasm_bindgen_test]

@@ -4,13 +4,16 @@
 //! with seat counts. Hovering a group shows a tooltip; clicking a group or its legend entry reports
 //! `GroupClick`.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use autoui_core::canvas::event::WidgetAction;
 use autoui_core::sort::sort_by_key;
 use autoui_core::view::chart::num;
 use autoui_core::view::hemicycle::{Chamber, chamber, majority};
+use autoui_core::view::markdown::escape_html;
 use autoui_core::view::present::{format_number, safe_color, series_color};
+use leptos::html::Div;
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -19,7 +22,7 @@ use web_sys::{Element, Event};
 
 use crate::widgets::WidgetProps;
 use crate::widgets::chart_rich::tooltip_transform;
-use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
+use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, matching, parse};
 
 /// Room above the chamber for the majority label, in layout units.
 const HEADROOM: f64 = 14.0;
@@ -192,7 +195,6 @@ fn ChamberView(
         }
     };
 
-    // One <g> per group (its seats are contiguous), so hover touches a dozen nodes, not every seat.
     let mut runs: Vec<SeatRun> = Vec::new();
     let mut seats = chamber.seats.clone();
     sort_by_key(&mut seats, |seat| seat.group.unwrap_or(usize::MAX));
@@ -219,44 +221,12 @@ fn ChamberView(
             })
             .collect(),
     );
-    let groups = runs
-        .into_iter()
-        .map(|(group, points)| {
-            let color = group
-                .and_then(|g| parliament.groups.get(g))
-                .map(|g| g.color.clone());
-            // The seats as markup the browser parses in one call: hundreds of circles built one
-            // by one were the gallery's largest build cost. Every value in it is a formatted number.
-            let dots: String = points
-                .into_iter()
-                .map(|(x, y)| format!(r#"<circle cx="{}" cy="{}" r="{radius}"></circle>"#, num(x), num(y)))
-                .collect();
-            let dim = move || hover.get().is_some_and(|h| Some(h) != group);
-            view! {
-                <g class="au-hemicycle__group" class:au-hemicycle__group--vacant=group.is_none()
-                    class:au-hemicycle__group--dim=dim style:fill=color
-                    data-group=group.map(|g| g.to_string()).unwrap_or_else(|| "vacant".to_owned())
-                    inner_html=dots>
-                </g>
-            }
-        })
-        .collect_view();
+    let seats = seats_markup(runs, &parliament.groups, &radius);
 
     let (cx, cy) = chamber.centre;
     let top = cy - chamber.outer_radius - chamber.seat_radius - 3.0;
     let inner = chamber.inner_radius - chamber.seat_radius - 3.0;
-    let group_at = |event: &Event| -> Option<usize> {
-        let target = event.target()?.dyn_into::<Element>().ok()?;
-        target
-            .closest("[data-group]")
-            .ok()
-            .flatten()?
-            .get_attribute("data-group")?
-            .parse()
-            .ok()
-    };
-    let on_over = move |event: web_sys::PointerEvent| {
-        let group = group_at(&event);
+    let set_hover = move |group: Option<usize>| {
         if hover.get_untracked() != group {
             hover.set(group);
         }
@@ -264,7 +234,7 @@ fn ChamberView(
     let on_click = {
         let click = click.clone();
         move |event: web_sys::MouseEvent| {
-            if let Some(group) = group_at(&event) {
+            if let Some(group) = marked(&event, "data-group") {
                 click(group);
             }
         }
@@ -290,38 +260,18 @@ fn ChamberView(
         }
     };
 
-    let legend = parliament
-        .groups
-        .iter()
-        .enumerate()
-        .map(|(index, group)| {
-            let click = click.clone();
-            view! {
-                <li>
-                    <button type="button" class="au-hemicycle__legend-item"
-                        class:au-hemicycle__legend-item--active=move || hover.get() == Some(index)
-                        title=group.label.clone() on:click=move |_| click(index)
-                        on:pointerenter=move |_| hover.set(Some(index)) on:pointerleave=move |_| hover.set(None)
-                        on:focus=move |_| hover.set(Some(index)) on:blur=move |_| hover.set(None)>
-                        <span class="au-hemicycle__swatch" style:background=group.color.clone()></span>
-                        // The visible text is the button's name (label in name); the hidden parts
-                        // make it read "label: N seats".
-                        <span class="au-hemicycle__legend-label">{group.label.clone()}</span>
-                        <span class="au-visually-hidden">": "</span>
-                        <span class="au-hemicycle__legend-seats">{format_number(f64::from(group.seats))}</span>
-                        <span class="au-visually-hidden">" seats"</span>
-                    </button>
-                </li>
-            }
-        })
-        .collect_view();
-    let vacant_item = (vacant > 0).then(|| {
-        view! {
-            <li class="au-hemicycle__legend-item au-hemicycle__legend-item--vacant">
-                <span class="au-hemicycle__swatch"></span>
-                <span class="au-hemicycle__legend-label">"Vacant"</span>
-                <span class="au-hemicycle__legend-seats">{format_number(f64::from(vacant))}</span>
-            </li>
+    let legend = legend_markup(&parliament.groups, vacant);
+    let on_legend_click = move |event: web_sys::MouseEvent| {
+        if let Some(group) = marked(&event, "data-legend") {
+            click(group);
+        }
+    };
+    let root = NodeRef::<Div>::new();
+    // Hover and focus change classes, never the markup, so the focused button stays focused.
+    Effect::new(move || {
+        let hover = hover.get();
+        if let Some(root) = root.get() {
+            light(&root, hover);
         }
     });
     let summary = parliament
@@ -341,13 +291,14 @@ fn ChamberView(
     });
 
     view! {
-        <div class="au-hemicycle">
+        <div class="au-hemicycle" node_ref=root>
             <WidgetTitle title=parliament.title.clone() />
             <div class="au-hemicycle__plot">
                 <svg class="au-hemicycle__svg" role="img" aria-label=description
                     viewBox=format!("0 {} {} {}", num(-HEADROOM), num(chamber.width), num(chamber.height + HEADROOM))
-                    on:pointerover=on_over on:pointerleave=move |_| hover.set(None) on:click=on_click>
-                    {groups}
+                    on:pointerover=move |event| set_hover(marked(&event, "data-group"))
+                    on:pointerleave=move |_| set_hover(None) on:click=on_click>
+                    <g inner_html=seats></g>
                     <line class="au-hemicycle__majority" x1=num(cx) x2=num(cx) y1=num(top) y2=num(cy - inner) />
                     <text class="au-hemicycle__majority-label" x=num(cx) y=num(top - 4.0) text-anchor="middle">
                         {format!("majority {}", format_number(f64::from(threshold)))}
@@ -359,9 +310,76 @@ fn ChamberView(
                 </svg>
                 {tooltip}
             </div>
-            <ul class="au-hemicycle__legend" aria-label="Groups">{legend}{vacant_item}</ul>
+            <ul class="au-hemicycle__legend" aria-label="Groups" inner_html=legend on:click=on_legend_click
+                on:pointerover=move |event| set_hover(marked(&event, "data-legend")) on:pointerleave=move |_| set_hover(None)
+                on:focusin=move |event| set_hover(marked(&event, "data-legend")) on:focusout=move |_| set_hover(None)>
+            </ul>
             {notes}
         </div>
+    }
+}
+
+/// One `<g>` per group (its seats are contiguous), so hover touches a dozen nodes, not every seat;
+/// as markup the browser parses in one call: hundreds of circles built one by one were the
+/// gallery's largest build cost. Colours are `safe_color`'s or the palette's, escaped all the same.
+fn seats_markup(runs: Vec<SeatRun>, groups: &[Group], radius: &str) -> String {
+    let mut out = String::new();
+    for (group, points) in runs {
+        match group {
+            Some(index) => {
+                let color = groups.get(index).map_or(String::new(), |g| escape_html(&g.color));
+                let _ = write!(out, r#"<g class="au-hemicycle__group" style="fill: {color}" data-group="{index}">"#);
+            }
+            None => out.push_str(r#"<g class="au-hemicycle__group au-hemicycle__group--vacant" data-group="vacant">"#),
+        }
+        for (x, y) in points {
+            let _ = write!(out, r#"<circle cx="{}" cy="{}" r="{radius}"></circle>"#, num(x), num(y));
+        }
+        out.push_str("</g>");
+    }
+    out
+}
+
+/// A button per group (its colour, its label, its seats, read as "label: N seats"; the visible
+/// text is the button's name), then the vacant seats.
+fn legend_markup(groups: &[Group], vacant: u32) -> String {
+    let mut out = String::new();
+    for (index, group) in groups.iter().enumerate() {
+        let label = escape_html(&group.label);
+        let _ = write!(
+            out,
+            r#"<li><button type="button" class="au-hemicycle__legend-item" title="{label}" data-legend="{index}"><span class="au-hemicycle__swatch" style="background: {}"></span><span class="au-hemicycle__legend-label">{label}</span><span class="au-visually-hidden">: </span><span class="au-hemicycle__legend-seats">{}</span><span class="au-visually-hidden"> seats</span></button></li>"#,
+            escape_html(&group.color),
+            format_number(f64::from(group.seats))
+        );
+    }
+    if vacant > 0 {
+        let _ = write!(
+            out,
+            r#"<li class="au-hemicycle__legend-item au-hemicycle__legend-item--vacant"><span class="au-hemicycle__swatch"></span><span class="au-hemicycle__legend-label">Vacant</span><span class="au-hemicycle__legend-seats">{}</span></li>"#,
+            format_number(f64::from(vacant))
+        );
+    }
+    out
+}
+
+/// The group the event happened in: the `name` attribute (`data-group` on the seats, `data-legend`
+/// on the legend) of the closest element that has it.
+fn marked(event: &Event, name: &str) -> Option<usize> {
+    let target = event.target()?.dyn_into::<Element>().ok()?;
+    target.closest(&format!("[{name}]")).ok().flatten()?.get_attribute(name)?.parse().ok()
+}
+
+/// Dims every group but the hovered one and marks its legend entry; with nothing hovered, nothing.
+fn light(root: &Element, hover: Option<usize>) {
+    let index = |element: &Element, name: &str| element.get_attribute(name).and_then(|value| value.parse::<usize>().ok());
+    for group in matching::<Element>(root, ".au-hemicycle__group") {
+        let dim = hover.is_some_and(|hover| index(&group, "data-group") != Some(hover));
+        let _ = group.class_list().toggle_with_force("au-hemicycle__group--dim", dim);
+    }
+    for item in matching::<Element>(root, "[data-legend]") {
+        let active = hover.is_some() && index(&item, "data-legend") == hover;
+        let _ = item.class_list().toggle_with_force("au-hemicycle__legend-item--active", active);
     }
 }
 
