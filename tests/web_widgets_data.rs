@@ -1215,6 +1215,19 @@ async fn choosing_a_person_reports_them() {
             .as_deref(),
         Some("true")
     );
+    // Choosing another person moves the pressed state to them.
+    mounted.click(".au-trombinoscope__item:nth-child(1) .au-trombinoscope__name");
+    settle().await;
+    let pressed: Vec<String> = mounted
+        .query_all(".au-trombinoscope__tile")
+        .iter()
+        .map(|tile| tile.get_attribute("aria-pressed").unwrap_or_default())
+        .collect();
+    assert_eq!(pressed.iter().filter(|p| *p == "true").count(), 1, "{pressed:?}");
+    assert_eq!(pressed[0], "true");
+    let events = mounted.events();
+    assert_eq!(events.len(), 2);
+    assert_eq!(events[1].1["index"], 0);
 }
 
 #[wasm_bindgen_test]
