@@ -1209,10 +1209,11 @@ async fn carousel_previous_and_next_wrap_and_report_the_slide() {
     click_label(&mounted, "Go to slide 2");
     settle().await;
     assert_eq!(position(&mounted), "2 / 3");
-    assert_eq!(
-        attr(&mounted.query_all(".au-carousel__dot")[1], "aria-current"),
-        "true"
-    );
+    let dots = mounted.query_all(".au-carousel__dot");
+    assert_eq!(attr(&dots[1], "aria-current"), "true");
+    assert!(dots[0].get_attribute("aria-current").is_none() && dots[2].get_attribute("aria-current").is_none(), "one dot is current");
+    let hidden: Vec<String> = mounted.query_all("[data-testid=carousel-slide]").iter().map(|s| attr(s, "aria-hidden")).collect();
+    assert_eq!(hidden, ["true", "false", "true"], "only the shown slide is exposed");
     let changes = events_of(&mounted, WidgetAction::SlideChange);
     assert_eq!(
         changes
@@ -1295,6 +1296,22 @@ async fn carousel_shows_text_slides_and_placeholders_for_unsafe_images() {
 }
 
 #[wasm_bindgen_test]
+async fn a_carousel_photo_that_fails_to_load_gives_way_to_a_placeholder_named_by_its_alt_text() {
+    let mounted = mount_widget(WidgetKind::Carousel, still_carousel());
+    settle().await;
+    let photos = mounted.query_all(".au-carousel__img");
+    fire(&photos[1], "error");
+    settle().await;
+    assert_eq!(mounted.query_all(".au-carousel__img").len(), 2, "the other photos stay");
+    let placeholders = mounted.query_all(".au-carousel__placeholder");
+    assert_eq!(placeholders.len(), 1);
+    assert_eq!(attr(&placeholders[0], "aria-label"), "Image unavailable: Coast at dusk");
+    let slide = placeholders[0].closest("[data-testid=carousel-slide]").ok().flatten().expect("in its slide");
+    assert_eq!(attr(&slide, "aria-label"), "2 of 3");
+    assert!(slide.text_content().unwrap_or_default().contains("42 km of new trails"), "the slide's text stays");
+}
+
+#[wasm_bindgen_test]
 async fn carousel_shows_an_empty_state_without_slides() {
     for data in [json!({}), json!({"slides": []}), json!({"slides": [{}]})] {
         let mounted = mount_widget(WidgetKind::Carousel, data.clone());
@@ -1321,6 +1338,14 @@ async fn carousel_renders_hostile_strings_as_text() {
     );
     settle().await;
     assert_hostile_text_visible(&mounted);
+    // The slides are markup: their titles and the placeholders' names are the very strings given.
+    assert_eq!(texts(&mounted, ".au-carousel__title"), HOSTILE);
+    let names: Vec<String> = mounted.query_all(".au-carousel__placeholder").iter().map(|p| attr(p, "aria-label")).collect();
+    let expected: Vec<String> = HOSTILE.iter().map(|h| format!("Image unavailable: {h}")).collect();
+    assert_eq!(names, expected, "hostile sources are not loaded, and their alt text stays text");
+    assert!(mounted.query("img").is_none());
+    assert_no_injected_markup(&mounted);
+    assert_not_pwned();
 }
 
 #[wasm_bindgen_test]
