@@ -50,3 +50,41 @@ async fn settings_survive_a_reload_and_the_key_field_is_masked() {
     })
     .await;
 }
+
+/// The release build ships its stylesheets and scripts minified with their integrity hashes computed
+/// again (scripts/minify-assets.sh): the browser must accept every one, and their rules must apply.
+#[tokio::test]
+async fn every_stylesheet_of_the_shell_and_the_gallery_loads_and_applies() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        page.wait_for_count("[data-testid^=gallery-item-]", 26).await;
+
+        let sheets = page
+            .eval(
+                "return [...document.styleSheets].map((sheet) => [sheet.href || 'inline', sheet.cssRules.length]);",
+                vec![],
+            )
+            .await;
+        let sheets = sheets.as_array().expect("a list of stylesheets");
+        for name in ["tokens-", "base-", "app-", "_common-", "widgets.css"] {
+            let found = sheets.iter().find(|sheet| sheet[0].as_str().is_some_and(|href| href.contains(name)));
+            let rules = found.and_then(|sheet| sheet[1].as_u64());
+            assert!(rules.is_some_and(|rules| rules > 0), "{name} is loaded with its rules: {sheets:?}");
+        }
+        let styled = page
+            .eval(
+                "const shown = (css, property) => getComputedStyle(document.querySelector(css))[property];
+                 return [shown('.au-app', 'display'), shown('.au-gallery-page__grid', 'display'),
+                         shown('.au-header', 'borderBottomStyle')];",
+                vec![],
+            )
+            .await;
+        assert_eq!(styled[0], "flex", "the app's layout comes from app.css");
+        assert_eq!(styled[1], "grid", "the gallery's grid comes from widgets.css");
+        assert_eq!(styled[2], "solid", "the header keeps its rule");
+
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
