@@ -21,7 +21,7 @@ have node || need_apt nodejs
 have npm || need_apt npm
 have gcc || need_apt build-essential
 have brotli || need_apt brotli  # scripts/bundle-size.sh reports brotli sizes
-have openssl || need_apt openssl  # scripts/split-wasm.sh updates index.html's integrity hashes
+have openssl || need_apt openssl  # scripts/split-wasm.sh gives the loader glue's preload its integrity hash
 have patch || need_apt patch  # scripts/charts.sh patches vega-interpreter before bundling it
 if $with_tests; then
   need_apt chromium

@@ -10,8 +10,8 @@
 #      function table stays exported (--keep-lld-exports): the chunks call through it
 #   3. wasm-opt on every module and esbuild on the glue (release only, like Trunk)
 #   4. the chunks and their loader go to `<bundle>.split/` (the bundle name carries Trunk's hash, so
-#      a cached chunk never meets a main module from another build), and index.html's integrity
-#      hashes are updated for the files that changed.
+#      a cached chunk never meets a main module from another build); index.html preloads the
+#      loader (scripts/minify-assets.sh, run last, computes the integrity hashes of what changed).
 # Runs from Trunk (TRUNK_STAGING_DIR, TRUNK_PROFILE); also by hand on a built dist/ for debugging.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -132,16 +132,9 @@ for chunk in "$work/split"/*.wasm; do
 done
 for pid in "${pids[@]}"; do wait "$pid" || fail "wasm-opt failed"; done
 
-# Subresource integrity for the two files Trunk hashed and this script replaced.
+# The integrity hashes of the two files Trunk hashed and this script replaced are computed at the end,
+# by scripts/minify-assets.sh, with those of every file it changes.
 html="$staging/index.html"
-for file in "$bundle.js" "${bundle}_bg.wasm"; do
-  digest="sha384-$(openssl dgst -sha384 -binary "$staging/$file" | openssl base64 -A)"
-  FILE="$file" DIGEST="$digest" perl -0pi -e \
-    's{(href="[^"]*/\Q$ENV{FILE}\E"[^>]*?integrity=")[^"]*"}{$1$ENV{DIGEST}"}g' "$html"
-  if grep -oE "href=\"[^\"]*/$file\"[^>]*integrity=\"[^\"]*\"" "$html" | grep -vqF "$digest"; then
-    fail "could not update the integrity of $file in index.html"
-  fi
-done
 # The main bundle imports the loader glue, so the bundle cannot run before the glue has arrived: the
 # page asks for it with the bundle (as Trunk does for the bundle's snippets) rather than when the bundle
 # has been parsed.
@@ -182,3 +175,5 @@ if grep -q "script-src[^;]*'unsafe-inline'" "$html"; then
   fail "index.html's policy allows inline scripts: name them by hash instead"
 fi
 echo "split-wasm: $bundle split into $(find "$staging/$split_dir" -name '*.wasm' | wc -l) chunks in $split_dir/"
+# Trunk runs the hooks of one stage at the same time, so the step that must follow this one is run from here.
+"$(dirname "$0")/minify-assets.sh" "$staging"
