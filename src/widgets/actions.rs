@@ -3,33 +3,45 @@
 //! an update that keeps that action).
 
 use autoui_core::canvas::event::WidgetAction;
+use autoui_core::view::fields::{Fields, Read};
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::json;
 
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
 
-#[derive(Deserialize)]
 struct ActionsData {
-    #[serde(default)]
     title: Option<String>,
-    #[serde(default)]
     buttons: Vec<Button>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+impl ActionsData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(ActionsData {
+            title: fields.text("title")?,
+            buttons: fields.items("buttons", Button::read)?,
+        })
+    }
+}
+
 struct Button {
     label: String,
-    #[serde(default)]
     action: Option<String>,
-    #[serde(default)]
     primary: bool,
-    #[serde(default)]
     variant: Option<String>,
-    #[serde(default)]
     aria_label: Option<String>,
+}
+
+impl Button {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(Button {
+            label: fields.required_text("label")?,
+            action: fields.text("action")?,
+            primary: fields.flag("primary")?.unwrap_or(false),
+            variant: fields.text("variant")?,
+            aria_label: fields.text("ariaLabel")?,
+        })
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -82,7 +94,7 @@ pub fn Actions(props: WidgetProps) -> impl IntoView {
     let WidgetProps { data, emit, .. } = props;
     let chosen = RwSignal::new(None::<String>);
     move || {
-        data.with(|value| match parse::<ActionsData>(value) {
+        data.with(|value| match parse(value, ActionsData::read) {
             Ok(actions) if actions.buttons.is_empty() => view! {
                 <div class="au-actions">
                     <WidgetTitle title=actions.title />

@@ -1,20 +1,26 @@
 //! `alert` widget: a notice banner coloured by level; warnings and errors are announced at once,
 //! notices politely.
 
+use autoui_core::view::fields::{Fields, Read};
 use leptos::prelude::*;
-use serde::Deserialize;
 
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{EmptyState, WidgetError, parse};
 
-#[derive(Deserialize)]
 struct AlertData {
-    #[serde(default)]
     title: Option<String>,
-    #[serde(default)]
     message: Option<String>,
-    #[serde(default)]
     level: Option<String>,
+}
+
+impl AlertData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(AlertData {
+            title: fields.text("title")?,
+            message: fields.text("message")?,
+            level: fields.text("level")?,
+        })
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -74,7 +80,7 @@ impl Level {
 pub fn Alert(props: WidgetProps) -> impl IntoView {
     let data = props.data;
     move || {
-        data.with(|value| match parse::<AlertData>(value) {
+        data.with(|value| match parse(value, AlertData::read) {
             Ok(alert) => {
                 let title = alert.title.filter(|text| !text.trim().is_empty());
                 let message = alert.message.filter(|text| !text.trim().is_empty());

@@ -3,9 +3,9 @@
 //! link on the title.
 
 use autoui_core::canvas::event::{WidgetAction, item_payload};
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::present::{safe_image, safe_link};
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::widgets::WidgetProps;
@@ -14,33 +14,44 @@ use crate::widgets::common::{EmptyState, LinkHost, WidgetError, WidgetTitle, par
 /// Narrowest card in px, by default and within bounds.
 const MIN_CARD_WIDTH: (u32, u32, u32) = (120, 480, 180);
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct CardsData {
-    #[serde(default)]
+struct CardsData<'a> {
     title: Option<String>,
-    #[serde(default)]
-    cards: Vec<Value>,
-    #[serde(default)]
+    cards: &'a [Value],
     min_card_width: Option<String>,
-    #[serde(default)]
     empty_message: Option<String>,
 }
 
-#[derive(Deserialize)]
+impl<'a> CardsData<'a> {
+    fn read(fields: Fields<'a>) -> Read<Self> {
+        Ok(CardsData {
+            title: fields.text("title")?,
+            cards: fields.list("cards")?,
+            min_card_width: fields.text("minCardWidth")?,
+            empty_message: fields.text("emptyMessage")?,
+        })
+    }
+}
+
 struct Card {
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     title: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     subtitle: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     description: Option<String>,
-    #[serde(default)]
     image: Option<String>,
-    #[serde(default)]
     tags: Vec<String>,
-    #[serde(default)]
     href: Option<String>,
+}
+
+impl Card {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(Card {
+            title: fields.scalar_text("title")?,
+            subtitle: fields.scalar_text("subtitle")?,
+            description: fields.scalar_text("description")?,
+            image: fields.text("image")?,
+            tags: fields.texts("tags")?,
+            href: fields.text("href")?,
+        })
+    }
 }
 
 /// `"200px"` within bounds; anything else falls back to the default.
@@ -61,7 +72,7 @@ pub fn Cards(props: WidgetProps) -> impl IntoView {
     let WidgetProps { data, emit, .. } = props;
     view! {
         <div class="au-cards">
-            {move || data.with(|data| match parse::<CardsData>(data) {
+            {move || data.with(|data| match parse(data, CardsData::read) {
                 Err(error) => view! { <WidgetError message=format!("the cards data is not valid: {error}") /> }
                     .into_any(),
                 Ok(cards) => render(cards, emit),
@@ -70,10 +81,10 @@ pub fn Cards(props: WidgetProps) -> impl IntoView {
     }
 }
 
-fn render(data: CardsData, emit: Callback<(WidgetAction, Value)>) -> AnyView {
+fn render(data: CardsData<'_>, emit: Callback<(WidgetAction, Value)>) -> AnyView {
     let mut cards = Vec::with_capacity(data.cards.len());
     for (index, raw) in data.cards.iter().enumerate() {
-        match parse::<Card>(raw) {
+        match parse(raw, Card::read) {
             Ok(card) => cards.push((card, raw)),
             Err(error) => {
                 let message = format!("card {} is not valid: {error}", index + 1);

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use autoui_core::canvas::event::WidgetAction;
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::present::safe_image;
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::{Value, json};
 use web_sys::{KeyboardEvent, PointerEvent};
 
@@ -22,34 +22,44 @@ const INTERVAL_RANGE: (u64, u64) = (1_000, 60_000);
 /// A horizontal drag longer than this (CSS pixels) changes slide.
 const SWIPE: i32 = 50;
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct CarouselData {
-    #[serde(default)]
     title: Option<String>,
-    #[serde(default)]
     slides: Vec<Slide>,
-    #[serde(default)]
     auto_play: Option<bool>,
-    #[serde(default)]
-    interval: Option<Value>,
+    interval: Option<f64>,
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+impl CarouselData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(CarouselData {
+            title: fields.text("title")?,
+            slides: fields.items("slides", Slide::read)?,
+            auto_play: fields.flag("autoPlay")?,
+            interval: fields.value("interval").and_then(Value::as_f64),
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
 struct Slide {
-    #[serde(default)]
     src: Option<String>,
-    #[serde(default)]
     alt: Option<String>,
-    #[serde(default)]
     title: Option<String>,
-    #[serde(default)]
     subtitle: Option<String>,
-    #[serde(default)]
     content: Option<String>,
 }
 
 impl Slide {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(Slide {
+            src: fields.text("src")?,
+            alt: fields.text("alt")?,
+            title: fields.text("title")?,
+            subtitle: fields.text("subtitle")?,
+            content: fields.text("content")?,
+        })
+    }
+
     fn has_text(&self) -> bool {
         [&self.title, &self.subtitle, &self.content]
             .into_iter()
@@ -68,7 +78,7 @@ struct Deck {
 
 impl Deck {
     fn read(value: &Value) -> Result<Deck, String> {
-        let data: CarouselData = parse(value)?;
+        let data = parse(value, CarouselData::read)?;
         let slides: Vec<Slide> = data
             .slides
             .into_iter()
@@ -76,8 +86,6 @@ impl Deck {
             .collect();
         let interval = data
             .interval
-            .as_ref()
-            .and_then(Value::as_f64)
             .map_or(DEFAULT_INTERVAL, |ms| {
                 (ms.max(0.0) as u64).clamp(INTERVAL_RANGE.0, INTERVAL_RANGE.1)
             });

@@ -5,7 +5,6 @@
 use autoui_core::view::bar::{BarScale, bar_value, compact_number};
 use autoui_core::view::present::{display_value, format_number};
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::widgets::WidgetProps;
@@ -15,12 +14,6 @@ use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
 const HEIGHT: f64 = 180.0;
 /// Room above the plot (and below it when a bar is negative) for value labels.
 const LABEL_ROOM: f64 = 18.0;
-
-#[derive(Deserialize)]
-struct ChartData {
-    #[serde(default)]
-    title: Option<String>,
-}
 
 struct Bar {
     label: String,
@@ -67,7 +60,7 @@ pub fn Chart(props: WidgetProps) -> impl IntoView {
     let data = props.data;
     move || {
         data.with(|value| {
-            let parsed = parse::<ChartData>(value).and_then(|chart| Ok((chart.title, bars(value.get("bars"))?)));
+            let parsed = parse(value, |fields| fields.text("title")).and_then(|title| Ok((title, bars(value.get("bars"))?)));
             match parsed {
                 Ok((title, bars)) if bars.is_empty() => view! {
                     <div class="au-chart">

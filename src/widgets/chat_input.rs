@@ -3,9 +3,9 @@
 //! (`disabled`) a stop button replaces send; the field stays editable so a reply can be drafted.
 
 use autoui_core::canvas::event::WidgetAction;
+use autoui_core::view::fields::{Fields, Read};
 use leptos::html;
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::{Value, json};
 use web_sys::KeyboardEvent;
 
@@ -14,16 +14,22 @@ use crate::widgets::common::{WidgetError, parse};
 
 const DEFAULT_PLACEHOLDER: &str = "Type a message...";
 
-#[derive(Deserialize)]
 struct ChatInputData {
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     title: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     placeholder: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     value: Option<String>,
-    #[serde(default)]
     disabled: Option<bool>,
+}
+
+impl ChatInputData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(ChatInputData {
+            title: fields.scalar_text("title")?,
+            placeholder: fields.scalar_text("placeholder")?,
+            value: fields.scalar_text("value")?,
+            disabled: fields.flag("disabled")?,
+        })
+    }
 }
 
 #[component]
@@ -32,7 +38,7 @@ pub fn ChatInput(props: WidgetProps) -> impl IntoView {
     let field_id = format!("{id}-field");
     view! {
         <div class="au-chat-input">
-            {move || data.with(|data| match parse::<ChatInputData>(data) {
+            {move || data.with(|data| match parse(data, ChatInputData::read) {
                 Err(error) => view! { <WidgetError message=format!("the chat-input data is not valid: {error}") /> }
                     .into_any(),
                 Ok(settings) => render(settings, field_id.clone(), emit),

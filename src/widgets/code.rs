@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
+use autoui_core::view::fields::{Fields, Read};
 use leptos::html;
 use leptos::prelude::*;
-use serde::Deserialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -16,12 +16,18 @@ use crate::widgets::common::{EmptyState, WidgetError, parse};
 /// How long "Copied" stays on the button.
 const STATUS_TIME: Duration = Duration::from_secs(2);
 
-#[derive(Deserialize)]
 struct CodeData {
-    #[serde(default)]
     content: Option<String>,
-    #[serde(default)]
     lang: Option<String>,
+}
+
+impl CodeData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(CodeData {
+            content: fields.text("content")?,
+            lang: fields.text("lang")?,
+        })
+    }
 }
 
 /// What the copy button last did.
@@ -58,7 +64,7 @@ pub fn Code(props: WidgetProps) -> impl IntoView {
     let data = props.data;
     let status = RwSignal::new(CopyStatus::Idle);
     move || {
-        data.with(|value| match parse::<CodeData>(value) {
+        data.with(|value| match parse(value, CodeData::read) {
             Ok(CodeData {
                 content: Some(content),
                 lang,

@@ -3,16 +3,16 @@
 //! selector finds.
 //! Pure presentation rules (safe URLs, numbers, colours, initials) live in `autoui_core::view::present`.
 
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::present::link_host;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, MouseEvent};
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// Reads a widget's data into its typed form without cloning the JSON tree.
-pub fn parse<T: DeserializeOwned>(data: &Value) -> Result<T, String> {
-    T::deserialize(data).map_err(|error| error.to_string())
+/// Reads a widget's data into its typed form with `read` (see `autoui_core::view::fields`).
+pub fn parse<'a, T>(data: &'a Value, read: fn(Fields<'a>) -> Read<T>) -> Result<T, String> {
+    Ok(Fields::of(data).and_then(read)?)
 }
 
 /// Shown instead of a widget whose data cannot be rendered, saying why.

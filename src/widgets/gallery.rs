@@ -6,10 +6,10 @@
 use std::sync::Arc;
 
 use autoui_core::canvas::event::WidgetAction;
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::present::{safe_image, safe_link};
 use leptos::html::Dialog;
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, KeyboardEvent};
@@ -17,40 +17,47 @@ use web_sys::{HtmlElement, KeyboardEvent};
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{EmptyState, LinkHost, WidgetError, WidgetTitle, matching, parse};
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct GalleryData {
-    #[serde(default)]
     title: Option<String>,
-    #[serde(default)]
-    images: Vec<ImageEntry>,
-    #[serde(default)]
-    columns: Option<Value>,
-    #[serde(default)]
+    images: Vec<ImageData>,
+    columns: Option<f64>,
     empty_message: Option<String>,
 }
 
-/// An image object, or just its URL.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum ImageEntry {
-    Url(String),
-    Full(ImageData),
+impl GalleryData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(GalleryData {
+            title: fields.text("title")?,
+            images: fields.items_text_or_object("images", ImageData::url, ImageData::read)?,
+            columns: fields.value("columns").and_then(Value::as_f64),
+            empty_message: fields.text("emptyMessage")?,
+        })
+    }
 }
 
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+/// An image object, or just its URL.
+#[derive(Clone, Debug, Default, PartialEq)]
 struct ImageData {
-    #[serde(default)]
     src: Option<String>,
-    #[serde(default)]
     alt: Option<String>,
-    #[serde(default)]
     caption: Option<String>,
-    #[serde(default)]
     href: Option<String>,
 }
 
 impl ImageData {
+    fn url(src: &str) -> ImageData {
+        ImageData { src: Some(src.to_owned()), ..ImageData::default() }
+    }
+
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(ImageData {
+            src: fields.text("src")?,
+            alt: fields.text("alt")?,
+            caption: fields.text("caption")?,
+            href: fields.text("href")?,
+        })
+    }
+
     /// What the image shows, for screen readers: its alt text, else its caption.
     fn description(&self) -> String {
         [&self.alt, &self.caption]
@@ -73,26 +80,13 @@ struct Album {
 
 impl Album {
     fn read(value: &Value) -> Result<Album, String> {
-        let data: GalleryData = parse(value)?;
-        let images = data
-            .images
-            .into_iter()
-            .map(|entry| match entry {
-                ImageEntry::Url(src) => ImageData {
-                    src: Some(src),
-                    ..ImageData::default()
-                },
-                ImageEntry::Full(image) => image,
-            })
-            .collect();
+        let data = parse(value, GalleryData::read)?;
         let columns = data
             .columns
-            .as_ref()
-            .and_then(Value::as_f64)
             .map_or(3, |c| c.round().clamp(1.0, 6.0) as usize);
         Ok(Album {
             title: data.title,
-            images,
+            images: data.images,
             columns,
             empty_message: data.empty_message,
         })

@@ -5,11 +5,11 @@ use std::collections::HashMap;
 
 use autoui_core::canvas::event::WidgetAction;
 use autoui_core::view::contrast::{Ink, ink_on};
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::present::safe_color;
 use autoui_core::view::table::{column_letter, table_number};
 use leptos::html;
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, KeyboardEvent};
@@ -20,37 +20,56 @@ use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
 /// Cell height bounds and default, in px (the recipe's `cellHeight`).
 const CELL_HEIGHT: (u32, u32, u32) = (20, 80, 32);
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct GridData {
-    #[serde(default)]
+struct GridData<'a> {
     title: Option<String>,
-    #[serde(default)]
     columns: Vec<GridColumn>,
-    #[serde(default)]
-    rows: Vec<Value>,
-    #[serde(default)]
+    rows: &'a [Value],
     highlights: Vec<Highlight>,
-    #[serde(default)]
-    cell_height: Option<u32>,
+    cell_height: Option<u64>,
 }
 
-#[derive(Deserialize)]
+impl<'a> GridData<'a> {
+    fn read(fields: Fields<'a>) -> Read<Self> {
+        Ok(GridData {
+            title: fields.text("title")?,
+            columns: fields.items("columns", GridColumn::read)?,
+            rows: fields.list("rows")?,
+            highlights: fields.items("highlights", Highlight::read)?,
+            cell_height: fields.count("cellHeight")?,
+        })
+    }
+}
+
 struct GridColumn {
-    #[serde(default)]
     label: Option<String>,
-    #[serde(default)]
     key: Option<String>,
-    #[serde(default)]
     width: Option<String>,
 }
 
-#[derive(Deserialize)]
+impl GridColumn {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(GridColumn {
+            label: fields.text("label")?,
+            key: fields.text("key")?,
+            width: fields.text("width")?,
+        })
+    }
+}
+
 struct Highlight {
-    row: usize,
-    col: usize,
-    #[serde(default)]
+    row: u64,
+    col: u64,
     color: Option<String>,
+}
+
+impl Highlight {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(Highlight {
+            row: fields.required_count("row")?,
+            col: fields.required_count("col")?,
+            color: fields.text("color")?,
+        })
+    }
 }
 
 /// How a highlighted cell is painted.
@@ -91,7 +110,7 @@ pub fn GridData(props: WidgetProps) -> impl IntoView {
     view! {
         <div class="au-grid-data">
             {move || {
-                data.with(|data| match parse::<GridData>(data) {
+                data.with(|data| match parse(data, GridData::read) {
                     Err(error) => view! { <WidgetError message=format!("the grid data is not valid: {error}") /> }
                         .into_any(),
                     Ok(grid) => render(grid, emit),
@@ -101,11 +120,11 @@ pub fn GridData(props: WidgetProps) -> impl IntoView {
     }
 }
 
-fn render(grid: GridData, emit: Callback<(WidgetAction, Value)>) -> AnyView {
+fn render(grid: GridData<'_>, emit: Callback<(WidgetAction, Value)>) -> AnyView {
     let mut rows: Vec<Vec<Value>> = Vec::with_capacity(grid.rows.len());
-    for (index, row) in grid.rows.into_iter().enumerate() {
+    for (index, row) in grid.rows.iter().enumerate() {
         match row {
-            Value::Array(cells) => rows.push(cells),
+            Value::Array(cells) => rows.push(cells.clone()),
             other => {
                 let kind = if other.is_object() {
                     "an object"
@@ -141,11 +160,12 @@ fn render(grid: GridData, emit: Callback<(WidgetAction, Value)>) -> AnyView {
                 }
                 None => Paint::Accent,
             };
-            ((highlight.row, highlight.col), paint)
+            let place = |at: u64| usize::try_from(at).unwrap_or(usize::MAX);
+            ((place(highlight.row), place(highlight.col)), paint)
         })
         .collect();
     let (low, high, default) = CELL_HEIGHT;
-    let cell_height = grid.cell_height.unwrap_or(default).clamp(low, high);
+    let cell_height = grid.cell_height.map_or(default, |height| height.min(u64::from(high)) as u32).clamp(low, high);
     let labelled = grid.columns.iter().any(|column| {
         column
             .label

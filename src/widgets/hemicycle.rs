@@ -10,12 +10,12 @@ use std::sync::Arc;
 use autoui_core::canvas::event::WidgetAction;
 use autoui_core::sort::sort_by_key;
 use autoui_core::view::chart::num;
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::hemicycle::{Chamber, chamber, majority};
 use autoui_core::view::markdown::escape_html;
 use autoui_core::view::present::{format_number, safe_color, series_color};
 use leptos::html::Div;
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event};
@@ -29,29 +29,40 @@ const HEADROOM: f64 = 14.0;
 /// More seats than any assembly has; beyond it the data is surely wrong, and drawing would stall.
 const MAX_SEATS: u32 = 5_000;
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct HemicycleData {
-    #[serde(default)]
     title: Option<String>,
-    #[serde(default)]
     groups: Vec<GroupData>,
-    #[serde(default)]
     total_seats: Option<Value>,
-    #[serde(default)]
     rows: Option<Value>,
 }
 
-#[derive(Deserialize)]
+impl HemicycleData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(HemicycleData {
+            title: fields.text("title")?,
+            groups: fields.items("groups", GroupData::read)?,
+            total_seats: fields.value("totalSeats").cloned(),
+            rows: fields.value("rows").cloned(),
+        })
+    }
+}
+
 struct GroupData {
-    #[serde(default)]
     id: Option<Value>,
-    #[serde(default)]
     label: Option<String>,
-    #[serde(default)]
     seats: Value,
-    #[serde(default)]
     color: Option<String>,
+}
+
+impl GroupData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(GroupData {
+            id: fields.value("id").cloned(),
+            label: fields.text("label")?,
+            seats: fields.required_value("seats")?.clone(),
+            color: fields.text("color")?,
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -74,7 +85,7 @@ struct Parliament {
 
 impl Parliament {
     fn read(value: &Value) -> Result<Parliament, String> {
-        let data: HemicycleData = parse(value)?;
+        let data = parse(value, HemicycleData::read)?;
         let mut notes = Vec::new();
         let groups: Vec<Group> = data
             .groups

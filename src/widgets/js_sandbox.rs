@@ -6,10 +6,10 @@
 //! inline scripts while the author's still run. Errors show inside the frame, and the frame's error
 //! report is shown under it.
 
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::sandbox_doc::{ERROR_MESSAGE_TYPE, SandboxSource, sandbox_document};
 use leptos::html::Iframe;
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 use web_sys::MessageEvent;
@@ -26,21 +26,26 @@ const ERROR_CHARS: usize = 300;
 const PROXY_READY: &str = "ui/notifications/sandbox-proxy-ready";
 const RESOURCE_READY: &str = "ui/notifications/sandbox-resource-ready";
 
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct JsSandboxData {
-    #[serde(default)]
     pub title: Option<String>,
-    #[serde(default)]
     pub code: Option<String>,
-    #[serde(default)]
     pub html: Option<String>,
-    #[serde(default)]
     pub css: Option<String>,
-    #[serde(default)]
     pub height: Option<Value>,
 }
 
 impl JsSandboxData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(JsSandboxData {
+            title: fields.text("title")?,
+            code: fields.text("code")?,
+            html: fields.text("html")?,
+            css: fields.text("css")?,
+            height: fields.value("height").cloned(),
+        })
+    }
+
     /// The complete document the frame runs; also what an HTML export should save.
     pub fn srcdoc(&self) -> String {
         sandbox_document(SandboxSource {
@@ -80,7 +85,7 @@ impl JsSandboxData {
 #[component]
 pub fn JsSandbox(props: WidgetProps) -> impl IntoView {
     let data = props.data;
-    let sandbox = Memo::new(move |_| data.with(|value| parse::<JsSandboxData>(value)));
+    let sandbox = Memo::new(move |_| data.with(|value| parse(value, JsSandboxData::read)));
     move || match sandbox.get() {
         Err(message) => view! { <WidgetError message /> }.into_any(),
         Ok(sandbox) if sandbox.is_empty() => view! {

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
+use autoui_core::view::fields::{Fields, Read};
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
 
@@ -19,15 +19,20 @@ const DEFAULT_MAX_DEPTH: usize = 5;
 /// Levels opened at first when `expanded` is true.
 const OPEN_LEVELS: usize = 2;
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct ViewerOptions {
-    #[serde(default)]
     title: Option<String>,
-    #[serde(default)]
     max_depth: Option<f64>,
-    #[serde(default)]
     expanded: Option<bool>,
+}
+
+impl ViewerOptions {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(ViewerOptions {
+            title: fields.text("title")?,
+            max_depth: fields.number("maxDepth")?,
+            expanded: fields.flag("expanded")?,
+        })
+    }
 }
 
 /// One step from a container to a child.
@@ -66,7 +71,7 @@ pub fn JsonViewer(props: WidgetProps) -> impl IntoView {
     let data = props.data;
     move || {
         let root = data.get();
-        let options = match parse::<ViewerOptions>(&root) {
+        let options = match parse(&root, ViewerOptions::read) {
             Ok(options) => options,
             Err(error) => {
                 return view! { <WidgetError message=format!("the json-viewer options are not valid: {error}") /> }.into_any();

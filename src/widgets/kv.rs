@@ -2,17 +2,10 @@
 
 use autoui_core::view::present::{display_value, safe_link};
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
-
-#[derive(Deserialize)]
-struct KvData {
-    #[serde(default)]
-    title: Option<String>,
-}
 
 struct Pair {
     key: String,
@@ -83,7 +76,7 @@ pub fn Kv(props: WidgetProps) -> impl IntoView {
     move || {
         data.with(|value| {
             let parsed =
-                parse::<KvData>(value).and_then(|kv| Ok((kv.title, pairs(value.get("rows"))?)));
+                parse(value, |fields| fields.text("title")).and_then(|title| Ok((title, pairs(value.get("rows"))?)));
             match parsed {
                 Ok((title, pairs)) if pairs.is_empty() => view! {
                     <div class="au-kv">

@@ -1,20 +1,26 @@
 //! `list` widget: a titled list of short lines; clicking (or Enter/Space on) an item reports it.
 
 use autoui_core::canvas::event::WidgetAction;
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::present::display_value;
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
 
-#[derive(Deserialize)]
-struct ListData {
-    #[serde(default)]
+struct ListData<'a> {
     title: Option<String>,
-    #[serde(default)]
-    items: Vec<Value>,
+    items: &'a [Value],
+}
+
+impl<'a> ListData<'a> {
+    fn read(fields: Fields<'a>) -> Read<Self> {
+        Ok(ListData {
+            title: fields.text("title")?,
+            items: fields.list("items")?,
+        })
+    }
 }
 
 /// An item's line: text as is, numbers formatted, objects (`{"text": …}`, a common near miss) by
@@ -39,7 +45,7 @@ fn item_text(item: &Value) -> String {
 pub fn List(props: WidgetProps) -> impl IntoView {
     let WidgetProps { data, emit, .. } = props;
     move || {
-        data.with(|value| match parse::<ListData>(value) {
+        data.with(|value| match parse(value, ListData::read) {
             Ok(list) if list.items.is_empty() => view! {
                 <div class="au-list">
                     <WidgetTitle title=list.title />
@@ -56,10 +62,11 @@ pub fn List(props: WidgetProps) -> impl IntoView {
     }
 }
 
-fn list_view(list: ListData, emit: Callback<(WidgetAction, Value)>) -> impl IntoView {
+fn list_view(list: ListData<'_>, emit: Callback<(WidgetAction, Value)>) -> impl IntoView {
     let items = list
         .items
-        .into_iter()
+        .iter()
+        .cloned()
         .enumerate()
         .map(|(index, item)| {
             let text = item_text(&item);

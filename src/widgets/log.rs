@@ -4,10 +4,9 @@
 
 use std::sync::Arc;
 
-use autoui_core::view::lenient;
+use autoui_core::view::fields::{Fields, Read};
 use leptos::html;
 use leptos::prelude::*;
-use serde::Deserialize;
 
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
@@ -17,27 +16,40 @@ const PAGE: usize = 200;
 /// Distance from the bottom (px) within which the user counts as following the log.
 const FOLLOW_SLACK: i32 = 24;
 
-#[derive(Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
+#[derive(PartialEq)]
 struct LogData {
-    #[serde(default)]
     title: Option<String>,
-    #[serde(default)]
     entries: Vec<Entry>,
-    #[serde(default)]
     empty_message: Option<String>,
 }
 
-#[derive(Deserialize, PartialEq)]
+impl LogData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(LogData {
+            title: fields.text("title")?,
+            entries: fields.items("entries", Entry::read)?,
+            empty_message: fields.text("emptyMessage")?,
+        })
+    }
+}
+
+#[derive(PartialEq)]
 struct Entry {
-    #[serde(default, deserialize_with = "lenient::text")]
     message: Option<String>,
-    #[serde(default, deserialize_with = "lenient::text")]
     timestamp: Option<String>,
-    #[serde(default, deserialize_with = "level")]
     level: Level,
-    #[serde(default, deserialize_with = "lenient::text")]
     source: Option<String>,
+}
+
+impl Entry {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(Entry {
+            message: fields.scalar_text("message")?,
+            timestamp: fields.scalar_text("timestamp")?,
+            level: fields.scalar_text("level")?.map(|name| Level::from_name(&name)).unwrap_or_default(),
+            source: fields.scalar_text("source")?,
+        })
+    }
 }
 
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
@@ -94,12 +106,6 @@ impl Level {
     }
 }
 
-fn level<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Level, D::Error> {
-    Ok(lenient::text(deserializer)?
-        .map(|name| Level::from_name(&name))
-        .unwrap_or_default())
-}
-
 impl Entry {
     fn matches(&self, query: &str) -> bool {
         query.is_empty()
@@ -144,7 +150,7 @@ struct Filters {
 pub fn Log(props: WidgetProps) -> impl IntoView {
     let data = props.data;
     let log = Memo::new(move |_| {
-        data.with(|value| parse::<LogData>(value).map(|log| Shared(Arc::new(log))))
+        data.with(|value| parse(value, LogData::read).map(|log| Shared(Arc::new(log))))
     });
     let phase = Memo::new(move |_| {
         log.with(|log| match log {

@@ -19,10 +19,10 @@ use autoui_core::ids::{BlockId, ServerId};
 use autoui_core::mcp::apps::bridge::{
     HostFacts, REFUSED, STYLE_VARIABLES, ViewAction, ViewBridge, answer, call_tool_result, host_context, theme_name,
 };
+use autoui_core::view::fields::{Fields, Read};
 use leptos::html::Iframe;
 use leptos::prelude::*;
 use leptos::reactive::owner::LocalStorage;
-use serde::Deserialize;
 use serde_json::{Value, json};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::MessageEvent;
@@ -46,23 +46,33 @@ const TEARDOWN_WAIT_MS: u64 = 1_000;
 const PROXY_READY: &str = "ui/notifications/sandbox-proxy-ready";
 const RESOURCE_READY: &str = "ui/notifications/sandbox-resource-ready";
 
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct McpAppData {
     pub server: String,
     pub tool: String,
     pub uri: String,
     /// Absent while the model is still writing the call.
-    #[serde(default)]
     pub input: Option<Value>,
-    #[serde(default)]
     pub result: Value,
     /// Why the call ended without a result (Stop, a timeout, a lost connection).
-    #[serde(default)]
     pub cancelled: Option<String>,
-    #[serde(default)]
     pub call_id: Option<String>,
-    #[serde(default)]
     pub title: Option<String>,
+}
+
+impl McpAppData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(McpAppData {
+            server: fields.required_text("server")?,
+            tool: fields.required_text("tool")?,
+            uri: fields.required_text("uri")?,
+            input: fields.value("input").cloned(),
+            result: fields.value("result").cloned().unwrap_or_default(),
+            cancelled: fields.text("cancelled")?,
+            call_id: fields.text("call_id")?,
+            title: fields.text("title")?,
+        })
+    }
 }
 
 /// How a view's call ended, when it did.
@@ -86,7 +96,7 @@ impl CallEnd {
 pub fn McpApp(props: WidgetProps) -> impl IntoView {
     let data = props.data;
     let block = props.id;
-    let parsed = Memo::new(move |_| data.with(|value| parse::<McpAppData>(value)));
+    let parsed = Memo::new(move |_| data.with(|value| parse(value, McpAppData::read)));
     // The frame is made from the call as it started; its end reaches the running view.
     let app = Memo::new(move |_| parsed.get().map(|app| McpAppData { input: None, result: Value::Null, cancelled: None, ..app }));
     let call = Memo::new(move |_| parsed.with(|app| app.as_ref().ok().map(|app| (app.input.clone(), CallEnd::of(app)))));

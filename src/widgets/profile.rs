@@ -3,85 +3,123 @@
 //! that either open a link or tell the agent which action was chosen.
 
 use autoui_core::canvas::event::WidgetAction;
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::people::name_color;
 use autoui_core::view::present::{initials, safe_image, safe_link};
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{EmptyState, LinkHost, WidgetError, parse};
 
-#[derive(Deserialize)]
 struct ProfileData {
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     name: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     subtitle: Option<String>,
-    #[serde(default)]
     avatar: Option<Avatar>,
-    #[serde(default)]
     badge: Option<Badge>,
-    #[serde(default)]
     fields: Vec<Field>,
-    #[serde(default)]
     stats: Vec<Stat>,
-    #[serde(default)]
     actions: Vec<Action>,
 }
 
+impl ProfileData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(ProfileData {
+            name: fields.scalar_text("name")?,
+            subtitle: fields.scalar_text("subtitle")?,
+            avatar: fields.text_or_object("avatar", Avatar::url, Avatar::image)?,
+            badge: fields.text_or_object("badge", Badge::text, Badge::styled)?,
+            fields: fields.items("fields", Field::read)?,
+            stats: fields.items("stats", Stat::read)?,
+            actions: fields.items("actions", Action::read)?,
+        })
+    }
+}
+
 /// A portrait as a URL or `{src, alt}`.
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum Avatar {
     Url(String),
     Image {
         src: String,
-        #[serde(default)]
         alt: Option<String>,
     },
 }
 
+impl Avatar {
+    fn url(src: &str) -> Avatar {
+        Avatar::Url(src.to_owned())
+    }
+
+    fn image(fields: Fields<'_>) -> Read<Avatar> {
+        Ok(Avatar::Image { src: fields.required_text("src")?, alt: fields.text("alt")? })
+    }
+}
+
 /// A status as text or `{text, variant}`.
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum Badge {
     Text(String),
     Styled {
         text: String,
-        #[serde(default)]
         variant: Option<String>,
     },
 }
 
-#[derive(Deserialize)]
+impl Badge {
+    fn text(text: &str) -> Badge {
+        Badge::Text(text.to_owned())
+    }
+
+    fn styled(fields: Fields<'_>) -> Read<Badge> {
+        Ok(Badge::Styled { text: fields.required_text("text")?, variant: fields.text("variant")? })
+    }
+}
+
 struct Field {
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     label: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     value: Option<String>,
-    #[serde(default)]
     href: Option<String>,
 }
 
-#[derive(Deserialize)]
+impl Field {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(Field {
+            label: fields.scalar_text("label")?,
+            value: fields.scalar_text("value")?,
+            href: fields.text("href")?,
+        })
+    }
+}
+
 struct Stat {
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     label: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     value: Option<String>,
 }
 
-#[derive(Deserialize)]
+impl Stat {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(Stat {
+            label: fields.scalar_text("label")?,
+            value: fields.scalar_text("value")?,
+        })
+    }
+}
+
 struct Action {
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     label: Option<String>,
-    #[serde(default)]
     href: Option<String>,
-    #[serde(default)]
     action: Option<String>,
-    #[serde(default)]
     variant: Option<String>,
+}
+
+impl Action {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(Action {
+            label: fields.scalar_text("label")?,
+            href: fields.text("href")?,
+            action: fields.text("action")?,
+            variant: fields.text("variant")?,
+        })
+    }
 }
 
 fn badge_class(variant: Option<&str>) -> &'static str {
@@ -110,7 +148,7 @@ pub fn Profile(props: WidgetProps) -> impl IntoView {
     let WidgetProps { data, emit, .. } = props;
     view! {
         <div class="au-profile">
-            {move || data.with(|data| match parse::<ProfileData>(data) {
+            {move || data.with(|data| match parse(data, ProfileData::read) {
                 Err(error) => view! { <WidgetError message=format!("the profile data is not valid: {error}") /> }
                     .into_any(),
                 Ok(profile) => render(profile, emit),

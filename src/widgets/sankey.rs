@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use autoui_core::canvas::event::WidgetAction;
 use autoui_core::view::chart::num;
+use autoui_core::view::fields::{FieldError, Fields, Read, expected};
 use autoui_core::view::markdown::escape_html;
 use autoui_core::view::present::{format_number, safe_color, series_color};
 use autoui_core::view::sankey::{LinkSpec, SankeyConfig, SankeyLayout, SankeyNote, layout};
 use leptos::html::Div;
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, KeyboardEvent};
@@ -26,50 +26,67 @@ use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, matching, par
 /// Longest node label drawn beside its node; the tooltip shows it whole.
 const LABEL_CHARS: usize = 26;
 
-#[derive(Deserialize)]
 struct SankeyData {
-    #[serde(default)]
     title: Option<String>,
-    #[serde(default)]
     nodes: Vec<NodeData>,
-    #[serde(default)]
     links: Vec<LinkData>,
 }
 
-#[derive(Deserialize)]
+impl SankeyData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(SankeyData {
+            title: fields.text("title")?,
+            nodes: fields.items("nodes", NodeData::read)?,
+            links: fields.items("links", LinkData::read)?,
+        })
+    }
+}
+
 struct NodeData {
     id: Key,
-    #[serde(default)]
     label: Option<String>,
-    #[serde(default)]
     color: Option<String>,
-    #[serde(default)]
     summary: Option<String>,
 }
 
-#[derive(Deserialize)]
+impl NodeData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(NodeData {
+            id: Key::read(fields, "id")?,
+            label: fields.text("label")?,
+            color: fields.text("color")?,
+            summary: fields.text("summary")?,
+        })
+    }
+}
+
 struct LinkData {
     source: Key,
     target: Key,
-    #[serde(default)]
-    value: Value,
-    #[serde(default)]
+    value: f64,
     label: Option<String>,
 }
 
+impl LinkData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(LinkData {
+            source: Key::read(fields, "source")?,
+            target: Key::read(fields, "target")?,
+            value: number(fields.required_value("value")?),
+            label: fields.text("label")?,
+        })
+    }
+}
+
 /// A node id: text, or a number read as text.
-#[derive(Deserialize)]
-#[serde(try_from = "Value")]
 struct Key(String);
 
-impl TryFrom<Value> for Key {
-    type Error = String;
-
-    fn try_from(value: Value) -> Result<Key, String> {
-        match value {
-            Value::String(text) => Ok(Key(text)),
+impl Key {
+    fn read(fields: Fields<'_>, key: &str) -> Read<Key> {
+        match fields.required_value(key)? {
+            Value::String(text) => Ok(Key(text.clone())),
             Value::Number(number) => Ok(Key(number.to_string())),
-            other => Err(format!("a node id must be text, not {other}")),
+            other => Err(FieldError::at(key, expected("text or a number", other))),
         }
     }
 }
@@ -95,7 +112,7 @@ struct Diagram {
 
 impl Diagram {
     fn read(value: &Value) -> Result<Diagram, String> {
-        let data: SankeyData = parse(value)?;
+        let data = parse(value, SankeyData::read)?;
         let mut notes = Vec::new();
         let mut nodes: Vec<Node> = Vec::with_capacity(data.nodes.len());
         for node in data.nodes {
@@ -124,7 +141,7 @@ impl Diagram {
                 (
                     link.source.0,
                     link.target.0,
-                    number(&link.value),
+                    link.value,
                     link.label,
                 )
             })

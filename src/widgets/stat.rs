@@ -1,23 +1,27 @@
 //! `stat` widget: one key figure with its small label and an optional trend line with an arrow.
 
-use autoui_core::view::lenient;
+use autoui_core::view::fields::{Fields, Read};
 use leptos::prelude::*;
-use serde::Deserialize;
 
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{EmptyState, WidgetError, parse};
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct StatData {
-    #[serde(default, deserialize_with = "lenient::text")]
     label: Option<String>,
-    #[serde(default, deserialize_with = "lenient::text")]
     value: Option<String>,
-    #[serde(default, deserialize_with = "lenient::text")]
     trend: Option<String>,
-    #[serde(default)]
     trend_dir: Option<String>,
+}
+
+impl StatData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(StatData {
+            label: fields.scalar_text("label")?,
+            value: fields.scalar_text("value")?,
+            trend: fields.scalar_text("trend")?,
+            trend_dir: fields.text("trendDir")?,
+        })
+    }
 }
 
 /// The arrow and colour of the trend line.
@@ -68,7 +72,7 @@ impl TrendDir {
 pub fn Stat(props: WidgetProps) -> impl IntoView {
     let data = props.data;
     move || {
-        data.with(|value| match parse::<StatData>(value) {
+        data.with(|value| match parse(value, StatData::read) {
             Ok(stat) if stat.label.is_none() && stat.value.is_none() => {
                 view! { <EmptyState message="No figure to show yet" /> }.into_any()
             }

@@ -1,44 +1,58 @@
 //! `stat-card` widget: a KPI card with its unit, a delta with a trend arrow coloured by whether the
 //! change is good news, the previous value, and a top edge in the variant's colour.
 
-use autoui_core::view::lenient;
+use autoui_core::view::fields::{Fields, Read};
 use leptos::prelude::*;
-use serde::Deserialize;
 
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{EmptyState, WidgetError, parse};
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct StatCardData {
-    #[serde(default, deserialize_with = "lenient::text")]
     label: Option<String>,
-    #[serde(default, deserialize_with = "lenient::text")]
     value: Option<String>,
-    #[serde(default)]
     unit: Option<String>,
-    #[serde(default, deserialize_with = "lenient::text")]
     delta: Option<String>,
-    #[serde(default)]
     trend: Option<Trend>,
-    #[serde(default, deserialize_with = "lenient::text")]
     previous_value: Option<String>,
-    #[serde(default)]
     variant: Option<String>,
 }
 
+impl StatCardData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(StatCardData {
+            label: fields.scalar_text("label")?,
+            value: fields.scalar_text("value")?,
+            unit: fields.text("unit")?,
+            delta: fields.scalar_text("delta")?,
+            trend: fields.text_or_object("trend", Trend::direction, Trend::detailed)?,
+            previous_value: fields.scalar_text("previousValue")?,
+            variant: fields.text("variant")?,
+        })
+    }
+}
+
 /// `"up"`, or `{direction, value, positive}` when a rise is bad news (costs, latency).
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum Trend {
     Direction(String),
     Detailed {
         direction: String,
-        #[serde(default, deserialize_with = "lenient::text")]
         value: Option<String>,
-        #[serde(default)]
         positive: Option<bool>,
     },
+}
+
+impl Trend {
+    fn direction(name: &str) -> Trend {
+        Trend::Direction(name.to_owned())
+    }
+
+    fn detailed(fields: Fields<'_>) -> Read<Trend> {
+        Ok(Trend::Detailed {
+            direction: fields.required_text("direction")?,
+            value: fields.scalar_text("value")?,
+            positive: fields.flag("positive")?,
+        })
+    }
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -244,7 +258,7 @@ enum Layout {
 pub fn StatCard(props: WidgetProps) -> impl IntoView {
     let data = props.data;
     let shown = Memo::new(move |_| {
-        data.with(|value| match parse::<StatCardData>(value) {
+        data.with(|value| match parse(value, StatCardData::read) {
             Ok(card) if card.label.is_none() && card.value.is_none() => Ok(None),
             Ok(card) => Ok(Some(Shown::of(card))),
             Err(error) => Err(error),

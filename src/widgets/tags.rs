@@ -1,19 +1,25 @@
 //! `tags` widget: a caption and a wrapping group of pills, the active ones highlighted.
 
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::present::display_value;
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{EmptyState, WidgetError, parse};
 
-#[derive(Deserialize)]
-struct TagsData {
-    #[serde(default)]
+struct TagsData<'a> {
     label: Option<String>,
-    #[serde(default)]
-    tags: Vec<Value>,
+    tags: &'a [Value],
+}
+
+impl<'a> TagsData<'a> {
+    fn read(fields: Fields<'a>) -> Read<Self> {
+        Ok(TagsData {
+            label: fields.text("label")?,
+            tags: fields.list("tags")?,
+        })
+    }
 }
 
 struct Tag {
@@ -50,7 +56,7 @@ pub fn Tags(props: WidgetProps) -> impl IntoView {
     let data = props.data;
     move || {
         data.with(|value| {
-            let parsed = parse::<TagsData>(value).and_then(|data| {
+            let parsed = parse(value, TagsData::read).and_then(|data| {
                 let tags = data
                     .tags
                     .iter()

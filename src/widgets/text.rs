@@ -3,20 +3,26 @@
 //! `inner_html`. Web images load only from the conversation's data (else a "Load image" button).
 
 use autoui_core::provenance::ImageSources;
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::markdown::to_safe_html_with;
 use leptos::prelude::*;
-use serde::Deserialize;
 
 use crate::state::autoui::AutoUiCtx;
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, load_held_image, parse};
 
-#[derive(Deserialize)]
 struct TextData {
-    #[serde(default)]
     title: Option<String>,
-    #[serde(default)]
     content: Option<String>,
+}
+
+impl TextData {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(TextData {
+            title: fields.text("title")?,
+            content: fields.text("content")?,
+        })
+    }
 }
 
 #[component]
@@ -29,7 +35,7 @@ pub fn Text(props: WidgetProps) -> impl IntoView {
         None => to_safe_html_with(content, ImageSources::Any),
     };
     move || {
-        data.with(|value| match parse::<TextData>(value) {
+        data.with(|value| match parse(value, TextData::read) {
             Ok(TextData {
                 title,
                 content: Some(content),

@@ -2,42 +2,53 @@
 //! connector, optional source links and tags; choosing an event reports it to the agent.
 
 use autoui_core::canvas::event::{WidgetAction, item_payload};
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::present::{link_host, safe_color, safe_link};
 use autoui_core::view::table::parse_date;
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TimelineData {
-    #[serde(default)]
+struct TimelineData<'a> {
     title: Option<String>,
-    #[serde(default)]
-    events: Vec<Value>,
-    #[serde(default)]
+    events: &'a [Value],
     empty_message: Option<String>,
 }
 
-#[derive(Deserialize)]
+impl<'a> TimelineData<'a> {
+    fn read(fields: Fields<'a>) -> Read<Self> {
+        Ok(TimelineData {
+            title: fields.text("title")?,
+            events: fields.list("events")?,
+            empty_message: fields.text("emptyMessage")?,
+        })
+    }
+}
+
 struct Event {
-    #[serde(default)]
     title: Option<String>,
-    #[serde(default)]
     date: Option<String>,
-    #[serde(default)]
     description: Option<String>,
-    #[serde(default)]
     status: Option<String>,
-    #[serde(default)]
     color: Option<String>,
-    #[serde(default)]
     href: Option<String>,
-    #[serde(default)]
     tags: Vec<String>,
+}
+
+impl Event {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(Event {
+            title: fields.text("title")?,
+            date: fields.text("date")?,
+            description: fields.text("description")?,
+            status: fields.text("status")?,
+            color: fields.text("color")?,
+            href: fields.text("href")?,
+            tags: fields.texts("tags")?,
+        })
+    }
 }
 
 /// Where an event stands; unknown words read as pending rather than failing the whole timeline.
@@ -82,7 +93,7 @@ pub fn Timeline(props: WidgetProps) -> impl IntoView {
     let WidgetProps { data, emit, .. } = props;
     view! {
         <div class="au-timeline">
-            {move || data.with(|data| match parse::<TimelineData>(data) {
+            {move || data.with(|data| match parse(data, TimelineData::read) {
                 Err(error) => view! { <WidgetError message=format!("the timeline data is not valid: {error}") /> }
                     .into_any(),
                 Ok(timeline) => render(timeline, emit),
@@ -91,10 +102,10 @@ pub fn Timeline(props: WidgetProps) -> impl IntoView {
     }
 }
 
-fn render(timeline: TimelineData, emit: Callback<(WidgetAction, Value)>) -> AnyView {
+fn render(timeline: TimelineData<'_>, emit: Callback<(WidgetAction, Value)>) -> AnyView {
     let mut events = Vec::with_capacity(timeline.events.len());
     for (index, raw) in timeline.events.iter().enumerate() {
-        match parse::<Event>(raw) {
+        match parse(raw, Event::read) {
             Ok(event) => events.push((event, raw)),
             Err(error) => {
                 let message = format!("event {} is not valid: {error}", index + 1);

@@ -3,10 +3,10 @@
 
 use autoui_core::canvas::event::{WidgetAction, item_payload};
 use autoui_core::view::contrast::ink_on;
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::people::{name_color, people_count};
 use autoui_core::view::present::{initials, safe_color, safe_image};
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::widgets::WidgetProps;
@@ -15,36 +15,46 @@ use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
 /// Tiles per row on wide widgets when the data does not say.
 const DEFAULT_COLUMNS: u32 = 4;
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TrombinoscopeData {
-    #[serde(default)]
+struct TrombinoscopeData<'a> {
     title: Option<String>,
-    #[serde(default)]
-    people: Vec<Value>,
-    #[serde(default)]
+    people: &'a [Value],
     columns: Option<f64>,
-    #[serde(default)]
     show_badge: Option<bool>,
-    #[serde(default)]
     empty_message: Option<String>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+impl<'a> TrombinoscopeData<'a> {
+    fn read(fields: Fields<'a>) -> Read<Self> {
+        Ok(TrombinoscopeData {
+            title: fields.text("title")?,
+            people: fields.list("people")?,
+            columns: fields.number("columns")?,
+            show_badge: fields.flag("showBadge")?,
+            empty_message: fields.text("emptyMessage")?,
+        })
+    }
+}
+
 struct Person {
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     name: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     subtitle: Option<String>,
-    #[serde(default)]
     avatar: Option<String>,
-    #[serde(default, deserialize_with = "autoui_core::view::lenient::text")]
     badge: Option<String>,
-    #[serde(default)]
     color: Option<String>,
-    #[serde(default)]
     badge_color: Option<String>,
+}
+
+impl Person {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(Person {
+            name: fields.scalar_text("name")?,
+            subtitle: fields.scalar_text("subtitle")?,
+            avatar: fields.text("avatar")?,
+            badge: fields.scalar_text("badge")?,
+            color: fields.text("color")?,
+            badge_color: fields.text("badgeColor")?,
+        })
+    }
 }
 
 #[component]
@@ -52,7 +62,7 @@ pub fn Trombinoscope(props: WidgetProps) -> impl IntoView {
     let WidgetProps { data, emit, .. } = props;
     view! {
         <div class="au-trombinoscope">
-            {move || data.with(|data| match parse::<TrombinoscopeData>(data) {
+            {move || data.with(|data| match parse(data, TrombinoscopeData::read) {
                 Err(error) => view! { <WidgetError message=format!("the trombinoscope data is not valid: {error}") /> }
                     .into_any(),
                 Ok(group) => render(group, emit),
@@ -64,7 +74,7 @@ pub fn Trombinoscope(props: WidgetProps) -> impl IntoView {
 fn render(group: TrombinoscopeData, emit: Callback<(WidgetAction, Value)>) -> AnyView {
     let mut people = Vec::with_capacity(group.people.len());
     for (index, raw) in group.people.iter().enumerate() {
-        match parse::<Person>(raw) {
+        match parse(raw, Person::read) {
             Ok(person) => people.push((person, raw)),
             Err(error) => {
                 let message = format!("person {} is not valid: {error}", index + 1);

@@ -2,41 +2,49 @@
 //! x/y points for scatter and bubble charts), with lenient numbers (`"12.5"` is read, `null` leaves
 //! a gap) and notes for anything left out.
 
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::present::{display_value, safe_color, series_color};
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::widgets::common::parse;
 
 /// The data as the recipe describes it; series stay raw JSON so each value is read leniently.
-#[derive(Deserialize)]
-struct ChartRichData {
-    #[serde(default)]
+struct ChartRichData<'a> {
     title: Option<String>,
-    #[serde(default, rename = "type")]
     kind: Option<String>,
-    #[serde(default)]
-    labels: Vec<Value>,
-    #[serde(default)]
-    data: Option<Vec<Value>>,
-    #[serde(default)]
-    datasets: Option<Vec<Value>>,
-    #[serde(default)]
+    labels: &'a [Value],
+    /// `data`, or `datasets` when there is no `data`.
+    series: &'a [Value],
     legend: Option<bool>,
-    #[serde(default)]
     unit: Option<String>,
-    #[serde(default)]
     stacked: Option<bool>,
-    #[serde(default)]
     horizontal: Option<bool>,
-    #[serde(default, rename = "xTitle")]
     x_title: Option<String>,
-    #[serde(default, rename = "yTitle")]
     y_title: Option<String>,
-    #[serde(default)]
-    min: Option<Value>,
-    #[serde(default)]
-    max: Option<Value>,
+    min: Option<&'a Value>,
+    max: Option<&'a Value>,
+}
+
+impl<'a> ChartRichData<'a> {
+    fn read(fields: Fields<'a>) -> Read<Self> {
+        Ok(ChartRichData {
+            title: fields.text("title")?,
+            kind: fields.text("type")?,
+            labels: fields.list("labels")?,
+            series: match fields.value("data") {
+                Some(_) => fields.list("data")?,
+                None => fields.list("datasets")?,
+            },
+            legend: fields.flag("legend")?,
+            unit: fields.text("unit")?,
+            stacked: fields.flag("stacked")?,
+            horizontal: fields.flag("horizontal")?,
+            x_title: fields.text("xTitle")?,
+            y_title: fields.text("yTitle")?,
+            min: fields.value("min"),
+            max: fields.value("max"),
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,7 +166,7 @@ pub enum ChartProblem {
 
 impl Chart {
     pub fn from_value(value: &Value) -> Result<Chart, ChartProblem> {
-        let data: ChartRichData = parse(value).map_err(ChartProblem::Invalid)?;
+        let data = parse(value, ChartRichData::read).map_err(ChartProblem::Invalid)?;
         let kind = match data.kind.as_deref() {
             None => ChartKind::Bar,
             Some(name) => ChartKind::from_name(name).ok_or_else(|| {
@@ -168,8 +176,7 @@ impl Chart {
             })?,
         };
         let mut notes = Vec::new();
-        let raw_series = data.data.or(data.datasets).unwrap_or_default();
-        let mut series = read_series(&raw_series, &mut notes);
+        let mut series = read_series(data.series, &mut notes);
         if kind.plots_points() {
             series.retain(|s| !s.points.is_empty());
             if series.is_empty() {
@@ -230,8 +237,8 @@ impl Chart {
                 ));
             }
         }
-        let min = data.min.as_ref().and_then(number).unwrap_or(0.0);
-        let max = data.max.as_ref().and_then(number).unwrap_or(100.0);
+        let min = data.min.and_then(number).unwrap_or(0.0);
+        let max = data.max.and_then(number).unwrap_or(100.0);
         if kind == ChartKind::Gauge && max <= min {
             return Err(ChartProblem::Invalid(format!("a gauge needs max above min (min {min}, max {max})")));
         }

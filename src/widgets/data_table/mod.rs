@@ -9,10 +9,10 @@ mod export;
 use std::sync::{Arc, OnceLock};
 
 use autoui_core::canvas::event::WidgetAction;
+use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::table::{self, Column, ColumnSpec, Direction, Movement, SearchIndex};
 use leptos::html;
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -32,19 +32,24 @@ const DEFAULT_VIEWPORT: f64 = 400.0;
 const WIDTH_SAMPLE: usize = 300;
 
 /// The table's settings; `rows` stays in the shared JSON and is read in place.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct Options {
-    #[serde(default)]
     title: Option<String>,
-    #[serde(default)]
-    columns: Option<Vec<ColumnSpec>>,
-    #[serde(default)]
+    columns: Vec<ColumnSpec>,
     compact: Option<bool>,
-    #[serde(default)]
     striped: Option<bool>,
-    #[serde(default)]
     empty_message: Option<String>,
+}
+
+impl Options {
+    fn read(fields: Fields<'_>) -> Read<Self> {
+        Ok(Options {
+            title: fields.text("title")?,
+            columns: fields.items("columns", ColumnSpec::read)?,
+            compact: fields.flag("compact")?,
+            striped: fields.flag("striped")?,
+            empty_message: fields.text("emptyMessage")?,
+        })
+    }
 }
 
 /// Everything decided once per data: columns, widths, display settings, and the search index
@@ -186,7 +191,7 @@ enum Showing {
 }
 
 fn read(data: &Arc<Value>) -> Parsed {
-    let options: Options = match parse(data.as_ref()) {
+    let options = match parse(data.as_ref(), Options::read) {
         Ok(options) => options,
         Err(error) => return Parsed::Failed(format!("the table settings are not valid: {error}")),
     };
@@ -218,7 +223,7 @@ fn read(data: &Arc<Value>) -> Parsed {
     if rows.is_empty() {
         return empty("No rows to show");
     }
-    let columns = table::columns(options.columns.as_deref(), rows);
+    let columns = table::columns(Some(&options.columns), rows);
     if columns.is_empty() {
         return empty("The rows have no fields to show");
     }

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use crate::view::fields::Fields;
 use crate::view::table::{self, ColumnSpec};
 use crate::widget_kind::WidgetKind;
 
@@ -24,8 +25,7 @@ pub fn csv(kind: WidgetKind, data: &Value) -> Option<String> {
     match kind {
         WidgetKind::DataTable => {
             let rows = array(data, "rows");
-            let declared: Option<Vec<ColumnSpec>> =
-                data.get("columns").and_then(|columns| serde_json::from_value(columns.clone()).ok());
+            let declared = Fields::of(data).and_then(|fields| fields.items("columns", ColumnSpec::read)).ok();
             let columns = table::columns(declared.as_deref(), rows);
             return Some(table::to_csv(rows, &columns, &table::original_order(rows)));
         }

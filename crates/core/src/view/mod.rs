@@ -4,9 +4,9 @@
 pub mod bar;
 pub mod chart;
 pub mod contrast;
+pub mod fields;
 pub mod export;
 pub mod hemicycle;
-pub mod lenient;
 pub mod markdown;
 pub mod people;
 pub mod present;

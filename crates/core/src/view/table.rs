@@ -6,15 +6,14 @@
 use std::cmp::Ordering;
 use std::ops::Range;
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::sort::stable_order;
+use crate::view::fields::{Fields, Read};
 use crate::view::present::{format_number, safe_link};
 
 /// How a column's cells read, sort and export.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ColumnType {
     #[default]
     Text,
@@ -25,8 +24,7 @@ pub enum ColumnType {
 }
 
 /// Horizontal alignment of a column's header and cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Align {
     Left,
     Center,
@@ -44,15 +42,27 @@ impl Align {
 }
 
 /// A column as the data declares it (`columns[]` in the recipe); every field but `key` is optional.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct ColumnSpec {
     pub key: String,
-    #[serde(default)]
     pub label: Option<String>,
-    #[serde(default)]
     pub align: Option<Align>,
-    #[serde(default, rename = "type")]
     pub kind: Option<ColumnType>,
+}
+
+impl ColumnSpec {
+    /// A declared column; a `type` or `align` outside the recipe's words is refused, naming them.
+    pub fn read(fields: Fields<'_>) -> Read<ColumnSpec> {
+        const ALIGNS: [Align; 3] = [Align::Left, Align::Center, Align::Right];
+        const KINDS: [ColumnType; 5] =
+            [ColumnType::Text, ColumnType::Number, ColumnType::Boolean, ColumnType::Link, ColumnType::Date];
+        Ok(ColumnSpec {
+            key: fields.required_text("key")?,
+            label: fields.text("label")?,
+            align: fields.one_of("align", &["left", "center", "right"])?.map(|index| ALIGNS[index]),
+            kind: fields.one_of("type", &["text", "number", "boolean", "link", "date"])?.map(|index| KINDS[index]),
+        })
+    }
 }
 
 /// A column ready to render, with every choice made.
@@ -951,12 +961,12 @@ mod tests {
 
     #[test]
     fn declared_columns_keep_their_order_labels_and_types_and_infer_what_is_missing() {
-        let specs: Vec<ColumnSpec> = serde_json::from_value(json!([
+        let data = json!({"columns": [
             {"key": "population", "label": "Inhabitants"},
             {"key": "founded", "type": "date"},
             {"key": "city", "align": "center", "label": " "}
-        ]))
-        .unwrap_or_default();
+        ]});
+        let specs = Fields::of(&data).unwrap().items("columns", ColumnSpec::read).unwrap();
         let columns = columns(Some(&specs), &rows());
         assert_eq!(
             columns[0],
@@ -972,6 +982,26 @@ mod tests {
             (columns[2].label.as_str(), columns[2].align),
             ("City", Align::Center)
         );
+    }
+
+    #[test]
+    fn a_declared_column_needs_a_key_and_takes_only_the_recipes_types_and_alignments() {
+        let read = |data: Value| {
+            Fields::of(&data)
+                .and_then(|fields| fields.items("columns", ColumnSpec::read))
+                .map(|specs| specs.len())
+                .map_err(|error| error.to_string())
+        };
+        assert_eq!(read(json!({"columns": [{"key": "a", "type": "link", "align": "right"}]})), Ok(1));
+        assert_eq!(
+            read(json!({"columns": [{"key": "a"}, {"key": "b", "type": "money"}]})),
+            Err("columns[1].type: expected one of text, number, boolean, link, date".to_owned())
+        );
+        assert_eq!(
+            read(json!({"columns": [{"key": "a", "align": "middle"}]})),
+            Err("columns[0].align: expected one of left, center, right".to_owned())
+        );
+        assert_eq!(read(json!({"columns": [{"label": "A"}]})), Err("columns[0].key: missing".to_owned()));
     }
 
     #[test]
