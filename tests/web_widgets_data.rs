@@ -803,6 +803,21 @@ async fn clicking_a_cell_reports_its_position_value_and_column() {
             .as_deref(),
         Some("true")
     );
+    mounted.click("tbody tr:nth-child(3) td:nth-child(2)");
+    settle().await;
+    assert_eq!(
+        mounted.query_all("td[aria-selected=true]").len(),
+        1,
+        "choosing another cell moves the mark"
+    );
+    let second = element(&mounted, "tbody tr:nth-child(3) td:nth-child(2)");
+    assert_eq!(second.get_attribute("aria-selected").as_deref(), Some("true"));
+    assert_eq!(
+        mounted.query_all("td[tabindex='0']").len(),
+        1,
+        "the grid keeps one tab stop"
+    );
+    assert_eq!(second.get_attribute("tabindex").as_deref(), Some("0"), "the tab stop moves to the clicked cell");
 }
 
 #[wasm_bindgen_test]

@@ -2,17 +2,19 @@
 //! headers, highlighted cells and keyboard cell navigation; a cell click reports `{row, col, value}`.
 
 use std::collections::HashMap;
+use std::fmt::Write;
 
 use autoui_core::canvas::event::WidgetAction;
 use autoui_core::view::contrast::{Ink, ink_on};
 use autoui_core::view::fields::{Fields, Read};
+use autoui_core::view::markdown::escape_html;
 use autoui_core::view::present::safe_color;
 use autoui_core::view::table::{column_letter, table_number};
 use leptos::html;
 use leptos::prelude::*;
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlElement, KeyboardEvent};
+use web_sys::{Element, HtmlElement, KeyboardEvent, MouseEvent};
 
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{EmptyState, WidgetError, WidgetTitle, parse};
@@ -206,6 +208,9 @@ fn render(grid: GridData<'_>, emit: Callback<(WidgetAction, Value)>) -> AnyView 
             row
         })
         .collect();
+    // One string for every cell (a grid can hold thousands); one effect moves the tab stop and the
+    // chosen mark between cells, and the body's handler reads which cell was clicked.
+    let body = body_markup(&values, &paints);
     let report = {
         let labels = labels.clone();
         move |row: usize, col: usize, value: Value| {
@@ -217,68 +222,70 @@ fn render(grid: GridData<'_>, emit: Callback<(WidgetAction, Value)>) -> AnyView 
             emit.run((WidgetAction::CellClick, payload));
         }
     };
+    let cell = move |row: usize, col: usize| {
+        grid_ref
+            .get_untracked()
+            .and_then(|grid| grid.query_selector(&format!("td[data-cell='{row}-{col}']")).ok().flatten())
+    };
+    Effect::new(move |before: Option<((usize, usize), Option<(usize, usize)>)>| {
+        let now = (active.get(), chosen.get());
+        if grid_ref.get().is_some() {
+            if let Some((row, col)) = before.map(|(active, _)| active).filter(|was| *was != now.0) {
+                cell(row, col).map(|cell| cell.set_attribute("tabindex", "-1"));
+            }
+            cell(now.0.0, now.0.1).map(|cell| cell.set_attribute("tabindex", "0"));
+            if let Some((row, col)) = before.and_then(|(_, chosen)| chosen).filter(|was| Some(*was) != now.1) {
+                cell(row, col).map(|cell| cell.set_attribute("aria-selected", "false"));
+            }
+            if let Some((row, col)) = now.1 {
+                cell(row, col).map(|cell| cell.set_attribute("aria-selected", "true"));
+            }
+        }
+        now
+    });
     let focus = move |row: usize, col: usize| {
         active.set((row, col));
-        let selector = format!("td[data-cell='{row}-{col}']");
-        let found = grid_ref
-            .get_untracked()
-            .and_then(|grid| grid.query_selector(&selector).ok().flatten());
-        if let Some(cell) = found.and_then(|cell| cell.dyn_into::<HtmlElement>().ok()) {
-            drop(cell.focus());
+        if let Some(found) = cell(row, col).and_then(|cell| cell.dyn_into::<HtmlElement>().ok()) {
+            drop(found.focus());
         }
     };
-    let on_key = {
+    let on_click = {
         let values = values.clone();
         let report = report.clone();
-        move |event: KeyboardEvent| {
-            let (row, col) = active.get_untracked();
-            let target = match event.key().as_str() {
-                "ArrowDown" => (row + 1).min(height - 1),
-                "ArrowUp" => row.saturating_sub(1),
-                "ArrowRight" => return move_to(&event, &focus, row, (col + 1).min(width - 1)),
-                "ArrowLeft" => return move_to(&event, &focus, row, col.saturating_sub(1)),
-                "Home" => return move_to(&event, &focus, row, 0),
-                "End" => return move_to(&event, &focus, row, width - 1),
-                "Enter" | " " => {
-                    event.prevent_default();
-                    report(row, col, values[row][col].clone());
-                    return;
-                }
-                _ => return,
-            };
-            move_to(&event, &focus, target, col);
+        move |event: MouseEvent| {
+            let place = event
+                .target()
+                .and_then(|target| target.dyn_into::<Element>().ok())
+                .and_then(|target| target.closest("td[data-cell]").ok().flatten())
+                .and_then(|cell| cell.get_attribute("data-cell"))
+                .and_then(|place| {
+                    let (row, col) = place.split_once('-')?;
+                    Some((row.parse::<usize>().ok()?, col.parse::<usize>().ok()?))
+                });
+            if let Some((row, col)) = place.filter(|(row, col)| *row < height && *col < width) {
+                active.set((row, col));
+                report(row, col, values[row][col].clone());
+            }
         }
     };
-    let body_rows = values
-        .into_iter()
-        .enumerate()
-        .map(|(row, cells)| {
-            let cells = cells
-                .into_iter()
-                .enumerate()
-                .map(|(col, value)| {
-                    let (text, numeric) = shown(&value);
-                    let paint = paints.get(&(row, col)).cloned();
-                    let (style, ink) = match &paint {
-                        Some(Paint::Color(color, ink)) => (Some(format!("--au-grid-data-fill: {color}")), *ink),
-                        _ => (None, None),
-                    };
-                    let class = cell_class(numeric, paint.as_ref(), ink);
-                    let report = report.clone();
-                    let tooltip = (text.chars().count() > 24).then(|| text.clone());
-                    view! {
-                        <td data-cell=format!("{row}-{col}") class=class style=style title=tooltip
-                            tabindex=move || if active.get() == (row, col) { "0" } else { "-1" }
-                            aria-selected=move || (chosen.get() == Some((row, col))).to_string()
-                            on:click=move |_| { active.set((row, col)); report(row, col, value.clone()); }>
-                            {text}
-                        </td>
-                    }
-                })
-                .collect_view();
-            view! { <tr>{cells}</tr> }
-        })
-        .collect_view();
+    let on_key = move |event: KeyboardEvent| {
+        let (row, col) = active.get_untracked();
+        let target = match event.key().as_str() {
+            "ArrowDown" => (row + 1).min(height - 1),
+            "ArrowUp" => row.saturating_sub(1),
+            "ArrowRight" => return move_to(&event, &focus, row, (col + 1).min(width - 1)),
+            "ArrowLeft" => return move_to(&event, &focus, row, col.saturating_sub(1)),
+            "Home" => return move_to(&event, &focus, row, 0),
+            "End" => return move_to(&event, &focus, row, width - 1),
+            "Enter" | " " => {
+                event.prevent_default();
+                report(row, col, values[row][col].clone());
+                return;
+            }
+            _ => return,
+        };
+        move_to(&event, &focus, target, col);
+    };
     let label = grid.title.clone().unwrap_or_else(|| "Data grid".to_owned());
 
     view! {
@@ -289,11 +296,43 @@ fn render(grid: GridData<'_>, emit: Callback<(WidgetAction, Value)>) -> AnyView 
                 <thead>
                     <tr>{headers}</tr>
                 </thead>
-                <tbody>{body_rows}</tbody>
+                <tbody inner_html=body on:click=on_click></tbody>
             </table>
         </div>
     }
     .into_any()
+}
+
+/// The grid's body as markup: every text and attribute value through `escape_html`; the first cell
+/// holds the tab stop.
+fn body_markup(values: &[Vec<Value>], paints: &HashMap<(usize, usize), Paint>) -> String {
+    let mut out = String::new();
+    for (row, cells) in values.iter().enumerate() {
+        out.push_str("<tr>");
+        for (col, value) in cells.iter().enumerate() {
+            let (text, numeric) = shown(value);
+            let paint = paints.get(&(row, col));
+            let ink = match paint {
+                Some(Paint::Color(_, ink)) => *ink,
+                _ => None,
+            };
+            let tab = if (row, col) == (0, 0) { "0" } else { "-1" };
+            let _ = write!(
+                out,
+                "<td data-cell=\"{row}-{col}\" class=\"{}\" tabindex=\"{tab}\" aria-selected=\"false\"",
+                cell_class(numeric, paint, ink)
+            );
+            if let Some(Paint::Color(color, _)) = paint {
+                let _ = write!(out, " style=\"--au-grid-data-fill: {}\"", escape_html(color));
+            }
+            if text.chars().count() > 24 {
+                let _ = write!(out, " title=\"{}\"", escape_html(&text));
+            }
+            let _ = write!(out, ">{}</td>", escape_html(&text));
+        }
+        out.push_str("</tr>");
+    }
+    out
 }
 
 fn move_to(event: &KeyboardEvent, focus: &impl Fn(usize, usize), row: usize, col: usize) {

@@ -1,10 +1,11 @@
 //! One component per widget kind; this module holds the only `match WidgetKind -> component`.
 //!
 //! Every widget component has the same shape: `#[component] pub fn Kind(props: WidgetProps)`. It
-//! parses its data with `common::parse` into a typed struct (serde), renders an `EmptyState` when
-//! there is nothing to show and a `WidgetError` when the data cannot be rendered, renders all text
-//! as text nodes (never `inner_html`, except the `text` widget's sanitised markdown), and reports
-//! user interactions through `props.emit`. Its CSS lives in `style/widgets/<kind>.css` under the
+//! reads its data with `common::parse` and its type's `read` (`autoui_core::view::fields`), renders an
+//! `EmptyState` when there is nothing to show and a `WidgetError` when the data cannot be rendered,
+//! renders text as text nodes or, where a widget builds many similar nodes (table rows, seats, marks),
+//! as markup with every text through `escape_html`; the `text` widget's markdown is sanitised. It
+//! reports user interactions through `props.emit`. Its CSS lives in `style/widgets/<kind>.css` under the
 //! `au-<kind>` block and reads only theme tokens.
 
 pub mod common;
