@@ -7,6 +7,8 @@
 //! has loaded, the rest of the app calls into it synchronously. The UI follows a part's [`Status`]:
 //! a visible loading state while it comes, the error with a way to try again if it could not.
 
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -282,4 +284,23 @@ pub async fn stylesheet(href: &'static str) {
 /// frame is painted.
 pub fn after_first_paint(run: impl FnOnce() + 'static) {
     request_animation_frame(move || set_timeout(run, Duration::ZERO));
+}
+
+/// Runs `run` once, at the person's first press, key or focus move anywhere in the page: the first
+/// sign they are about to do something rather than only look.
+pub fn on_first_interaction(run: impl FnOnce() + 'static) {
+    let run = Rc::new(Cell::new(Some(Box::new(run) as Box<dyn FnOnce()>)));
+    let handles = Rc::new(RefCell::new(Vec::new()));
+    for kind in ["pointerdown", "keydown", "focusin"] {
+        let (run, listening) = (Rc::clone(&run), Rc::clone(&handles));
+        let handle = window_event_listener_untyped(kind, move |_| {
+            for handle in listening.take() {
+                WindowListenerHandle::remove(handle);
+            }
+            if let Some(run) = run.take() {
+                run();
+            }
+        });
+        handles.borrow_mut().push(handle);
+    }
 }

@@ -5,7 +5,8 @@
 //! plans (`autoui_core::store`), one transaction per write. A write the browser refuses changes
 //! nothing stored and nothing in the page; the person is told the size and what to do. The code that
 //! decodes and writes records comes in a chunk of its own (`state/writing.rs`): a page with nothing
-//! stored fetches it after first paint, one with records before it.
+//! stored fetches it after first paint (the gallery at the first sign of something to save), one
+//! with records before it.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -327,9 +328,21 @@ impl PersistCtx {
     /// is saved and a page closed soon after still saves it. The app calls it when nothing more
     /// urgent is loading (`ui/app.rs`); without a store there is nothing to save.
     pub fn fetch_writing_after_first_paint(&self) {
-        if self.inner.with_value(|inner| inner.store.is_some()) {
+        if self.has_store() {
             after_first_paint(|| writing().request());
         }
+    }
+
+    /// Fetches the code that saves now, if it is not here or coming: the person is about to do
+    /// something that may be saved.
+    pub fn fetch_writing(&self) {
+        if self.has_store() {
+            writing().request();
+        }
+    }
+
+    fn has_store(&self) -> bool {
+        self.inner.with_value(|inner| inner.store.is_some())
     }
 
     /// The saved dashboards (tracked).

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
 use crate::adapters::webmcp::{install_registry_if_missing, when_tools_first_listed};
-use crate::deferred::{Status, drawer};
+use crate::deferred::{Status, drawer, on_first_interaction};
 use crate::state::agent::provide_agent;
 use crate::state::attachments::provide_attachments;
 use crate::state::canvas::{CanvasCtx, Foreign, provide_canvas};
@@ -26,7 +26,7 @@ use crate::ui::chat::ChatPanel;
 use crate::ui::events::provide_widget_events;
 use crate::ui::header::Header;
 use crate::ui::notices::Notices;
-use crate::ui::route::{View, initial_view, use_view};
+use crate::ui::route::{View, use_view};
 use crate::ui::settings::SettingsDrawer;
 use crate::ui::theme::apply_theme;
 use crate::ui::views::views;
@@ -87,25 +87,30 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     let events = provide_widget_events(canvas);
     // The agent, its servers and the WebMCP tools come in a chunk, fetched once the page has painted
     // when something on it needs them at once, else on first use. The code that saves comes after
-    // first paint too. On the gallery both wait until its widgets are there, so no chunk competes
-    // with the views chunk.
+    // first paint too. On the gallery the engine waits until the widgets are there, so no chunk
+    // competes with the views chunk; and as a visit there may only look, the code that saves waits
+    // for a sign of something to save (below).
     let engine = provide_engine(canvas);
     let page_tools = settings.0.with_untracked(|s| s.webmcp_tools);
     let engine_at_start = settings.0.with_untracked(|s| wanted_at_start(&persist, canvas, s));
-    let after_first_paint = move || {
+    let view = use_view();
+    if view.get_untracked() == View::Gallery {
+        Effect::new(move || {
+            if engine_at_start && matches!(views().status(), Status::Ready(_)) {
+                engine.start_after_first_paint();
+            }
+        });
+        on_first_interaction(move || persist.fetch_writing());
+        Effect::new(move || {
+            if view.get() != View::Gallery {
+                persist.fetch_writing();
+            }
+        });
+    } else {
         persist.fetch_writing_after_first_paint();
         if engine_at_start {
             engine.start_after_first_paint();
         }
-    };
-    if initial_view() == View::Gallery {
-        Effect::new(move || {
-            if matches!(views().status(), Status::Ready(_)) {
-                after_first_paint();
-            }
-        });
-    } else {
-        after_first_paint();
     }
     // An agent in a page whose browser has no WebMCP finds the app's registry at once; its first
     // listing or call waits for the engine to register the page's tools.
@@ -119,11 +124,13 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     // agent in the page listing the page's tools, well before the first widget comes.
     when_tools_first_listed(move || {
         views().request();
+        persist.fetch_writing();
         Box::pin(async move { engine.ready_for_page_agents().await })
     });
     Effect::new(move || {
         if agent.is_running() {
             views().request();
+            persist.fetch_writing();
         }
     });
     // Button clicks and chat-input submits become the agent's next turn; a chat-input stop stops it.
@@ -144,7 +151,6 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     let previous = StoredValue::new(previous);
     let on_make_copy = Callback::new(move |()| make_copy(canvas, previous.get_value(), notices, persist, agent));
 
-    let view = use_view();
     let settings_open = RwSignal::new(false);
     let console_open = RwSignal::new(false);
     let servers_open = RwSignal::new(false);
