@@ -21,7 +21,7 @@ use crate::state::notices::{NoticesCtx, provide_notices};
 use crate::state::persist::{PersistCtx, Restored, provide_persist};
 use crate::state::settings::provide_settings;
 use crate::state::tabs::share_with_other_tabs;
-use crate::ui::canvas::CanvasArea;
+use crate::ui::canvas::{CanvasArea, request_widget_code};
 use crate::ui::chat::ChatPanel;
 use crate::ui::events::provide_widget_events;
 use crate::ui::header::Header;
@@ -123,13 +123,13 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     // agent may add one: from the person's first keystroke in the chat, a turn starting, or another
     // agent in the page listing the page's tools, well before the first widget comes.
     when_tools_first_listed(move || {
-        views().request();
+        request_widget_code();
         persist.fetch_writing();
         Box::pin(async move { engine.ready_for_page_agents().await })
     });
     Effect::new(move || {
         if agent.is_running() {
-            views().request();
+            request_widget_code();
             persist.fetch_writing();
         }
     });

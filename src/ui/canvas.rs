@@ -1,16 +1,61 @@
 //! The canvas area: the toolbar, the widgets on a 12-column grid, or the empty state, the banner
 //! of a shared dashboard opened read-only, and (once the engine is here) the servers its bindings
-//! need that are not connected.
+//! need that are not connected. The frames around the widgets (`ui::widget_frame`) come in a chunk
+//! of their own (`chunks::frames`), fetched with the views chunk when a widget is first shown or may
+//! soon be: an empty canvas and the gallery do not download them.
 
 use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 
+use crate::deferred::{Part, Slot, Status};
 use crate::state::agent::use_agent;
-use crate::state::canvas::{Foreign, use_canvas};
+use crate::state::canvas::{BlockCell, Foreign, use_canvas};
 use crate::state::engine::use_engine;
 use crate::state::settings::use_settings;
 use crate::ui::canvas_toolbar::CanvasToolbar;
-use crate::ui::widget_frame::WidgetFrame;
+use crate::ui::views::views;
+
+/// The frames chunk's entry point: a widget's frame on the canvas, given its block and whether the
+/// canvas is read-only.
+#[derive(Clone, Copy)]
+pub struct Frames {
+    pub frame: fn(BlockCell, Signal<bool>) -> AnyView,
+}
+
+/// The frames chunk, installed by `chunks::install`.
+pub static FRAMES: Slot<Frames> = Slot::new();
+
+/// The page's frames part.
+pub fn frames() -> Part<Frames> {
+    FRAMES.part()
+}
+
+/// Starts fetching what a widget on the canvas needs, its frame and its component, when one is
+/// shown or about to be (the person typing, a turn, another agent listing the page's tools).
+pub fn request_widget_code() {
+    frames().request();
+    views().request();
+}
+
+/// A block's frame once the chunk is here; until then a placeholder of the widget's size saying
+/// the frames are loading, or why they could not be, with a way to try again. A new frame is a new
+/// attempt after a failure, as a new widget is for the views chunk.
+fn framed(cell: BlockCell, read_only: Signal<bool>) -> impl IntoView {
+    let part = frames();
+    part.retry();
+    views().request();
+    let layout = cell.frame.with_untracked(|frame| frame.layout);
+    move || match part.status() {
+        Status::Ready(frames) => untrack(|| (frames.frame)(cell.clone(), read_only)),
+        _ => view! {
+            <div class="au-frame au-widget au-frame--pending" data-testid="widget-frame-waiting"
+                style=format!("grid-column: {} / span {}; grid-row: {} / span {};", layout.x + 1, layout.w, layout.y + 1, layout.h)>
+                {part.waiting()}
+            </div>
+        }
+        .into_any(),
+    }
+}
 
 /// The first thing a newcomer sees: what autoui does, the paths that need no key, and the key path.
 #[component]
@@ -92,7 +137,7 @@ pub fn CanvasArea(
             </Show>
             <div class="au-canvas__grid" data-testid="canvas-grid">
                 <For each=move || canvas.order() key=|id| id.clone() let(id)>
-                    {canvas.cell(&id).map(|cell| view! { <WidgetFrame cell read_only=Signal::derive(move || canvas.is_read_only()) /> })}
+                    {canvas.cell(&id).map(|cell| framed(cell, Signal::derive(move || canvas.is_read_only())))}
                 </For>
                 <For each=move || agent.pending() key=|pending| pending.call_id.clone() let(pending)>
                     {

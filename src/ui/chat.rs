@@ -19,7 +19,8 @@ use crate::state::servers::ServersCtx;
 use crate::state::settings::use_settings;
 use crate::widgets::common::load_held_image;
 use crate::ui::icons::{Icon, IconSvg};
-use crate::ui::views::{safe_html, views};
+use crate::ui::canvas::request_widget_code;
+use crate::ui::views::safe_html;
 
 /// Requests an empty chat offers, one per demo dataset of the built-in `samples` server.
 const SUGGESTIONS: [&str; 4] = [
@@ -279,7 +280,7 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
                     placeholder="Ask for a dashboard\u{2026}"
                     prop:value=move || draft.get()
                     on:input=move |event| {
-                        views().request();
+                        request_widget_code();
                         engine.request();
                         draft.set(event_target_value(&event));
                     }

@@ -1,5 +1,5 @@
-//! The code fetched after first paint or on first use (the agent engine, the widgets, the file
-//! tools, the chart engine's own code, `src/deferred.rs`) may not arrive: the network drops, or a new deployment replaced the
+//! The code fetched after first paint or on first use (the agent engine, the widgets and their
+//! frames on the canvas, the file tools, the chart engine's own code, `src/deferred.rs`) may not arrive: the network drops, or a new deployment replaced the
 //! files. The person sees why, the message they sent and the canvas are kept, and "Retry" / "Try
 //! again" / the same click work once the files can be fetched again.
 
@@ -107,17 +107,50 @@ async fn the_gallery_fetches_the_code_that_saves_only_once_the_person_does_somet
         page.open("/#/gallery").await;
         page.wait_for_count("[data-testid^=gallery-item-]", 26).await;
         tokio::time::sleep(std::time::Duration::from_secs(2)).await;
-        for deferred in ["split_writing.wasm", "split_engine.wasm"] {
+        for deferred in ["split_writing.wasm", "split_engine.wasm", "split_frames.wasm"] {
             assert_eq!(fetched(&page, deferred), Vec::<String>::new(), "a gallery only looked at does not fetch {deferred}");
         }
 
         page.click("[data-testid=gallery-add-stat-card]").await;
         page.wait_until("the store's writing code is fetched", "return performance.getEntriesByType('resource').some((entry) => entry.name.includes('split_writing'))").await;
+        assert_eq!(fetched(&page, "split_frames.wasm"), Vec::<String>::new(), "the canvas's widget frames wait until the canvas is shown");
         page.open("/#/").await;
         page.find("[data-widget-type=stat-card]").await;
         page.reload().await;
         page.find("[data-widget-type=stat-card]").await;
         let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
+/// The frames around the canvas's widgets (drag, resize, toolbar), fetched with the views chunk.
+const FRAMES_CHUNK: &str = "*.split/split_frames.wasm";
+
+#[tokio::test]
+async fn widgets_whose_frames_cannot_load_keep_their_place_say_why_and_show_once_they_can() {
+    with_app(BrowserOptions::default(), |page| async move {
+        block(&page, vec![FRAMES_CHUNK]).await;
+        page.open("/").await;
+        page.find("[data-testid=chat-input]").await;
+        for (label, value) in [("Orders", "1,204"), ("Revenue", "€48k")] {
+            let shown = page.call_tool("widget_display", json!({"name": "stat-card", "params": {"label": label, "value": value}})).await;
+            assert!(shown.get("isError").is_none(), "the widget is on the canvas even before its frame can show: {shown}");
+        }
+        page.wait_for_count("[data-testid=widget-frame-waiting] [data-testid=deferred-failed]", 2).await;
+        let failed = page.text("[data-testid=widget-frame-waiting]").await;
+        assert!(failed.contains("the widget frames could not be loaded"), "each widget's place says what is missing: {failed}");
+        assert_eq!(page.count("[data-widget-type=stat-card]").await, 0);
+
+        block(&page, Vec::new()).await;
+        page.click("[data-testid=deferred-retry]").await;
+        page.wait_for_count("[data-widget-type=stat-card]", 2).await;
+        page.wait_for_text("[data-widget-type=stat-card]", "1,204").await;
+        assert_eq!(page.count("[data-testid=widget-frame-waiting]").await, 0, "one retry brings every frame");
+        page.click("[data-testid=undo]").await;
+        page.wait_for_count("[data-widget-type=stat-card]", 1).await;
+
+        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
         assert!(errors.is_empty(), "console errors: {errors:#?}");
     })
     .await;
@@ -305,12 +338,12 @@ async fn an_empty_canvas_fetches_the_agent_and_the_widgets_only_once_the_person_
         // What comes after first paint (the code that saves) is requested by then.
         page.wait_until("the store's writing code is fetched", "return performance.getEntriesByType('resource').some((entry) => entry.name.includes('split_writing'))").await;
         tokio::time::sleep(std::time::Duration::from_secs(2)).await;
-        for deferred in ["split_engine.wasm", "engine.css", "split_views.wasm", "widgets.css", "autoui-validator"] {
+        for deferred in ["split_engine.wasm", "engine.css", "split_views.wasm", "widgets.css", "split_frames.wasm", "autoui-validator"] {
             assert_eq!(fetched(&page, deferred), Vec::<String>::new(), "an empty canvas does not fetch {deferred}");
         }
 
         page.type_into("[data-testid=chat-input]", "S").await;
-        for needed in ["split_engine.wasm", "engine.css", "split_views.wasm", "widgets.css"] {
+        for needed in ["split_engine.wasm", "engine.css", "split_views.wasm", "widgets.css", "split_frames.wasm"] {
             page.wait_until(&format!("{needed} is fetched"), &format!("return performance.getEntriesByType('resource').some((entry) => entry.name.includes('{needed}'))")).await;
         }
         let errors = page.console_errors().await;
