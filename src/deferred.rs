@@ -195,6 +195,16 @@ impl<T: Clone + Send + Sync + 'static> Part<T> {
         loaded
     }
 
+    /// The value once the chunk is here, else what stands in for it (tracked); starts the load if
+    /// nothing asked for it yet (after a failure, the "Try again" of what stands in).
+    pub fn current(&self) -> Result<T, AnyView> {
+        self.request();
+        match self.status() {
+            Status::Ready(value) => Ok(value),
+            _ => Err(self.waiting()),
+        }
+    }
+
     /// `render`'s view of the value once the chunk is here, and [`Part::waiting`] until then. The load
     /// starts now if needed, and again if it failed before: a new view (a widget the agent just
     /// added) is a new attempt, while this view re-rendering is not.

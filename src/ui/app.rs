@@ -27,7 +27,7 @@ use crate::ui::events::provide_widget_events;
 use crate::ui::header::Header;
 use crate::ui::notices::Notices;
 use crate::ui::route::{View, use_view};
-use crate::ui::settings::SettingsDrawer;
+use crate::ui::settings::settings_drawer;
 use crate::ui::theme::apply_theme;
 use crate::ui::views::views;
 
@@ -94,6 +94,8 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     let page_tools = settings.0.with_untracked(|s| s.webmcp_tools);
     let engine_at_start = settings.0.with_untracked(|s| wanted_at_start(&persist, canvas, s));
     let view = use_view();
+    // The settings drawer's code, so that it is here when a click opens it.
+    on_first_interaction(|| settings_drawer().request());
     if view.get_untracked() == View::Gallery {
         Effect::new(move || {
             if engine_at_start && matches!(views().status(), Status::Ready(_)) {
@@ -175,7 +177,7 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
                     View::Recipes => engine.view(|engine| views().view(move |_| (engine.recipes_page)())),
                 }}
                 <ChatPanel open=chat_open on_open_settings=move |()| settings_open.set(true) />
-                <SettingsDrawer open=settings_open />
+                {drawer(settings_open, || settings_drawer().current())}
                 {drawer(servers_open, move || engine.current().map(|engine| engine.servers_drawer))}
                 {drawer(console_open, move || engine.current().map(|engine| engine.console_drawer))}
                 <Notices />

@@ -53,15 +53,15 @@ pub fn install_dismiss(drawers: [RwSignal<bool>; 3]) {
 }
 
 /// Focuses the drawer's close button when it opens; when it closes with focus inside it (or lost),
-/// focuses the header button with `data-testid=opener` in the same app.
+/// focuses the header button with `data-testid=opener` in the same app. A drawer whose code came
+/// in a chunk is first shown already open: its close button takes focus then too.
 pub fn follow_focus(open: RwSignal<bool>, close: NodeRef<html::Button>, opener: &'static str) {
-    Effect::new(move |was_open: Option<bool>| {
+    // What the last run with the button there saw (`None`: no such run yet).
+    Effect::new(move |seen: Option<Option<bool>>| {
         let is_open = open.get();
-        let Some(button) = close.get() else {
-            return is_open;
-        };
-        match (was_open, is_open) {
-            (Some(false), true) => {
+        let button = close.get()?;
+        match (seen.flatten(), is_open) {
+            (None | Some(false), true) => {
                 let _ = button.focus();
             }
             (Some(true), false) => {
@@ -85,6 +85,6 @@ pub fn follow_focus(open: RwSignal<bool>, close: NodeRef<html::Button>, opener: 
             }
             _ => {}
         }
-        is_open
+        Some(is_open)
     });
 }

@@ -9,10 +9,20 @@ use autoui_core::settings::{PRESETS, ProviderKind, Theme};
 use autoui_core::weburl::web_host;
 use leptos::prelude::*;
 
+use crate::deferred::{Drawer, Part, Slot};
 use crate::state::engine::use_engine;
 use crate::state::settings::use_settings;
 use crate::ui::dismiss::follow_focus;
 use crate::ui::icons::{Icon, IconSvg};
+
+/// The settings chunk (`chunks::settings`), installed by `chunks::install`: the drawer is fetched
+/// when it is first opened, or at the person's first press, key or focus move (`ui::app`).
+pub static SETTINGS: Slot<Drawer> = Slot::new();
+
+/// The page's settings part.
+pub fn settings_drawer() -> Part<Drawer> {
+    SETTINGS.part()
+}
 
 #[component]
 pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {

@@ -1,5 +1,5 @@
 //! The code fetched after first paint or on first use (the agent engine, the widgets and their
-//! frames on the canvas, the file tools, the chart engine's own code, `src/deferred.rs`) may not arrive: the network drops, or a new deployment replaced the
+//! frames on the canvas, the settings drawer, the file tools, the chart engine's own code, `src/deferred.rs`) may not arrive: the network drops, or a new deployment replaced the
 //! files. The person sees why, the message they sent and the canvas are kept, and "Retry" / "Try
 //! again" / the same click work once the files can be fetched again.
 
@@ -149,6 +149,31 @@ async fn widgets_whose_frames_cannot_load_keep_their_place_say_why_and_show_once
         assert_eq!(page.count("[data-testid=widget-frame-waiting]").await, 0, "one retry brings every frame");
         page.click("[data-testid=undo]").await;
         page.wait_for_count("[data-widget-type=stat-card]", 1).await;
+
+        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn settings_whose_code_cannot_load_say_so_and_open_once_it_can() {
+    with_app(BrowserOptions::default(), |page| async move {
+        block(&page, vec!["*.split/split_settings.wasm"]).await;
+        page.open("/").await;
+        page.find("[data-testid=chat-input]").await;
+        assert_eq!(fetched(&page, "split_settings.wasm"), Vec::<String>::new(), "nothing asked for the settings before a press");
+        page.click("[data-testid=open-settings]").await;
+        let failed = page.wait_for_text("[data-testid=deferred-failed]", "could not be loaded").await;
+        assert!(failed.contains("the settings"), "the drawer names what is missing: {failed}");
+
+        block(&page, Vec::new()).await;
+        page.click("[data-testid=deferred-retry]").await;
+        page.find("[data-testid=settings-model]").await;
+        page.click("[data-testid=settings] [aria-label='Close settings']").await;
+        page.wait_until("the drawer closes", "return document.querySelector('[data-testid=settings]').hidden;").await;
+        page.click("[data-testid=open-settings]").await;
+        assert!(page.is_displayed("[data-testid=settings-model]").await, "once here, the drawer opens at once");
 
         let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
         assert!(errors.is_empty(), "console errors: {errors:#?}");

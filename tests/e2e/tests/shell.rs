@@ -15,7 +15,10 @@ async fn the_shell_shows_header_empty_canvas_chat_and_settings_without_console_e
 
         assert!(!page.is_displayed("[data-testid=settings]").await, "settings start closed");
         page.click("[data-testid=open-settings]").await;
+        // The drawer's code comes in a chunk of its own, fetched at the first press at the latest.
+        page.find("[data-testid=settings]").await;
         assert!(page.is_displayed("[data-testid=settings]").await, "settings open on click");
+        page.wait_until("focus moves into the settings drawer", "return document.activeElement?.getAttribute('aria-label') === 'Close settings';").await;
         for field in ["settings-provider", "settings-model", "settings-base-url", "settings-api-key"] {
             assert!(page.is_displayed(&format!("[data-testid={field}]")).await, "{field} is in the settings drawer");
         }
