@@ -26,6 +26,19 @@ fn find(container: &web_sys::HtmlElement, test_id: &str) -> web_sys::HtmlElement
         .unchecked_into()
 }
 
+/// Waits until the settings drawer is shown open: its code comes in a chunk (a few ticks here, where
+/// the chunk is an ordinary call), unless a test before already fetched it.
+async fn settings_shown_open(app: &web_sys::HtmlElement) {
+    for _ in 0..50 {
+        let drawer = app.query_selector("[data-testid=settings]").unwrap();
+        if drawer.is_some_and(|d| !d.unchecked_into::<web_sys::HtmlElement>().hidden()) {
+            return;
+        }
+        leptos::task::tick().await;
+    }
+    panic!("the settings drawer is shown open");
+}
+
 #[wasm_bindgen_test]
 async fn the_app_shows_its_shell_and_the_first_run_paths() {
     let app = mount_app();
@@ -41,14 +54,13 @@ async fn the_app_shows_its_shell_and_the_first_run_paths() {
 async fn sending_without_an_api_key_opens_settings_and_keeps_the_draft() {
     let app = mount_app();
     leptos::task::tick().await;
-    let settings = find(&app, "settings");
-    assert!(settings.hidden(), "settings start closed");
+    let closed = app.query_selector("[data-testid=settings]").unwrap();
+    assert!(closed.is_none_or(|d| d.unchecked_into::<web_sys::HtmlElement>().hidden()), "settings start closed");
     let input: web_sys::HtmlTextAreaElement = find(&app, "chat-input").unchecked_into();
     input.set_value("show me <b>sales</b>");
     input.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
     find(&app, "send").click();
-    leptos::task::tick().await;
-    assert!(!find(&app, "settings").hidden(), "settings open so the key can be added");
+    settings_shown_open(&app).await;
     assert_eq!(input.value(), "show me <b>sales</b>", "nothing typed is lost");
     assert!(find(&app, "transcript").query_selector("b").unwrap().is_none());
 }
@@ -86,9 +98,8 @@ async fn escape_closes_the_open_drawer_and_focus_goes_back_to_its_header_button(
     let app = mount_app();
     leptos::task::tick().await;
     find(&app, "open-settings").click();
+    settings_shown_open(&app).await;
     leptos::task::tick().await;
-    leptos::task::tick().await;
-    assert!(!find(&app, "settings").hidden(), "settings open");
     assert_eq!(focused_test_id().as_deref(), Some("Close settings"), "focus moves into the drawer");
     press_escape();
     leptos::task::tick().await;
@@ -105,8 +116,7 @@ async fn a_suggested_request_without_a_key_opens_settings_and_waits_in_the_messa
     let request = suggestion.text_content().unwrap_or_default();
     assert!(!request.is_empty(), "the empty chat offers requests");
     suggestion.click();
-    leptos::task::tick().await;
-    assert!(!find(&app, "settings").hidden(), "settings open so the key can be added");
+    settings_shown_open(&app).await;
     let input: web_sys::HtmlTextAreaElement = find(&app, "chat-input").unchecked_into();
     assert_eq!(input.value(), request, "the request is kept, ready to send");
 }
