@@ -36,6 +36,12 @@ fn caused_by_blocking(error: &str) -> bool {
     error.contains(".split/") || error.contains("ERR_BLOCKED_BY_CLIENT")
 }
 
+/// The page logged no console error but those of the fetches the test blocked.
+async fn assert_no_console_errors_but_blocked_fetches(page: &Page) {
+    let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+}
+
 #[tokio::test]
 async fn a_turn_sent_while_the_agent_cannot_load_is_kept_and_retry_runs_it_once_it_can() {
     let llm = ScriptedLlm::start(|_request, index| match index {
@@ -65,8 +71,7 @@ async fn a_turn_sent_while_the_agent_cannot_load_is_kept_and_retry_runs_it_once_
         page.wait_for_text("[data-widget-type=stat-card]", "1,204").await;
         page.wait_for_text("[data-testid=chat-assistant]", "Here are today's orders.").await;
 
-        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
-        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        assert_no_console_errors_but_blocked_fetches(&page).await;
     })
     .await;
     let requests = llm.requests();
@@ -93,8 +98,7 @@ async fn the_gallery_says_it_could_not_load_and_try_again_shows_every_widget() {
         page.wait_for_count("[data-testid^=gallery-item-]", 26).await;
         page.wait_for_text("[data-testid=gallery-item-stat-card]", "Add to canvas").await;
 
-        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
-        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        assert_no_console_errors_but_blocked_fetches(&page).await;
     })
     .await;
 }
@@ -150,8 +154,7 @@ async fn widgets_whose_frames_cannot_load_keep_their_place_say_why_and_show_once
         page.click("[data-testid=undo]").await;
         page.wait_for_count("[data-widget-type=stat-card]", 1).await;
 
-        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
-        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        assert_no_console_errors_but_blocked_fetches(&page).await;
     })
     .await;
 }
@@ -175,8 +178,7 @@ async fn settings_whose_code_cannot_load_say_so_and_open_once_it_can() {
         page.click("[data-testid=open-settings]").await;
         assert!(page.is_displayed("[data-testid=settings-model]").await, "once here, the drawer opens at once");
 
-        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
-        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        assert_no_console_errors_but_blocked_fetches(&page).await;
     })
     .await;
 }
@@ -200,8 +202,7 @@ async fn a_chart_whose_engine_cannot_load_says_so_and_the_next_chart_draws_once_
         page.open("/#/").await;
         page.wait_for_count("[data-widget-type=vega-lite] figure.au-vega-lite[data-status=drawn]", 1).await;
 
-        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
-        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        assert_no_console_errors_but_blocked_fetches(&page).await;
     })
     .await;
 }
@@ -260,8 +261,7 @@ async fn a_share_whose_file_tools_cannot_load_says_so_keeps_the_canvas_and_works
         let link = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
         assert!(link.contains("#hs="), "the same click makes the link once the chunk can be fetched: {link}");
 
-        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
-        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        assert_no_console_errors_but_blocked_fetches(&page).await;
     })
     .await;
 }
@@ -304,8 +304,7 @@ async fn stored_work_and_a_share_link_whose_reading_code_cannot_load_are_said_an
         page.wait_for_count("[data-widget-type=stat-card]", 1).await;
         assert_eq!(page.count("[data-testid=read-only-banner]").await, 0, "the person's own canvas, editable");
 
-        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
-        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        assert_no_console_errors_but_blocked_fetches(&page).await;
     })
     .await;
 }
@@ -344,8 +343,7 @@ async fn the_last_changes_of_a_closed_page_wait_until_the_code_that_saves_them_c
         page.wait_for_count("[data-widget-type=kv]", 1).await;
         let left = page.eval("return localStorage.getItem('autoui.kept-write.v1');", vec![]).await;
         assert_eq!(left, Value::Null, "the kept write is gone once saved");
-        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|e| !caused_by_blocking(e)).collect();
-        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        assert_no_console_errors_but_blocked_fetches(&page).await;
     })
     .await;
 }
