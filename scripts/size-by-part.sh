@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Where the views chunk's bytes go, by widget (issue 21). twiggy (SIZE.md) names functions, but most of
-# a widget's bytes are Leptos's and serde's generic code instantiated for it, which no name ties to the
-# widget. So this builds the app once as committed, then once without each part, and prints what
+# Where the views chunk's bytes go, by widget (issue 21). twiggy (SIZE.md) names functions, but much of
+# a widget's bytes is code inlined into it or instantiated for it (Leptos's generic views and reactive
+# closures), which no name ties to the widget. So this builds the app once as committed, then once without each part, and prints what
 # leaving the part out saves in the views chunk and in the main module, gzip -9 after wasm-opt -Oz
 # (before wasm-bindgen, so the main module is a little larger than what ships). Prints SIZE-BY-PART.md:
 #   scripts/size-by-part.sh > SIZE-BY-PART.md   every widget, and markdown
@@ -84,9 +84,9 @@ cat <<HEADER
 # Size by part
 
 Written by \`scripts/size-by-part.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC') from commit $(git -C "$ROOT" rev-parse --short HEAD):
-what leaving each widget (or markdown, in the chat and with the \`text\` widget) out of the app saves, gzip -9 after \`wasm-opt -Oz\`. A widget's
-bytes are mostly Leptos's and serde's generic code instantiated for it, which SIZE.md's per-function
-table cannot tie to the widget. Code two parts share is saved only when both are left out, so the rows
+what leaving each widget (or markdown, in the chat and with the \`text\` widget) out of the app saves, gzip -9 after \`wasm-opt -Oz\`. Much of a
+widget's bytes is code inlined into it or instantiated for it (Leptos's generic views and reactive
+closures), which SIZE.md's per-function table cannot tie to the widget. Code two parts share is saved only when both are left out, so the rows
 add up to less than the whole. The main module is measured before wasm-bindgen. 1 KB = 1,000 bytes.
 
 | part | views chunk | main module |
