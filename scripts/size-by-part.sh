@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Where the views chunk's bytes go, by widget (issue 21). twiggy (SIZE.md) names functions, but much of
 # a widget's bytes is code inlined into it or instantiated for it (Leptos's generic views and reactive
-# closures), which no name ties to the widget. So this builds the app once as committed, then once without each part, and prints what
-# leaving the part out saves in the views chunk and in the main module, gzip -9 after wasm-opt -Oz
-# (before wasm-bindgen, so the main module is a little larger than what ships). Prints SIZE-BY-PART.md:
+# closures), which no name ties to the widget. So this builds the app once as committed, then once
+# without each part, and prints what leaving the part out saves in the views chunk and in the main
+# module, gzip -9 after wasm-opt -Oz (before wasm-bindgen, so the main module is a little larger than
+# what ships). Prints SIZE-BY-PART.md:
 #   scripts/size-by-part.sh > SIZE-BY-PART.md   every widget, and markdown
 #   scripts/size-by-part.sh sankey text         only those parts (a widget's name, or `markdown`)
 # `markdown` is the renderer the chat and the `text` widget share: both are left out.
