@@ -2,7 +2,8 @@
 //! Bars grow from a zero baseline (negative values hang below it), carry short value labels and a
 //! tooltip, and a visually hidden table gives screen readers the same numbers.
 
-use autoui_core::view::bar::{BarScale, bar_value, compact_number};
+use autoui_core::view::bar::{BarScale, compact_number};
+use autoui_core::view::numeric::number_in;
 use autoui_core::view::present::{display_value, format_number};
 use leptos::prelude::*;
 use serde_json::Value;
@@ -51,7 +52,7 @@ fn bar(item: &Value) -> Option<Bar> {
     };
     Some(Bar {
         label,
-        value: value.and_then(bar_value),
+        value: value.and_then(number_in),
     })
 }
 

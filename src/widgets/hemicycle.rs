@@ -13,6 +13,7 @@ use autoui_core::view::chart::num;
 use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::hemicycle::{Chamber, chamber, majority};
 use autoui_core::view::markdown::escape_html;
+use autoui_core::view::numeric::number_in;
 use autoui_core::view::present::{format_number, safe_color, series_color};
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -396,10 +397,6 @@ fn light(root: &Element, hover: Option<usize>) {
 
 /// A seat count: a non-negative integer, a float rounded, or numeric text.
 fn count(value: &Value) -> Option<u32> {
-    let number = match value {
-        Value::Number(n) => n.as_f64()?,
-        Value::String(text) => text.trim().parse::<f64>().ok()?,
-        _ => return None,
-    };
-    (number.is_finite() && number >= 0.0).then(|| number.round().min(f64::from(u32::MAX)) as u32)
+    let number = number_in(value)?;
+    (number >= 0.0).then(|| number.round().min(f64::from(u32::MAX)) as u32)
 }

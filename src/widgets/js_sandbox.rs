@@ -7,6 +7,7 @@
 //! report is shown under it.
 
 use autoui_core::view::fields::{Fields, Read};
+use autoui_core::view::numeric::{number_in, parse_decimal};
 use autoui_core::view::sandbox_doc::{ERROR_MESSAGE_TYPE, SandboxSource, sandbox_document};
 use leptos::html::Iframe;
 use leptos::prelude::*;
@@ -58,18 +59,11 @@ impl JsSandboxData {
     /// The frame height in pixels: `"260px"`, `"260"` or `260`, kept within a sane range.
     pub fn height_px(&self) -> u32 {
         let pixels = match &self.height {
-            Some(Value::Number(n)) => n.as_f64(),
-            Some(Value::String(text)) => text
-                .trim()
-                .trim_end_matches("px")
-                .trim()
-                .parse::<f64>()
-                .ok(),
-            _ => None,
+            Some(Value::String(text)) => parse_decimal(text.trim().trim_end_matches("px").trim()),
+            Some(other) => number_in(other),
+            None => None,
         };
-        pixels
-            .filter(|p| p.is_finite())
-            .map_or(DEFAULT_HEIGHT, |p| {
+        pixels.map_or(DEFAULT_HEIGHT, |p| {
                 (p.round().max(0.0) as u32).clamp(HEIGHT_RANGE.0, HEIGHT_RANGE.1)
             })
     }

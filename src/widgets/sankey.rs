@@ -10,6 +10,7 @@ use autoui_core::canvas::event::WidgetAction;
 use autoui_core::view::chart::num;
 use autoui_core::view::fields::{FieldError, Fields, Read, expected};
 use autoui_core::view::markdown::escape_html;
+use autoui_core::view::numeric::number_in;
 use autoui_core::view::present::{format_number, safe_color, series_color};
 use autoui_core::view::sankey::{LinkSpec, SankeyConfig, SankeyLayout, SankeyNote, layout};
 use leptos::html::Div;
@@ -72,7 +73,8 @@ impl LinkData {
         Ok(LinkData {
             source: Key::read(fields, "source")?,
             target: Key::read(fields, "target")?,
-            value: number(fields.required_value("value")?),
+            // Anything but a number or numeric text is not a number, and the flow is not drawn.
+            value: number_in(fields.required_value("value")?).unwrap_or(f64::NAN),
             label: fields.text("label")?,
         })
     }
@@ -529,13 +531,4 @@ fn flow_payload(diagram: &Diagram, layout: &SankeyLayout, link: usize) -> Option
         "source": source.id, "target": target.id, "value": flow.value,
         "sourceLabel": source.label, "targetLabel": target.label, "label": diagram.links.get(link)?.3,
     }))
-}
-
-/// A flow value: a number or numeric text; anything else is not a number (and not drawn).
-fn number(value: &Value) -> f64 {
-    match value {
-        Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
-        Value::String(text) => text.trim().parse().unwrap_or(f64::NAN),
-        _ => f64::NAN,
-    }
 }

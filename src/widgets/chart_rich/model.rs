@@ -3,6 +3,7 @@
 //! a gap) and notes for anything left out.
 
 use autoui_core::view::fields::{Fields, Read};
+use autoui_core::view::numeric::number_in;
 use autoui_core::view::present::{display_value, safe_color, series_color};
 use serde_json::Value;
 
@@ -237,8 +238,8 @@ impl Chart {
                 ));
             }
         }
-        let min = data.min.and_then(number).unwrap_or(0.0);
-        let max = data.max.and_then(number).unwrap_or(100.0);
+        let min = data.min.and_then(number_in).unwrap_or(0.0);
+        let max = data.max.and_then(number_in).unwrap_or(100.0);
         if kind == ChartKind::Gauge && max <= min {
             return Err(ChartProblem::Invalid(format!("a gauge needs max above min (min {min}, max {max})")));
         }
@@ -281,11 +282,11 @@ fn read_series(raw: &[Value], notes: &mut Vec<String>) -> Vec<Series> {
     if !raw.is_empty()
         && raw
             .iter()
-            .all(|item| number(item).is_some() || item.is_null())
+            .all(|item| number_in(item).is_some() || item.is_null())
     {
         return vec![Series {
             label: "Values".to_owned(),
-            values: raw.iter().map(number).collect(),
+            values: raw.iter().map(number_in).collect(),
             color: series_color(0),
             points: Vec::new(),
             line: None,
@@ -310,7 +311,7 @@ fn read_series(raw: &[Value], notes: &mut Vec<String>) -> Vec<Series> {
             .filter(|l| !l.is_empty())
             .map(str::to_owned)
             .unwrap_or_else(|| format!("Series {}", index + 1));
-        let values: Vec<Option<f64>> = raw_values.iter().map(number).collect();
+        let values: Vec<Option<f64>> = raw_values.iter().map(number_in).collect();
         let unreadable = raw_values
             .iter()
             .zip(&values)
@@ -334,9 +335,9 @@ fn read_series(raw: &[Value], notes: &mut Vec<String>) -> Vec<Series> {
             .flatten()
             .filter_map(|point| {
                 Some(Point {
-                    x: number(point.get("x")?)?,
-                    y: number(point.get("y")?)?,
-                    size: point.get("size").and_then(number),
+                    x: number_in(point.get("x")?)?,
+                    y: number_in(point.get("y")?)?,
+                    size: point.get("size").and_then(number_in),
                     label: point.get("label").map(display_value).filter(|l| !l.is_empty()),
                 })
             })
@@ -370,12 +371,3 @@ fn read_series(raw: &[Value], notes: &mut Vec<String>) -> Vec<Series> {
 
 static NO_VALUES: Vec<Value> = Vec::new();
 
-/// A number, or a string holding one (`" 12.5 "`); anything else is a gap.
-fn number(value: &Value) -> Option<f64> {
-    match value {
-        Value::Number(n) => n.as_f64(),
-        Value::String(text) => text.trim().parse::<f64>().ok(),
-        _ => None,
-    }
-    .filter(|v| v.is_finite())
-}

@@ -1,8 +1,6 @@
 //! Geometry of the simple `chart` widget: where zero sits, how far each bar reaches, and the short
 //! value labels drawn on the bars. Fractions of the plot height, so the widget picks the pixels.
 
-use serde_json::Value;
-
 /// The vertical scale of a bar chart: always includes zero, so positive bars grow up from the
 /// baseline and negative bars hang down from it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,15 +62,6 @@ impl BarScale {
     }
 }
 
-/// A bar's value: a JSON number, or a string holding one (`"320"`, `" 4.5 "`); anything else has none.
-pub fn bar_value(value: &Value) -> Option<f64> {
-    match value {
-        Value::Number(number) => number.as_f64(),
-        Value::String(text) => text.trim().parse::<f64>().ok(),
-        _ => None,
-    }
-    .filter(|value| value.is_finite())
-}
 
 /// A short label that fits on a bar: `640`, `12.5k`, `-3.2M`, `0.25`. Full values stay in tooltips.
 pub fn compact_number(value: f64) -> String {
@@ -109,7 +98,6 @@ fn trim_decimals(value: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9
@@ -154,15 +142,6 @@ mod tests {
             assert!(close(scale.zero(), 1.0));
             assert!(close(scale.span(0.0).height, 0.0));
         }
-    }
-
-    #[test]
-    fn bar_values_accept_numbers_and_numeric_text_only() {
-        assert_eq!(bar_value(&json!(320)), Some(320.0));
-        assert_eq!(bar_value(&json!(" 4.5 ")), Some(4.5));
-        assert_eq!(bar_value(&json!("n/a")), None);
-        assert_eq!(bar_value(&json!(null)), None);
-        assert_eq!(bar_value(&json!("NaN")), None);
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Which ink reads on a colour the data chose (a highlighted cell, a badge): dark ink on light
 //! fills, light ink on dark ones, decided from the colour's WCAG relative luminance.
 
+use crate::view::numeric::parse_decimal;
+
 /// The ink that reads best on a fill.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ink {
@@ -51,8 +53,8 @@ fn rgb(color: &str) -> Option<(f64, f64, f64)> {
             .iter()
             .take(3)
             .map(|arg| match arg.strip_suffix('%') {
-                Some(percent) => percent.parse::<f64>().ok().map(|p| p * 2.55),
-                None => arg.parse::<f64>().ok(),
+                Some(percent) => parse_decimal(percent).map(|p| p * 2.55),
+                None => parse_decimal(arg),
             })
             .collect::<Option<_>>()?;
         let [red, green, blue] = channels[..] else {
@@ -65,9 +67,9 @@ fn rgb(color: &str) -> Option<(f64, f64, f64)> {
         ));
     }
     if let Some(args) = function_args(&lower, &["hsl(", "hsla("]) {
-        let hue: f64 = args.first()?.trim_end_matches("deg").parse().ok()?;
-        let saturation: f64 = args.get(1)?.strip_suffix('%')?.parse().ok()?;
-        let lightness: f64 = args.get(2)?.strip_suffix('%')?.parse().ok()?;
+        let hue = parse_decimal(args.first()?.trim_end_matches("deg"))?;
+        let saturation = parse_decimal(args.get(1)?.strip_suffix('%')?)?;
+        let lightness = parse_decimal(args.get(2)?.strip_suffix('%')?)?;
         return Some(hsl_rgb(hue, saturation / 100.0, lightness / 100.0));
     }
     NAMED

@@ -8,6 +8,7 @@ pub mod fields;
 pub mod export;
 pub mod hemicycle;
 pub mod markdown;
+pub mod numeric;
 pub mod people;
 pub mod present;
 pub mod sandbox_doc;

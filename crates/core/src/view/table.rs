@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::sort::stable_order;
 use crate::view::fields::{Fields, Read};
+use crate::view::numeric::parse_decimal;
 use crate::view::present::{format_number, safe_link};
 
 /// How a column's cells read, sort and export.
@@ -265,16 +266,7 @@ pub fn table_number(value: f64) -> String {
 }
 
 fn parse_number(text: &str) -> Option<f64> {
-    let text = text.trim();
-    // `inf`, `NaN` and hex are not figures a person wrote.
-    if text.is_empty()
-        || !text
-            .bytes()
-            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'))
-    {
-        return None;
-    }
-    text.parse::<f64>().ok().filter(|value| value.is_finite())
+    parse_decimal(text.trim())
 }
 
 fn link_text(href: &str) -> String {
