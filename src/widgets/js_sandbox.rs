@@ -63,9 +63,7 @@ impl JsSandboxData {
             Some(other) => number_in(other),
             None => None,
         };
-        pixels.map_or(DEFAULT_HEIGHT, |p| {
-                (p.round().max(0.0) as u32).clamp(HEIGHT_RANGE.0, HEIGHT_RANGE.1)
-            })
+        pixels.map_or(DEFAULT_HEIGHT, |p| (p.round().max(0.0) as u32).clamp(HEIGHT_RANGE.0, HEIGHT_RANGE.1))
     }
 
     fn is_empty(&self) -> bool {

@@ -62,7 +62,6 @@ impl BarScale {
     }
 }
 
-
 /// A short label that fits on a bar: `640`, `12.5k`, `-3.2M`, `0.25`. Full values stay in tooltips.
 pub fn compact_number(value: f64) -> String {
     const UNITS: [(f64, &str); 4] = [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")];
