@@ -1,158 +1,195 @@
 //! Markdown to HTML that is safe to put in `inner_html`: raw HTML shows as text, and links and
-//! images keep only the URLs [`safe_link`] and [`safe_image`] accept (a refused link keeps its text,
-//! a refused image its alt text). A web link shows its host after its text when the text does not
-//! name it; a web image the [`ImageSources`] do not allow becomes a placeholder naming its host
-//! with a "Load image" button (`data-load-image`), which the page turns into the image on click.
-//! Used by the `text` widget and the chat's assistant messages.
+//! images keep only the URLs [`safe_link`](crate::view::present::safe_link) and
+//! [`safe_image`](crate::view::present::safe_image) accept (a refused link keeps its text, a refused
+//! image its alt text). A web link shows its host after its text when the text does not name it; a
+//! web image the [`ImageSources`] do not allow becomes a placeholder naming its host with a "Load
+//! image" button (`data-load-image`), which the page turns into the image on click. Used by the
+//! `text` widget and the chat's assistant messages.
+//!
+//! The parser is our own (`blocks`, then `inlines`): CommonMark with GFM tables, strikethrough and
+//! task lists, written for the browser bundle. pulldown-cmark did the same for 71 KB gzip of the
+//! views chunk (its table of 2,125 entity names alone was about 20); this one costs about 19. Its
+//! output is pulldown-cmark's, byte for byte: `oracle` keeps that renderer for the differential
+//! tests. Known differences, none of them in what assistants write: named entities are HTML's
+//! common few (see `inlines`); a table right under a list item's unindented text is a table; a
+//! task item with no text; a tab right after a quote or list marker counts its columns from the
+//! marker, not from the line's start.
 
-use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd, html};
+mod blocks;
+mod inlines;
+#[cfg(test)]
+mod oracle;
+
+use blocks::{Align, Block, List, Refs, Table};
+use inlines::Inlines;
 
 use crate::provenance::{ImageSources, held_back_host};
-use crate::view::present::{link_host, safe_image, safe_link};
-use crate::weburl::web_host;
 
 /// Renders `markdown` (CommonMark with tables, strikethrough and task lists) to HTML whose only
-/// markup comes from the parser's own writer or from this module, never from the input; every
-/// image it is willing to load loads.
+/// markup comes from this module, never from the input; every image it is willing to load loads.
 pub fn to_safe_html(markdown: &str) -> String {
     to_safe_html_with(markdown, ImageSources::Any)
 }
 
 /// [`to_safe_html`], holding back the web images `images` does not allow.
 pub fn to_safe_html_with(markdown: &str, images: ImageSources<'_>) -> String {
-    let mut sanitizer = Sanitizer { images, events: Vec::new(), links: Vec::new(), image: None };
-    for event in Parser::new_ext(markdown, options()) {
-        sanitizer.push(event);
-    }
-    let mut out = String::with_capacity(markdown.len() + markdown.len() / 2);
-    // The parser's writer leaves quotes in text as they are; escaping them too means attribute-like
-    // text (`src="javascript:...`) can never be mistaken for markup by anything that reads the HTML.
-    let events = sanitizer.events.into_iter().map(|event| match event {
-        Event::Text(text) => Event::Html(escape_html(&text).into()),
-        Event::Code(code) => Event::Html(format!("<code>{}</code>", escape_html(&code)).into()),
-        other => other,
-    });
-    html::push_html(&mut out, events);
-    out
+    let mut refs = Refs::new();
+    let blocks = blocks::parse(markdown, &mut refs);
+    let out = String::with_capacity(markdown.len() + markdown.len() / 2);
+    let mut writer = Writer { out, inlines: Inlines::new(&refs, images) };
+    writer.blocks(&blocks, false);
+    writer.out
 }
 
-fn options() -> Options {
-    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
+/// Writes blocks as HTML, byte for byte as pulldown-cmark's writer did (the differential test holds
+/// it to that): a block starts on a fresh line, and a tight list's paragraphs have no `<p>`.
+struct Writer<'r, 's> {
+    out: String,
+    inlines: Inlines<'r, 's>,
 }
 
-/// Rewrites the parser's events: raw HTML becomes text, links and images are written by
-/// [`anchor`] and [`image`] with checked URLs, or dropped around their text.
-struct Sanitizer<'a, 's> {
-    images: ImageSources<'s>,
-    events: Vec<Event<'a>>,
-    /// One entry per open link.
-    links: Vec<OpenLink>,
-    /// A kept image whose alt text is being collected until its end.
-    image: Option<PendingImage>,
-}
-
-struct OpenLink {
-    /// Whether its `<a>` was written (so its `</a>` must be).
-    written: bool,
-    /// The host of a web link, shown after it unless its text names it.
-    host: Option<String>,
-    text: String,
-}
-
-struct PendingImage {
-    src: String,
-    title: String,
-    alt: String,
-    /// Images nested in the alt text (`![![a](x)](y)`) end before this one.
-    depth: usize,
-}
-
-impl<'a> Sanitizer<'a, '_> {
-    fn push(&mut self, event: Event<'a>) {
-        if let Some(pending) = self.image.as_mut() {
-            match event {
-                Event::Start(Tag::Image { .. }) => pending.depth += 1,
-                Event::End(TagEnd::Image) => {
-                    pending.depth -= 1;
-                    if pending.depth == 0 {
-                        let tag = match web_host(&pending.src).is_none() || self.images.allows(&pending.src) {
-                            true => image(pending),
-                            false => held_image(pending),
-                        };
-                        self.events.push(Event::Html(tag.into()));
-                        self.image = None;
-                    }
-                }
-                Event::Text(text)
-                | Event::Code(text)
-                | Event::Html(text)
-                | Event::InlineHtml(text) => pending.alt.push_str(&text),
-                Event::SoftBreak | Event::HardBreak => pending.alt.push(' '),
-                _ => {}
-            }
-            return;
-        }
-        if let (Some(link), Event::Text(text) | Event::Code(text)) = (self.links.last_mut(), &event) {
-            link.text.push_str(text);
-        }
-        match event {
-            Event::Html(raw) | Event::InlineHtml(raw) => self.events.push(Event::Text(raw)),
-            // A raw HTML block reads as a paragraph of its source text.
-            Event::Start(Tag::HtmlBlock) => self.events.push(Event::Start(Tag::Paragraph)),
-            Event::End(TagEnd::HtmlBlock) => self.events.push(Event::End(TagEnd::Paragraph)),
-            Event::Start(Tag::Link {
-                link_type,
-                dest_url,
-                title,
-                ..
-            }) => {
-                let href = link_target(link_type, &dest_url);
-                let host = href.as_deref().and_then(link_host);
-                self.links.push(OpenLink { written: href.is_some(), host, text: String::new() });
-                if let Some(href) = href {
-                    self.events.push(Event::Html(anchor(&href, &title).into()));
-                }
-            }
-            Event::End(TagEnd::Link) => {
-                let Some(link) = self.links.pop() else { return };
-                if link.written {
-                    self.events.push(Event::Html(CowStr::Borrowed("</a>")));
-                }
-                // A label that does not name the site cannot pass for another one.
-                if let Some(host) = link.host.filter(|host| !link.text.to_ascii_lowercase().contains(host.as_str())) {
-                    let badge = format!("<span class=\"au-link-host\"> ({})</span>", escape_html(&host));
-                    self.events.push(Event::Html(badge.into()));
-                }
-            }
-            Event::Start(Tag::Image {
-                dest_url, title, ..
-            }) => {
-                // A refused image drops its tags; its alt text flows on as ordinary text.
-                if let Some(src) = safe_image(&dest_url) {
-                    let title = title.into_string();
-                    self.image = Some(PendingImage {
-                        src,
-                        title,
-                        alt: String::new(),
-                        depth: 1,
-                    });
-                }
-            }
-            Event::End(TagEnd::Image) => {}
-            other => self.events.push(other),
+impl Writer<'_, '_> {
+    fn blocks(&mut self, blocks: &[Block], tight: bool) {
+        for block in blocks {
+            self.block(block, tight, None);
         }
     }
-}
 
-/// The URL a link may point at: email autolinks (`<a@b.c>`) become `mailto:` first.
-fn link_target(link_type: LinkType, dest: &str) -> Option<String> {
-    match link_type {
-        LinkType::Email => safe_link(&format!("mailto:{dest}")),
-        _ => safe_link(dest),
+    /// `task` is the checkbox of a task list item, written at the start of its first paragraph.
+    fn block(&mut self, block: &Block, tight: bool, task: Option<bool>) {
+        match block {
+            Block::Paragraph(text) if tight => {
+                self.checkbox(task);
+                self.inline(text);
+            }
+            Block::Paragraph(text) => {
+                self.fresh_line();
+                self.out.push_str("<p>");
+                self.checkbox(task);
+                self.inline(text);
+                self.out.push_str("</p>\n");
+            }
+            Block::Heading(level, text) => {
+                self.fresh_line();
+                self.out.push_str(&format!("<h{level}>"));
+                self.inline(text);
+                self.out.push_str(&format!("</h{level}>\n"));
+            }
+            Block::Rule => {
+                self.fresh_line();
+                self.out.push_str("<hr />\n");
+            }
+            Block::Code { lang, text } => {
+                self.fresh_line();
+                match lang.is_empty() {
+                    true => self.out.push_str("<pre><code>"),
+                    false => self.out.push_str(&format!("<pre><code class=\"language-{}\">", escape_html(lang))),
+                }
+                self.out.push_str(&escape_html(text));
+                self.out.push_str("</code></pre>\n");
+            }
+            Block::Quote(children) => {
+                self.fresh_line();
+                self.out.push_str("<blockquote>\n");
+                self.blocks(children, false);
+                self.out.push_str("</blockquote>\n");
+            }
+            Block::List(list) => self.list(list),
+            Block::Table(table) => self.table(table),
+            Block::Html(source) => {
+                self.fresh_line();
+                self.out.push_str("<p>");
+                self.out.push_str(&escape_html(source));
+                self.out.push_str("</p>\n");
+            }
+        }
+    }
+
+    fn list(&mut self, list: &List) {
+        self.fresh_line();
+        let close = match list.start {
+            None => {
+                self.out.push_str("<ul>\n");
+                "</ul>\n"
+            }
+            Some(1) => {
+                self.out.push_str("<ol>\n");
+                "</ol>\n"
+            }
+            Some(start) => {
+                self.out.push_str(&format!("<ol start=\"{start}\">\n"));
+                "</ol>\n"
+            }
+        };
+        for item in &list.items {
+            self.fresh_line();
+            self.out.push_str("<li>");
+            let mut task = item.task;
+            if !matches!(item.blocks.first(), Some(Block::Paragraph(_))) {
+                self.checkbox(task.take());
+            }
+            for block in &item.blocks {
+                self.block(block, list.tight, task.take());
+            }
+            self.out.push_str("</li>\n");
+        }
+        self.out.push_str(close);
+    }
+
+    fn table(&mut self, table: &Table) {
+        self.out.push_str("<table><thead><tr>");
+        self.row(&table.head, &table.aligns, "th");
+        self.out.push_str("</tr></thead><tbody>\n");
+        for row in &table.rows {
+            self.out.push_str("<tr>");
+            self.row(row, &table.aligns, "td");
+            self.out.push_str("</tr>\n");
+        }
+        self.out.push_str("</tbody></table>\n");
+    }
+
+    fn row(&mut self, cells: &[String], aligns: &[Align], tag: &str) {
+        for (cell, align) in cells.iter().zip(aligns) {
+            let style = match align {
+                Align::None => "",
+                Align::Left => " style=\"text-align: left\"",
+                Align::Center => " style=\"text-align: center\"",
+                Align::Right => " style=\"text-align: right\"",
+            };
+            self.out.push_str(&format!("<{tag}{style}>"));
+            self.inline(cell);
+            self.out.push_str(&format!("</{tag}>"));
+        }
+    }
+
+    fn checkbox(&mut self, task: Option<bool>) {
+        match task {
+            Some(true) => self.out.push_str("<input disabled=\"\" type=\"checkbox\" checked=\"\"/>\n"),
+            Some(false) => self.out.push_str("<input disabled=\"\" type=\"checkbox\"/>\n"),
+            None => {}
+        }
+    }
+
+    fn inline(&mut self, text: &str) {
+        let html = self.inlines.render(text);
+        self.out.push_str(&html);
+    }
+
+    fn fresh_line(&mut self) {
+        if !self.out.is_empty() && !self.out.ends_with('\n') {
+            self.out.push('\n');
+        }
     }
 }
 
-fn anchor(href: &str, title: &str) -> String {
+/// An image whose source was accepted, written by [`image`] or, held back, by [`held_image`].
+pub(super) struct KeptImage {
+    pub src: String,
+    pub title: String,
+    pub alt: String,
+}
+
+pub(super) fn anchor(href: &str, title: &str) -> String {
     let title = match title.is_empty() {
         true => String::new(),
         false => format!(" title=\"{}\"", escape_html(title)),
@@ -163,7 +200,7 @@ fn anchor(href: &str, title: &str) -> String {
     )
 }
 
-fn image(pending: &PendingImage) -> String {
+pub(super) fn image(pending: &KeptImage) -> String {
     let title = match pending.title.is_empty() {
         true => String::new(),
         false => format!(" title=\"{}\"", escape_html(&pending.title)),
@@ -176,7 +213,7 @@ fn image(pending: &PendingImage) -> String {
 }
 
 /// A web image held back: its host, its alt text and a button that loads it on the person's click.
-fn held_image(pending: &PendingImage) -> String {
+pub(super) fn held_image(pending: &KeptImage) -> String {
     let alt = match pending.alt.trim().is_empty() {
         true => String::new(),
         false => format!(" <span class=\"au-held-image__alt\">\u{201c}{}\u{201d}</span>", escape_html(pending.alt.trim())),
@@ -480,6 +517,18 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("/></a>"), "{html}");
+    }
+
+    /// Each level of nesting is a call deeper: past a bound the markers read as text, so a
+    /// hostile document cannot overflow the stack (which would end the page).
+    #[test]
+    fn deep_nesting_reads_as_text_past_a_bound() {
+        let quotes = to_safe_html(&format!("{}deep", "> ".repeat(20_000)));
+        assert_eq!(quotes.matches("<blockquote>").count(), 32, "{}", &quotes[..200]);
+        assert!(quotes.contains("&gt; &gt; deep</p>"), "the rest is text");
+        let lists = to_safe_html(&format!("{}deep", "- ".repeat(20_000)));
+        assert_eq!(lists.matches("<ul>").count(), 32);
+        assert!(lists.contains("- - deep"), "the rest is text");
     }
 
     #[test]
