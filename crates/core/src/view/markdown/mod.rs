@@ -8,7 +8,7 @@
 //!
 //! The parser is our own (`blocks`, then `inlines`): CommonMark with GFM tables, strikethrough and
 //! task lists, written for the browser bundle. pulldown-cmark did the same for 71 KB gzip of the
-//! views chunk (its table of 2,125 entity names alone was about 20); this one costs 17.6. Its
+//! views chunk (its table of 2,125 entity names alone was about 20); this one costs 17.8. Its
 //! output is pulldown-cmark's, byte for byte: `oracle` keeps that renderer for the differential
 //! tests. Known differences, none of them in what assistants write: named entities are HTML's
 //! common few (see `inlines`); a table right under a list item's unindented text is a table; a
