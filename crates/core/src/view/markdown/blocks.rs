@@ -290,7 +290,7 @@ impl OpenParagraph {
         }
         match &self.html {
             Some(HtmlEnd::Blank) if is_blank(line) => self.html = None,
-            Some(HtmlEnd::Contains(markers)) if markers.iter().any(|marker| line.to_ascii_lowercase().contains(marker)) => {
+            Some(end) if end.ends_at(line) => {
                 self.html = None;
                 return;
             }
@@ -338,18 +338,13 @@ impl OpenParagraph {
             return;
         }
         let rest = content(line);
-        let heads_table = |last: &String| table_start(&[last.clone(), line.to_owned()], 0).is_some();
-        if self.last.as_ref().is_some_and(heads_table) {
+        if self.last.as_deref().is_some_and(|last| table_head(last, line).is_some()) {
             self.table = true;
             self.last = None;
             return;
         }
         if let Some(end) = html_start(rest, self.last.is_some()) {
-            let ends_here = match end {
-                HtmlEnd::Contains(markers) => markers.iter().any(|marker| rest.to_ascii_lowercase().contains(marker)),
-                HtmlEnd::Blank => false,
-            };
-            self.html = (!ends_here).then_some(end);
+            self.html = (!end.ends_at(rest)).then_some(end);
             self.last = None;
             return;
         }
@@ -372,8 +367,8 @@ struct Marker {
 
 impl Marker {
     fn read(line: &str) -> Option<Marker> {
-        let indent = indent(line);
-        if indent >= 4 {
+        let margin = indent(line);
+        if margin >= 4 {
             return None;
         }
         let rest = content(line);
@@ -392,17 +387,17 @@ impl Marker {
         };
         let after = &rest[width..];
         if is_blank(after) {
-            return Some(Marker { symbol, number, offset: indent + width + 1, empty: true });
+            return Some(Marker { symbol, number, offset: margin + width + 1, empty: true });
         }
         if !after.starts_with([' ', '\t']) {
             return None;
         }
-        let spaces = match columns(after) {
+        let spaces = match indent(after) {
             // Five or more: the content is indented code one column after the marker.
             spaces if spaces >= 5 => 1,
             spaces => spaces,
         };
-        Some(Marker { symbol, number, offset: indent + width + spaces, empty: false })
+        Some(Marker { symbol, number, offset: margin + width + spaces, empty: false })
     }
 
     /// The item's first line without its marker, as its other lines are without their indentation.
@@ -562,6 +557,19 @@ enum HtmlEnd {
     Blank,
 }
 
+impl HtmlEnd {
+    /// Whether `line`, part of the block, is its last line (a blank line ends it before itself).
+    fn ends_at(&self, line: &str) -> bool {
+        match self {
+            HtmlEnd::Contains(markers) => {
+                let lower = line.to_ascii_lowercase();
+                markers.iter().any(|marker| lower.contains(marker))
+            }
+            HtmlEnd::Blank => false,
+        }
+    }
+}
+
 /// The HTML block CommonMark's seven start conditions see at `rest`; the seventh (any lone tag)
 /// cannot interrupt a paragraph.
 fn html_start(rest: &str, in_paragraph: bool) -> Option<HtmlEnd> {
@@ -621,21 +629,21 @@ fn html_block(lines: &[String], at: usize, end: HtmlEnd, unended: bool) -> (Opti
         if !(unended && next == lines.len()) {
             source.push('\n');
         }
-        if let HtmlEnd::Contains(markers) = end {
-            let lower = line.to_ascii_lowercase();
-            if markers.iter().any(|marker| lower.contains(marker)) {
-                break;
-            }
+        if end.ends_at(line) {
+            break;
         }
     }
     (Some(Block::Html(source)), next)
 }
 
-/// A table's alignments and header cells, when the line at `at` heads one (the next line is its
-/// delimiter row, with as many cells).
+/// A table's alignments and header cells, when the line at `at` heads one.
 fn table_start(lines: &[String], at: usize) -> Option<(Vec<Align>, Vec<String>)> {
-    let head = &lines[at];
-    let delimiter = lines.get(at + 1)?;
+    table_head(&lines[at], lines.get(at + 1)?)
+}
+
+/// The alignments and header cells of a table whose header row is `head`, when `delimiter` is its
+/// delimiter row, with as many cells.
+fn table_head(head: &str, delimiter: &str) -> Option<(Vec<Align>, Vec<String>)> {
     if indent(delimiter) >= 4 || !delimiter.contains('|') || !head.contains('|') {
         return None;
     }
@@ -753,11 +761,7 @@ fn is_blank(line: &str) -> bool {
 }
 
 /// The line's indentation in columns, a tab reaching the next multiple of four.
-fn indent(line: &str) -> usize {
-    columns(line)
-}
-
-fn columns(text: &str) -> usize {
+fn indent(text: &str) -> usize {
     let mut width = 0;
     for b in text.bytes() {
         match b {

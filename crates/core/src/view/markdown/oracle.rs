@@ -209,7 +209,7 @@ mod tests {
                 }
                 format!("\n{}", lines.join("\n"))
             }
-            6 | 7 | 8 => list(random, depth),
+            6..=8 => list(random, depth),
             9 => format!("> {}", block(random, depth + 1).replace('\n', "\n> ")),
             10 => random.pick(&["<div class=\"x\">\n<b>bold?</b>\n</div>", "<!-- a comment -->", "<details>\n<summary>More</summary>\n</details>"]).to_owned(),
             _ => format!("[d]: https://example.org/ref \"Ref\"\n\n{} [the docs][d] and [d].", inline(random)),
