@@ -303,6 +303,9 @@ struct Inner {
     pending: RefCell<Option<(TimeoutHandle, Snapshot)>>,
     /// A session write is being committed; a flush meanwhile waits for it (`again`).
     writing: Cell<bool>,
+    /// What the write being committed saves, until it lands: a page closing meanwhile keeps it,
+    /// since Chromium drops a write still uncommitted when the page goes.
+    committing: RefCell<Option<Snapshot>>,
     /// A closing page's write is kept in local storage (the page may live on, from the
     /// back/forward cache): the next write that lands supersedes it.
     kept: Cell<bool>,
@@ -381,15 +384,17 @@ impl PersistCtx {
     }
 
     /// The page is going away: the save still waiting (for its delay, or for a write being
-    /// committed) is begun now and also kept in local storage, which writes at once, because
-    /// Chromium may abort an IndexedDB write begun as the page unloads. The next start commits it.
+    /// committed), or else the write not yet committed, is begun now and also kept in local storage,
+    /// which writes at once, because Chromium aborts an IndexedDB write still uncommitted as the page
+    /// unloads. The next start commits it.
     fn flush_for_unload(&self) {
         let inner = self.inner.get_value();
         let pending = inner.pending.borrow_mut().take().map(|(handle, snapshot)| {
             handle.clear();
             snapshot
         });
-        let Some(snapshot) = pending.or_else(|| inner.again.borrow_mut().take()) else { return };
+        let waiting = pending.or_else(|| inner.again.borrow_mut().take());
+        let Some(snapshot) = waiting.or_else(|| inner.committing.borrow().clone()) else { return };
         let (Some(store), Role::Writer, Some(code)) = (inner.store.clone(), self.role.get_untracked(), writing().ready()) else {
             return;
         };
@@ -473,6 +478,7 @@ impl PersistCtx {
         let begun = (code.begin)(&store, &write.plan);
         drop(span);
         inner.writing.set(true);
+        *inner.committing.borrow_mut() = Some(snapshot);
         leptos::task::spawn_local(async move {
             let result = match begun {
                 Ok(commit) => commit.finished().await,
@@ -493,6 +499,7 @@ impl PersistCtx {
                 Err(error) => ctx.report(&error, "Your latest changes"),
             }
             inner.writing.set(false);
+            inner.committing.borrow_mut().take();
             let again = inner.again.borrow_mut().take();
             if let Some(snapshot) = again {
                 ctx.write_session(snapshot);
@@ -683,6 +690,7 @@ pub fn provide_persist(restored: &mut Restored, notices: NoticesCtx) -> PersistC
         servers: RefCell::new(std::mem::take(&mut restored.servers)),
         pending: RefCell::new(None),
         writing: Cell::new(false),
+        committing: RefCell::new(None),
         kept: Cell::new(false),
         again: RefCell::new(None),
     };

@@ -296,6 +296,41 @@ async fn a_change_the_store_drops_as_the_page_closes_is_there_after_the_reload()
     .await;
 }
 
+/// Keeps every write the page begins from now on uncommitted (a slow disk, at its worst): the
+/// transaction is kept busy instead of committing, until the page goes and Chromium drops it.
+const HOLD_COMMITS: &str = r#"
+window.__held = 0;
+IDBTransaction.prototype.commit = function () {
+  window.__held += 1;
+  const store = this.objectStore(this.objectStoreNames[0]);
+  const busy = () => { store.count().onsuccess = busy; };
+  busy();
+};"#;
+
+/// A write still being committed when the page closes is dropped by Chromium; the closing page
+/// keeps it in local storage and the next start commits it.
+#[tokio::test]
+async fn a_change_still_being_saved_as_the_page_closes_is_there_after_the_reload() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        add_table(&page, 0, 10).await;
+        wait_for_stored_blocks(&page, 1).await;
+
+        page.eval(HOLD_COMMITS, vec![]).await;
+        add_table(&page, 1, 10).await;
+        page.wait_until("the save of the second table is being committed", "return window.__held >= 1;").await;
+        page.reload().await;
+        page.wait_for_count("[data-widget-type=data-table]", 2).await;
+        page.wait_for_text(".au-canvas__grid", "City 1-9").await;
+        assert_eq!(stored_block_ids(&page).await.len(), 2, "the store has it now");
+        let left = page.eval("return localStorage.getItem('autoui.kept-write.v1');", vec![]).await;
+        assert_eq!(left, Value::Null, "the kept write is gone once committed");
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
 /// A kept write that cannot be read is set aside, said, and the rest of the work loads.
 #[tokio::test]
 async fn a_kept_write_that_cannot_be_read_is_set_aside_and_said() {
