@@ -120,6 +120,9 @@ async fn the_gallery_fetches_the_code_that_saves_only_once_the_person_does_somet
         assert_eq!(fetched(&page, "split_frames.wasm"), Vec::<String>::new(), "the canvas's widget frames wait until the canvas is shown");
         page.open("/#/").await;
         page.find("[data-widget-type=stat-card]").await;
+        // Saved by the code just fetched. (A page closed while that code is still loading loses the
+        // change: the unload cannot wait for code.)
+        page.wait_for_stored("the added card was saved", "stat-card").await;
         page.reload().await;
         page.find("[data-widget-type=stat-card]").await;
         let errors = page.console_errors().await;
