@@ -26,6 +26,7 @@ use crate::adapters::clock::{BrowserRandom, Span};
 use crate::adapters::indexed_db::{RecordStore, StoreError};
 use crate::adapters::quota;
 use crate::adapters::tabs::Channel;
+use crate::adapters::visibility::page_visible;
 use crate::adapters::storage;
 use crate::deferred::{LoadError, after_first_paint};
 use crate::state::notices::NoticesCtx;
@@ -703,7 +704,17 @@ pub fn provide_persist(restored: &mut Restored, notices: NoticesCtx) -> PersistC
         notices,
     };
     let flush = window_event_listener(leptos::ev::pagehide, move |_| ctx.flush_for_unload());
-    on_cleanup(move || flush.remove());
+    // A phone may end a hidden page without `pagehide`, and a hidden page's timers may never fire:
+    // the save waiting for its delay is begun as soon as the page is hidden.
+    let hide = window_event_listener_untyped("visibilitychange", move |_| {
+        if !page_visible() {
+            ctx.flush();
+        }
+    });
+    on_cleanup(move || {
+        flush.remove();
+        hide.remove();
+    });
     provide_context(ctx);
     ctx
 }

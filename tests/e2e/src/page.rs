@@ -4,10 +4,11 @@ use std::time::{Duration, Instant};
 
 use fantoccini::elements::Element;
 use fantoccini::{Client, Locator};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::app_server::RequestLog;
 use crate::browser::console_errors;
+use crate::cdp::cdp;
 
 /// Reads every store of the `autoui` database in one transaction; an upgrade request means the
 /// database does not exist yet, and is aborted so the app later creates it itself.
@@ -264,6 +265,26 @@ impl Page {
 
     pub async fn reload(&self) {
         self.client.refresh().await.expect("reload");
+    }
+
+    /// Minimizes the browser window, so the page is hidden (`document.visibilityState`), as when the
+    /// person switches away; returns once the page sees it.
+    pub async fn hide_window(&self) {
+        self.set_window("minimized", "hidden").await;
+    }
+
+    /// Restores the browser window after [`Page::hide_window`]; returns once the page is visible.
+    pub async fn show_window(&self) {
+        self.set_window("normal", "visible").await;
+    }
+
+    async fn set_window(&self, state: &str, visibility: &str) {
+        let window = cdp(&self.client, "Browser.getWindowForTarget", json!({})).await.expect("the window");
+        cdp(&self.client, "Browser.setWindowBounds", json!({"windowId": window["windowId"], "bounds": {"windowState": state}}))
+            .await
+            .expect("set the window's state");
+        self.wait_until(&format!("the page is {visibility}"), &format!("return document.visibilityState === '{visibility}';"))
+            .await;
     }
 
     /// Points the app at an LLM endpoint (provider `anthropic` or `open_ai`) through stored

@@ -17,7 +17,6 @@
 use std::time::{Duration, Instant};
 
 use autoui_e2e::browser::BrowserOptions;
-use autoui_e2e::cdp::cdp;
 use autoui_e2e::llm::{Reply, ScriptedLlm, tool_results};
 use autoui_e2e::mcp_server::{McpServer, Transport};
 use autoui_e2e::page::Page;
@@ -182,14 +181,6 @@ async fn card_text(page: &Page) -> String {
     page.text_content(CARD).await
 }
 
-/// Minimizes (hides) or restores the browser window, and checks what the page sees.
-async fn set_window(page: &Page, state: &str, visibility: &str) {
-    let window = cdp(page.client(), "Browser.getWindowForTarget", json!({})).await.expect("the window");
-    cdp(page.client(), "Browser.setWindowBounds", json!({"windowId": window["windowId"], "bounds": {"windowState": state}}))
-        .await
-        .expect("set the window's state");
-    page.wait_until(&format!("the page is {visibility}"), &format!("return document.visibilityState === '{visibility}';")).await;
-}
 
 /// Waits up to `limit` for the card to show a time other than `old`.
 async fn wait_for_change(page: &Page, old: &str, limit: Duration, what: &str) -> String {
@@ -223,7 +214,7 @@ async fn an_interval_binding_refreshes_while_the_page_is_visible_and_calls_nothi
         let second = wait_for_change(&page, &first, Duration::from_secs(25), "visible, the interval refreshes").await;
 
         // Hidden for more than two intervals: no request reaches the server, the card keeps its time.
-        set_window(&page, "minimized", "hidden").await;
+        page.hide_window().await;
         let hidden_text = card_text(&page).await;
         let before = requests_to(&page, &origin).await;
         tokio::time::sleep(Duration::from_secs(25)).await;
@@ -231,7 +222,7 @@ async fn an_interval_binding_refreshes_while_the_page_is_visible_and_calls_nothi
         assert_eq!(card_text(&page).await, hidden_text, "nothing refreshed while hidden ({second})");
 
         // Visible again: the overdue refresh runs at once (within the scheduler's tick).
-        set_window(&page, "normal", "visible").await;
+        page.show_window().await;
         let time = hidden_text.split_whitespace().find(|word| word.ends_with('Z')).unwrap_or_default().to_owned();
         wait_for_change(&page, &time, Duration::from_secs(8), "visible again, the overdue refresh runs").await;
         assert!(requests_to(&page, &origin).await > before, "the refresh called the server");

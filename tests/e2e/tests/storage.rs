@@ -331,6 +331,36 @@ async fn a_change_still_being_saved_as_the_page_closes_is_there_after_the_reload
     .await;
 }
 
+/// Stops every timer the page sets from now on, as a phone may for a page it hides: a save waiting
+/// for its delay then never runs by itself.
+const STOP_TIMERS: &str = "window.setTimeout = () => 0;";
+
+
+/// A phone may end a hidden page without `pagehide`: the save waiting for its delay is begun as
+/// soon as the page is hidden.
+#[tokio::test]
+async fn a_change_waiting_to_be_saved_is_saved_once_the_page_is_hidden() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        add_table(&page, 0, 10).await;
+        wait_for_stored_blocks(&page, 1).await;
+
+        page.eval(STOP_TIMERS, vec![]).await;
+        add_table(&page, 1, 10).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(stored_block_ids(&page).await.len(), 1, "with its timers stopped, the visible page has not saved yet");
+        page.hide_window().await;
+        wait_for_stored_blocks(&page, 2).await;
+
+        page.show_window().await;
+        page.reload().await;
+        page.wait_for_count("[data-widget-type=data-table]", 2).await;
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
 /// A kept write that cannot be read is set aside, said, and the rest of the work loads.
 #[tokio::test]
 async fn a_kept_write_that_cannot_be_read_is_set_aside_and_said() {
