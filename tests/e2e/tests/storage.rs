@@ -92,6 +92,14 @@ async fn add_table(page: &Page, index: usize, rows: usize) -> String {
     id
 }
 
+/// Opens the app and shows one ten-row table, once the store holds it; returns its id.
+async fn open_with_a_saved_table(page: &Page) -> String {
+    page.open("/").await;
+    let id = add_table(page, 0, 10).await;
+    wait_for_stored_blocks(page, 1).await;
+    id
+}
+
 /// The new widget's id, or what `widget_display` answered instead.
 async fn try_add_table(page: &Page, index: usize, rows: usize) -> String {
     let id = page.eval_async(ADD_TABLE, vec![json!(index), json!(rows)]).await;
@@ -220,9 +228,7 @@ IDBObjectStore.prototype.put = function () { throw new DOMException('The quota h
 #[tokio::test]
 async fn a_write_the_browser_refuses_keeps_the_last_saved_state_and_says_what_did_not_fit() {
     with_app(BrowserOptions::default(), |page| async move {
-        page.open("/").await;
-        let kept = add_table(&page, 0, 10).await;
-        wait_for_stored_blocks(&page, 1).await;
+        let kept = open_with_a_saved_table(&page).await;
 
         // From now on the browser's store refuses every write as over its quota.
         page.eval(FULL_STORE, vec![]).await;
@@ -277,9 +283,7 @@ document.modelContext.executeTool('widget_display', { name: 'data-table', params
 #[tokio::test]
 async fn a_change_the_store_drops_as_the_page_closes_is_there_after_the_reload() {
     with_app(BrowserOptions::default(), |page| async move {
-        page.open("/").await;
-        add_table(&page, 0, 10).await;
-        wait_for_stored_blocks(&page, 1).await;
+        open_with_a_saved_table(&page).await;
 
         page.eval(&format!("{FULL_STORE}\nwindow.__closing = true;"), vec![]).await;
         let answer = page.eval_async(ADD_TABLE_AND_CLOSE, vec![]).await;
@@ -312,9 +316,7 @@ IDBTransaction.prototype.commit = function () {
 #[tokio::test]
 async fn a_change_still_being_saved_as_the_page_closes_is_there_after_the_reload() {
     with_app(BrowserOptions::default(), |page| async move {
-        page.open("/").await;
-        add_table(&page, 0, 10).await;
-        wait_for_stored_blocks(&page, 1).await;
+        open_with_a_saved_table(&page).await;
 
         page.eval(HOLD_COMMITS, vec![]).await;
         add_table(&page, 1, 10).await;
@@ -335,15 +337,12 @@ async fn a_change_still_being_saved_as_the_page_closes_is_there_after_the_reload
 /// for its delay then never runs by itself.
 const STOP_TIMERS: &str = "window.setTimeout = () => 0;";
 
-
 /// A phone may end a hidden page without `pagehide`: the save waiting for its delay is begun as
 /// soon as the page is hidden.
 #[tokio::test]
 async fn a_change_waiting_to_be_saved_is_saved_once_the_page_is_hidden() {
     with_app(BrowserOptions::default(), |page| async move {
-        page.open("/").await;
-        add_table(&page, 0, 10).await;
-        wait_for_stored_blocks(&page, 1).await;
+        open_with_a_saved_table(&page).await;
 
         page.eval(STOP_TIMERS, vec![]).await;
         add_table(&page, 1, 10).await;
@@ -365,9 +364,7 @@ async fn a_change_waiting_to_be_saved_is_saved_once_the_page_is_hidden() {
 #[tokio::test]
 async fn a_kept_write_that_cannot_be_read_is_set_aside_and_said() {
     with_app(BrowserOptions::default(), |page| async move {
-        page.open("/").await;
-        add_table(&page, 0, 10).await;
-        wait_for_stored_blocks(&page, 1).await;
+        open_with_a_saved_table(&page).await;
         page.eval("localStorage.setItem('autoui.kept-write.v1', '{\"puts\": 7}');", vec![]).await;
         page.reload().await;
         page.wait_for_text(".au-notices", "could not be read").await;
@@ -533,9 +530,7 @@ IDBObjectStore.prototype.getAll = function (...args) { window.__wholeReads += 1;
 #[tokio::test]
 async fn a_second_tab_follows_the_first_read_only_and_takes_over_when_it_closes() {
     with_app(BrowserOptions::default(), |page| async move {
-        page.open("/").await;
-        let first = add_table(&page, 0, 10).await;
-        wait_for_stored_blocks(&page, 1).await;
+        let first = open_with_a_saved_table(&page).await;
         let client = page.client().clone();
         let tab_a = client.window().await.expect("the first tab");
         let tab_b = client.new_window(true).await.expect("a second tab").handle;
