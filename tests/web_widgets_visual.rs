@@ -1368,9 +1368,13 @@ fn frame(mounted: &Mounted) -> web_sys::HtmlIFrameElement {
     element(mounted, "iframe").unchecked_into()
 }
 
+/// How long a test waits for a frame's message before failing with what the page did get.
+const MESSAGE_WAIT_MS: i32 = 20_000;
+
 /// Listens for the next message posted to this page whose `type` is `kind`; start it before the
 /// frame exists so an early message is not missed.
 struct MessageWaiter {
+    kind: &'static str,
     future: JsFuture,
     listener: Closure<dyn FnMut(web_sys::MessageEvent)>,
 }
@@ -1379,7 +1383,10 @@ impl MessageWaiter {
     fn listen(kind: &'static str) -> MessageWaiter {
         let window = web_sys::window().expect("window");
         let mut listener = None;
-        let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let promise = js_sys::Promise::new(&mut |resolve, reject| {
+            // Every message seen meanwhile, so a wait that runs out says what came instead.
+            let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+            let heard = seen.clone();
             let closure = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
                 move |event: web_sys::MessageEvent| {
                     let data = event.data();
@@ -1388,21 +1395,30 @@ impl MessageWaiter {
                         .and_then(|t| t.as_string());
                     if of_kind.as_deref() == Some(kind) {
                         let _ = resolve.call1(&wasm_bindgen::JsValue::NULL, &data);
+                    } else if let Ok(text) = js_sys::JSON::stringify(&data) {
+                        heard.borrow_mut().push(String::from(text).chars().take(100).collect());
                     }
                 },
             );
             let _ = window
                 .add_event_listener_with_callback("message", closure.as_ref().unchecked_ref());
             listener = Some(closure);
+            let give_up = Closure::once_into_js(move || {
+                let _ = reject.call1(&wasm_bindgen::JsValue::NULL, &format!("{:?}", seen.borrow()).into());
+            });
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(give_up.unchecked_ref(), MESSAGE_WAIT_MS);
         });
         MessageWaiter {
+            kind,
             future: JsFuture::from(promise),
             listener: listener.expect("listener registered"),
         }
     }
 
     async fn message(self) -> Value {
-        let data = self.future.await.expect("message");
+        let data = self.future.await.unwrap_or_else(|seen| {
+            panic!("no `{}` message within {MESSAGE_WAIT_MS} ms; the page got: {}", self.kind, seen.as_string().unwrap_or_default())
+        });
         if let Some(window) = web_sys::window() {
             let _ = window.remove_event_listener_with_callback(
                 "message",
