@@ -278,6 +278,18 @@ const params = { title: 'Added as the page closed', columns: [{ key: 'city', lab
 document.modelContext.executeTool('widget_display', { name: 'data-table', params })
   .then((text) => { done(text); setTimeout(() => location.reload(), 0); }, (error) => done(String(error)));"#;
 
+/// After a reload that followed a change the closing page kept aside: both tables show (the second
+/// with `text`), the store holds both, and the kept write is gone once committed.
+async fn assert_second_table_kept(page: &Page, text: &str) {
+    page.wait_for_count("[data-widget-type=data-table]", 2).await;
+    page.wait_for_text(".au-canvas__grid", text).await;
+    assert_eq!(stored_block_ids(page).await.len(), 2, "the store has it now");
+    let left = page.eval("return localStorage.getItem('autoui.kept-write.v1');", vec![]).await;
+    assert_eq!(left, Value::Null, "the kept write is gone once committed");
+    let errors = page.console_errors().await;
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+}
+
 /// Chromium may drop an IndexedDB write begun as the page unloads (here: every write refused from
 /// the change on); the closing page keeps it in local storage and the next start commits it.
 #[tokio::test]
@@ -289,13 +301,7 @@ async fn a_change_the_store_drops_as_the_page_closes_is_there_after_the_reload()
         let answer = page.eval_async(ADD_TABLE_AND_CLOSE, vec![]).await;
         assert!(answer.to_string().contains("w_"), "shown: {answer}");
         page.wait_until("the page has reloaded", "return window.__closing === undefined && document.readyState === 'complete';").await;
-        page.wait_for_count("[data-widget-type=data-table]", 2).await;
-        page.wait_for_text(".au-canvas__grid", "Nantes").await;
-        assert_eq!(stored_block_ids(&page).await.len(), 2, "the store has it now");
-        let left = page.eval("return localStorage.getItem('autoui.kept-write.v1');", vec![]).await;
-        assert_eq!(left, Value::Null, "the kept write is gone once committed");
-        let errors = page.console_errors().await;
-        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        assert_second_table_kept(&page, "Nantes").await;
     })
     .await;
 }
@@ -322,13 +328,7 @@ async fn a_change_still_being_saved_as_the_page_closes_is_there_after_the_reload
         add_table(&page, 1, 10).await;
         page.wait_until("the save of the second table is being committed", "return window.__held >= 1;").await;
         page.reload().await;
-        page.wait_for_count("[data-widget-type=data-table]", 2).await;
-        page.wait_for_text(".au-canvas__grid", "City 1-9").await;
-        assert_eq!(stored_block_ids(&page).await.len(), 2, "the store has it now");
-        let left = page.eval("return localStorage.getItem('autoui.kept-write.v1');", vec![]).await;
-        assert_eq!(left, Value::Null, "the kept write is gone once committed");
-        let errors = page.console_errors().await;
-        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        assert_second_table_kept(&page, "City 1-9").await;
     })
     .await;
 }
