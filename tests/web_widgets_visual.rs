@@ -1390,10 +1390,7 @@ impl MessageWaiter {
             let closure = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
                 move |event: web_sys::MessageEvent| {
                     let data = event.data();
-                    let of_kind = js_sys::Reflect::get(&data, &"type".into())
-                        .ok()
-                        .and_then(|t| t.as_string());
-                    if of_kind.as_deref() == Some(kind) {
+                    if message_type(&event).as_deref() == Some(kind) {
                         let _ = resolve.call1(&wasm_bindgen::JsValue::NULL, &data);
                     } else if let Ok(text) = js_sys::JSON::stringify(&data) {
                         heard.borrow_mut().push(String::from(text).chars().take(100).collect());
@@ -1430,6 +1427,54 @@ impl MessageWaiter {
             .unwrap_or_default();
         serde_json::from_str(&text).unwrap_or(Value::Null)
     }
+}
+
+/// The `type` field of a message the page got, as the sandbox's scripts send it.
+fn message_type(event: &web_sys::MessageEvent) -> Option<String> {
+    js_sys::Reflect::get(&event.data(), &"type".into()).ok().and_then(|t| t.as_string())
+}
+
+/// Counts the page's messages of one `type` while it lives.
+struct MessageCount {
+    count: std::rc::Rc<std::cell::Cell<usize>>,
+    listener: Closure<dyn FnMut(web_sys::MessageEvent)>,
+}
+
+impl MessageCount {
+    fn listen(kind: &'static str) -> MessageCount {
+        let count = std::rc::Rc::new(std::cell::Cell::new(0));
+        let counted = count.clone();
+        let listener = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            if message_type(&event).as_deref() == Some(kind) {
+                counted.set(counted.get() + 1);
+            }
+        });
+        let _ = web_sys::window()
+            .expect("window")
+            .add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
+        MessageCount { count, listener }
+    }
+
+    fn count(&self) -> usize {
+        self.count.get()
+    }
+}
+
+impl Drop for MessageCount {
+    fn drop(&mut self) {
+        if let Some(window) = web_sys::window() {
+            let _ = window.remove_event_listener_with_callback("message", self.listener.as_ref().unchecked_ref());
+        }
+    }
+}
+
+async fn wait_ms(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window()
+            .expect("window")
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = JsFuture::from(promise).await;
 }
 
 #[wasm_bindgen_test]
@@ -1594,6 +1639,38 @@ async fn js_sandbox_reloads_when_its_code_changes() {
         iframe.style().get_property_value("height").ok().as_deref(),
         Some("120px")
     );
+}
+
+#[wasm_bindgen_test]
+async fn js_sandbox_changed_twice_before_its_frame_is_ready_runs_the_latest_code() {
+    let mounted = mount_widget(WidgetKind::JsSandbox, example(WidgetKind::JsSandbox));
+    let waiter = MessageWaiter::listen("third");
+    set_data(&mounted, json!({"code": "parent.postMessage({ type: 'second' }, '*')"}));
+    set_data(&mounted, json!({"code": "parent.postMessage({ type: 'third' }, '*')"}));
+    assert_eq!(waiter.message().await["type"], "third", "the latest code ran");
+}
+
+#[wasm_bindgen_test]
+async fn js_sandbox_new_code_starts_clean_nothing_from_the_old_code_reaches_the_page() {
+    let ticks = MessageCount::listen("tick");
+    let ticking = MessageWaiter::listen("tick");
+    let mounted = mount_widget(
+        WidgetKind::JsSandbox,
+        json!({"code": "setInterval(() => parent.postMessage({ type: 'tick' }, '*'), 20); throw new Error('first')"}),
+    );
+    ticking.message().await;
+    let shown = frames_until(180, || mounted.query("[data-testid=sandbox-error]").is_some()).await;
+    assert!(shown, "the first code reported its error");
+    let waiter = MessageWaiter::listen("second");
+    set_data(&mounted, json!({"code": "parent.postMessage({ type: 'second' }, '*')"}));
+    waiter.message().await;
+    settle().await;
+    assert!(mounted.query("[data-testid=sandbox-error]").is_none(), "the old code's error went with it");
+    // Ticks already on their way may still land; none after that.
+    wait_ms(100).await;
+    let stopped_at = ticks.count();
+    wait_ms(300).await;
+    assert_eq!(ticks.count(), stopped_at, "the old code's timer no longer reaches the page");
 }
 
 // ---------------------------------------------------------------------------------------------

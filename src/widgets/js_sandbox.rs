@@ -74,29 +74,57 @@ impl JsSandboxData {
     }
 }
 
+/// What the widget shows. Only a change of this replaces the frame: a new version of the code goes
+/// to the frame already there, so the frame never depends on being rebuilt to run it.
+#[derive(Clone, PartialEq)]
+enum Shown {
+    Error(String),
+    Empty(Option<String>),
+    Frame,
+}
+
 #[component]
 pub fn JsSandbox(props: WidgetProps) -> impl IntoView {
     let data = props.data;
     let sandbox = Memo::new(move |_| data.with(|value| parse(value, JsSandboxData::read)));
-    move || match sandbox.get() {
-        Err(message) => view! { <WidgetError message /> }.into_any(),
-        Ok(sandbox) if sandbox.is_empty() => view! {
+    let shown = Memo::new(move |_| {
+        sandbox.with(|sandbox| match sandbox {
+            Err(message) => Shown::Error(message.clone()),
+            Ok(sandbox) if sandbox.is_empty() => Shown::Empty(sandbox.title.clone()),
+            Ok(_) => Shown::Frame,
+        })
+    });
+    move || match shown.get() {
+        Shown::Error(message) => view! { <WidgetError message /> }.into_any(),
+        Shown::Empty(title) => view! {
             <div class="au-js-sandbox">
-                <WidgetTitle title=sandbox.title.clone() />
+                <WidgetTitle title />
                 <EmptyState message="No code to run yet" />
             </div>
         }
         .into_any(),
-        Ok(sandbox) => view! { <SandboxFrame sandbox /> }.into_any(),
+        Shown::Frame => view! { <SandboxFrame sandbox /> }.into_any(),
     }
 }
 
-/// The frame for one version of the data, with the error its script reported, if any.
+/// The frame, kept while there is code to run, with the error the current code reported, if any.
+/// The proxy gets the current document when it says it is ready, and every later version at once:
+/// it replaces its inner frame, so the old code stops and the new one starts from a clean page.
 #[component]
-fn SandboxFrame(sandbox: JsSandboxData) -> impl IntoView {
+fn SandboxFrame(sandbox: Memo<Result<JsSandboxData, String>>) -> impl IntoView {
     let frame = NodeRef::<Iframe>::new();
     let error = RwSignal::new(None::<String>);
-    let document = sandbox.srcdoc();
+    let proxy_ready = StoredValue::new(false);
+    let title = Memo::new(move |_| sandbox.with(|sandbox| sandbox.as_ref().ok().and_then(|s| s.title.clone())));
+    let height = Memo::new(move |_| sandbox.with(|sandbox| sandbox.as_ref().map_or(DEFAULT_HEIGHT, JsSandboxData::height_px)));
+    let document = Memo::new(move |_| sandbox.with(|sandbox| sandbox.as_ref().ok().map(JsSandboxData::srcdoc)));
+    let send_document = move || {
+        let own = frame.get_untracked().and_then(|frame| frame.content_window());
+        if let (Some(own), Some(document)) = (own, document.get_untracked()) {
+            // The proxy's origin is opaque: "*" is the only target origin that reaches it.
+            let _ = own.post_message(&resource_ready(&document), "*");
+        }
+    };
     // Only messages from our own frame count; their content is shown as text, never as markup.
     let listener = window_event_listener(leptos::ev::message, move |event: MessageEvent| {
         let Some(own) = frame.get_untracked().and_then(|f| f.content_window()) else {
@@ -115,8 +143,8 @@ fn SandboxFrame(sandbox: JsSandboxData) -> impl IntoView {
                 .and_then(|v| v.as_string())
         };
         if field("method").as_deref() == Some(PROXY_READY) {
-            // The proxy's origin is opaque: "*" is the only target origin that reaches it.
-            let _ = own.post_message(&resource_ready(&document), "*");
+            proxy_ready.set_value(true);
+            send_document();
         } else if field("type").as_deref() == Some(ERROR_MESSAGE_TYPE) {
             error.set(Some(shorten(
                 &field("message").unwrap_or_else(|| "unknown error".to_owned()),
@@ -124,14 +152,22 @@ fn SandboxFrame(sandbox: JsSandboxData) -> impl IntoView {
         }
     });
     on_cleanup(move || listener.remove());
+    // A new version of the code, once the proxy listens (before that, its ready message sends it).
+    Effect::new(move |first: Option<()>| {
+        document.track();
+        if first.is_none() || !proxy_ready.get_value() {
+            return;
+        }
+        error.set(None);
+        send_document();
+    });
 
-    let height = sandbox.height_px();
     view! {
         <div class="au-js-sandbox">
-            <WidgetTitle title=sandbox.title.clone() />
+            {move || view! { <WidgetTitle title=title.get() /> }}
             <iframe class="au-js-sandbox__frame" node_ref=frame sandbox="allow-scripts" src=sandbox_proxy_url()
-                referrerpolicy="no-referrer" title=sandbox.title.clone().unwrap_or_else(|| "Sandboxed script".to_owned())
-                style:height=format!("{height}px") data-testid="sandbox-frame"></iframe>
+                referrerpolicy="no-referrer" title=move || title.get().unwrap_or_else(|| "Sandboxed script".to_owned())
+                style:height=move || format!("{}px", height.get()) data-testid="sandbox-frame"></iframe>
             <p class="au-js-sandbox__status">
                 {move || match error.get() {
                     Some(message) => view! {
