@@ -1673,6 +1673,21 @@ async fn js_sandbox_new_code_starts_clean_nothing_from_the_old_code_reaches_the_
     assert_eq!(ticks.count(), stopped_at, "the old code's timer no longer reaches the page");
 }
 
+#[wasm_bindgen_test]
+async fn js_sandbox_code_posing_as_its_proxy_does_not_restart_itself() {
+    let starts = MessageCount::listen("started");
+    let posed = MessageWaiter::listen("posed");
+    let _mounted = mount_widget(
+        WidgetKind::JsSandbox,
+        json!({"code": "parent.postMessage({ type: 'started' }, '*');\n\
+            for (let i = 0; i < 5; i++) parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} }, '*');\n\
+            parent.postMessage({ type: 'posed' }, '*');"}),
+    );
+    posed.message().await;
+    wait_ms(300).await;
+    assert_eq!(starts.count(), 1, "the code ran once: a ready message from it is not the proxy's");
+}
+
 // ---------------------------------------------------------------------------------------------
 // all six
 
