@@ -18,7 +18,7 @@ use autoui_core::widget_kind::WidgetKind;
 use js_sys::{Array, Function, Object, Proxy, Reflect};
 use leptos::prelude::*;
 use serde_json::{Value, json};
-use support::{Mounted, assert_no_injected_markup, assert_not_pwned, example, mount_widget, next_frame};
+use support::{Mounted, assert_no_injected_markup, assert_not_pwned, example, mount_widget, next_frame, sleep};
 use wasm_bindgen::JsValue;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -60,13 +60,6 @@ fn install() {
 
 fn set_theme(theme: &str) {
     document().document_element().expect("html").set_attribute("data-theme", theme).expect("data-theme");
-}
-
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        drop(window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms));
-    });
-    drop(wasm_bindgen_futures::JsFuture::from(promise).await);
 }
 
 /// Mounts a vega-lite widget with `spec` in a 640 x 400 box.

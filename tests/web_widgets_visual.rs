@@ -13,7 +13,7 @@ use leptos::prelude::Set;
 use serde_json::{Value, json};
 use support::{
     HOSTILE, Mounted, assert_no_injected_markup, assert_not_pwned, example, mount_widget,
-    next_frame, settle,
+    next_frame, settle, sleep,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
@@ -1468,15 +1468,6 @@ impl Drop for MessageCount {
     }
 }
 
-async fn wait_ms(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = web_sys::window()
-            .expect("window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-    });
-    let _ = JsFuture::from(promise).await;
-}
-
 #[wasm_bindgen_test]
 async fn js_sandbox_runs_its_example_in_an_isolated_frame_of_the_given_height() {
     let mounted = mount_widget(WidgetKind::JsSandbox, example(WidgetKind::JsSandbox));
@@ -1667,9 +1658,9 @@ async fn js_sandbox_new_code_starts_clean_nothing_from_the_old_code_reaches_the_
     settle().await;
     assert!(mounted.query("[data-testid=sandbox-error]").is_none(), "the old code's error went with it");
     // Ticks already on their way may still land; none after that.
-    wait_ms(100).await;
+    sleep(100).await;
     let stopped_at = ticks.count();
-    wait_ms(300).await;
+    sleep(300).await;
     assert_eq!(ticks.count(), stopped_at, "the old code's timer no longer reaches the page");
 }
 
@@ -1684,7 +1675,7 @@ async fn js_sandbox_code_posing_as_its_proxy_does_not_restart_itself() {
             parent.postMessage({ type: 'posed' }, '*');"}),
     );
     posed.message().await;
-    wait_ms(300).await;
+    sleep(300).await;
     assert_eq!(starts.count(), 1, "the code ran once: a ready message from it is not the proxy's");
 }
 

@@ -119,6 +119,14 @@ pub async fn next_frame() {
     settle().await;
 }
 
+/// Waits `ms` milliseconds of the page's clock (for work that is timed, not tied to frames).
+pub async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        drop(window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms));
+    });
+    drop(wasm_bindgen_futures::JsFuture::from(promise).await);
+}
+
 /// Fails if any hostile string ran script (set `window.__pwned`).
 pub fn assert_not_pwned() {
     let pwned = js_sys::Reflect::get(&window(), &"__pwned".into()).unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
