@@ -84,6 +84,12 @@ pub(crate) use part;
 /// state and the UI reach the chunk through its type and never import the layer above them.
 pub struct Slot<T: 'static>(OnceLock<fn() -> Part<T>>);
 
+impl<T: 'static> Default for Slot<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl<T: 'static> Slot<T> {
     pub const fn new() -> Self {
         Slot(OnceLock::new())

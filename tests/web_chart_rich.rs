@@ -133,7 +133,7 @@ async fn bars_with_a_line_on_a_second_axis(theme: &str) {
     let right_ticks = texts(&mounted, ".au-chart-rich__tick--right");
     assert!(right_ticks.len() >= 3, "{theme}: a second axis at the right: {right_ticks:?}");
     let highest: f64 = right_ticks.iter().filter_map(|t| t.replace(',', "").parse().ok()).fold(0.0, f64::max);
-    assert!(highest >= 455.0 && highest < 1_000.0, "{theme}: the right axis covers the orders (455): {right_ticks:?}");
+    assert!((455.0..1_000.0).contains(&highest), "{theme}: the right axis covers the orders (455): {right_ticks:?}");
     let left_highest: f64 = texts(&mounted, ".au-chart-rich__tick:not(.au-chart-rich__tick--right)")
         .iter()
         .filter_map(|t| t.parse().ok())

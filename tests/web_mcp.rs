@@ -746,8 +746,7 @@ async fn call_everything(panel: &Panel, tool: &'static str, args: Value) -> Loca
         tool_names(&hub, &id).iter().any(|name| name == tool),
         "server-everything offers {tool} only to clients that declare what it needs"
     );
-    let calling = async move { hub.call_tool(&id, tool, args, CancelToken::new()).await }.boxed_local();
-    calling
+    async move { hub.call_tool(&id, tool, args, CancelToken::new()).await }.boxed_local()
 }
 
 async fn answered(panel: &Panel, calling: LocalBoxFuture<'static, Result<ToolResult, RemoteCallError>>, act: impl AsyncFnOnce(&Panel)) -> String {

@@ -34,12 +34,11 @@ async fn settle<T>(authorizing: impl std::future::Future<Output = T>) -> Option<
 }
 
 fn opened_popup() -> web_sys::Window {
-    let popup = web_sys::window()
+    web_sys::window()
         .expect("window")
         .open_with_url_and_target("", "autoui-oauth")
         .expect("open")
-        .expect("the sign-in window is the one the authorizer opened");
-    popup
+        .expect("the sign-in window is the one the authorizer opened")
 }
 
 #[wasm_bindgen_test]

@@ -103,9 +103,12 @@ fn rows(values: Value) -> Value {
     json!({"values": values})
 }
 
+/// A chart type: its name, a spec and the marks it must draw, with their counts.
+type ChartType = (&'static str, Value, Vec<(&'static str, usize)>);
+
 /// The twelve chart types with the marks each must draw: (name, spec, [(mark, count)]). A boxplot
 /// draws, per group, a box and a median tick (rects) and two whiskers (rules).
-fn chart_types() -> Vec<(&'static str, Value, Vec<(&'static str, usize)>)> {
+fn chart_types() -> Vec<ChartType> {
     let sales = json!([{"m": "Jan", "v": 82}, {"m": "Feb", "v": 95}, {"m": "Mar", "v": 121}, {"m": "Apr", "v": 104}, {"m": "May", "v": 99}]);
     let stacked = json!([
         {"q": "Q1", "plan": "Free", "n": 12}, {"q": "Q1", "plan": "Pro", "n": 48},

@@ -131,10 +131,10 @@ impl RecordStore {
         if let Err(error) = requests() {
             let _ = raw.abort();
             // A put the browser refuses at once (its quota) throws instead of aborting the transaction.
-            if let idb::Error::UpdateFailed(thrown) = &error {
-                if thrown.dyn_ref::<web_sys::DomException>().is_some_and(|e| e.name() == "QuotaExceededError") {
-                    return Err(StoreError::Quota { bytes: plan.bytes() });
-                }
+            if let idb::Error::UpdateFailed(thrown) = &error
+                && thrown.dyn_ref::<web_sys::DomException>().is_some_and(|e| e.name() == "QuotaExceededError")
+            {
+                return Err(StoreError::Quota { bytes: plan.bytes() });
             }
             return Err(refusal(&raw, plan.bytes()).unwrap_or_else(|| failed(error)));
         }

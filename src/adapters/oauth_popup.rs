@@ -85,19 +85,19 @@ async fn wait_for_callback(popup: &web_sys::Window) -> Result<String, String> {
         let data = event.data();
         let kind = js_sys::Reflect::get(&data, &"type".into()).ok().and_then(|v| v.as_string());
         let url = js_sys::Reflect::get(&data, &"url".into()).ok().and_then(|v| v.as_string());
-        if let (Some(CALLBACK_MESSAGE), Some(url)) = (kind.as_deref(), url) {
-            if let Some(sender) = on_message_sender.borrow_mut().take() {
-                let _ = sender.send(Ok(url));
-            }
+        if let (Some(CALLBACK_MESSAGE), Some(url)) = (kind.as_deref(), url)
+            && let Some(sender) = on_message_sender.borrow_mut().take()
+        {
+            let _ = sender.send(Ok(url));
         }
     });
     let watched = popup.clone();
     let on_tick_sender = sender.clone();
     let on_tick = Closure::<dyn FnMut()>::new(move || {
-        if watched.closed().unwrap_or(true) {
-            if let Some(sender) = on_tick_sender.borrow_mut().take() {
-                let _ = sender.send(Err(format!("{CANCELLED}: the sign-in window was closed")));
-            }
+        if watched.closed().unwrap_or(true)
+            && let Some(sender) = on_tick_sender.borrow_mut().take()
+        {
+            let _ = sender.send(Err(format!("{CANCELLED}: the sign-in window was closed")));
         }
     });
     let _ = window.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());

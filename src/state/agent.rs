@@ -248,9 +248,10 @@ impl AgentCtx {
         let mut next_id = self.next_id.get_value();
         let transcript = transcript_from(&snapshot.messages, &mut next_id);
         self.next_id.set_value(next_id);
-        self.session.with_value(|session| match session {
-            Some(session) => session.borrow_mut().replace(snapshot.clone()),
-            None => {}
+        self.session.with_value(|session| {
+            if let Some(session) = session {
+                session.borrow_mut().replace(snapshot.clone());
+            }
         });
         self.interrupted.set_value(false);
         self.settled.set_value(snapshot);
@@ -565,7 +566,10 @@ fn transcript_from(messages: &[Message], next_id: &mut u64) -> Vec<(u64, ChatIte
 }
 
 /// Runs `turn` on the session, folding its events into the chat and the console. The engine chunk
-/// calls it, so the agent loop and everything it reaches come with that chunk.
+/// calls it, so the agent loop and everything it reaches come with that chunk. The session stays
+/// borrowed for the whole run on purpose: `snapshot` reads the run's progress when it finds it
+/// borrowed, and nothing else borrows it while a run is going.
+#[allow(clippy::await_holding_refcell_ref)]
 pub(crate) fn run_turn(
     ctx: AgentCtx,
     turn: UserTurn,

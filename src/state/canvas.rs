@@ -76,6 +76,9 @@ pub struct UndoState {
     pub can_redo: bool,
 }
 
+/// What to do before a block's widget goes: its block, the registering component's token, the hook.
+type BeforeRemoval = (BlockId, u64, Box<dyn FnOnce()>);
+
 /// Context handle for the canvas; `Copy`, so event handlers capture it freely.
 #[derive(Clone, Copy)]
 pub struct CanvasCtx {
@@ -90,7 +93,7 @@ pub struct CanvasCtx {
     foreign: RwSignal<Option<Foreign>>,
     /// What to do before a block's widget goes, by block (an MCP Apps view is asked to tear down
     /// first), with the token of the component that registered it.
-    before_removal: StoredValue<Vec<(BlockId, u64, Box<dyn FnOnce()>)>, LocalStorage>,
+    before_removal: StoredValue<Vec<BeforeRemoval>, LocalStorage>,
 }
 
 /// Where a canvas the person has not made their own came from. Its widgets cannot start an agent

@@ -30,6 +30,12 @@ impl<Q, A> Clone for PendingQueue<Q, A> {
 
 impl<Q, A> Copy for PendingQueue<Q, A> {}
 
+impl<Q: Clone + 'static, A: 'static> Default for PendingQueue<Q, A> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl<Q: Clone + 'static, A: 'static> PendingQueue<Q, A> {
     pub fn new() -> PendingQueue<Q, A> {
         PendingQueue { items: RwSignal::new_local(Vec::new()), next_id: StoredValue::new_local(0) }

@@ -150,10 +150,10 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
     // Opening the panel from the header puts the cursor in the message box.
     Effect::new(move |was_open: Option<bool>| {
         let is_open = open.get();
-        if was_open == Some(false) && is_open {
-            if let Some(input) = input_ref.get_untracked() {
-                let _ = input.focus();
-            }
+        if was_open == Some(false) && is_open
+            && let Some(input) = input_ref.get_untracked()
+        {
+            let _ = input.focus();
         }
         is_open
     });

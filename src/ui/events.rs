@@ -37,10 +37,10 @@ impl WidgetEventsCtx {
             }
             return;
         }
-        if delivery != Delivery::Selection {
-            if let Some(handler) = self.handler.get_value() {
-                handler.run((event, delivery));
-            }
+        if delivery != Delivery::Selection
+            && let Some(handler) = self.handler.get_value()
+        {
+            handler.run((event, delivery));
         }
     }
 

@@ -150,12 +150,12 @@ fn save_png(svg: &str, background: &str, filename: &str) {
         context.set_fill_style_str(background.trim());
         context.fill_rect(0.0, 0.0, f64::from(w), f64::from(h));
         let _ = context.draw_image_with_html_image_element_and_dw_and_dh(&loaded, 0.0, 0.0, f64::from(w), f64::from(h));
-        if let Ok(url) = canvas.to_data_url_with_type("image/png") {
-            if let Some(anchor) = document.create_element("a").ok().and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok()) {
-                anchor.set_href(&url);
-                anchor.set_download(&name);
-                anchor.click();
-            }
+        if let Ok(url) = canvas.to_data_url_with_type("image/png")
+            && let Some(anchor) = document.create_element("a").ok().and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+        {
+            anchor.set_href(&url);
+            anchor.set_download(&name);
+            anchor.click();
         }
     });
     image.set_onload(Some(on_load.unchecked_ref()));

@@ -58,10 +58,10 @@ pub fn SourceEditor(id: BlockId, close: Callback<()>) -> impl IntoView {
 
     let dialog = NodeRef::<Dialog>::new();
     Effect::new(move |_| {
-        if let Some(dialog) = dialog.get() {
-            if !dialog.open() {
-                let _ = dialog.show_modal();
-            }
+        if let Some(dialog) = dialog.get()
+            && !dialog.open()
+        {
+            let _ = dialog.show_modal();
         }
     });
 

@@ -227,7 +227,9 @@ fn render(grid: GridData<'_>, emit: Callback<(WidgetAction, Value)>) -> AnyView 
             .get_untracked()
             .and_then(|grid| grid.query_selector(&format!("td[data-cell='{row}-{col}']")).ok().flatten())
     };
-    Effect::new(move |before: Option<((usize, usize), Option<(usize, usize)>)>| {
+    // The tab stop and the chosen cell, as the last run left them.
+    type Marks = ((usize, usize), Option<(usize, usize)>);
+    Effect::new(move |before: Option<Marks>| {
         let now = (active.get(), chosen.get());
         if grid_ref.get().is_some() {
             if let Some((row, col)) = before.map(|(active, _)| active).filter(|was| *was != now.0) {

@@ -139,10 +139,10 @@ fn decode(stream: &str, chunk: usize) -> (Vec<ModelEvent>, Result<ModelReply, Ll
             }
         }
     }
-    if let Some(rest) = lines.finish() {
-        if let Err(error) = decoder.feed(&rest, &mut events) {
-            return (events, Err(error));
-        }
+    if let Some(rest) = lines.finish()
+        && let Err(error) = decoder.feed(&rest, &mut events)
+    {
+        return (events, Err(error));
     }
     (events, decoder.finish(10))
 }

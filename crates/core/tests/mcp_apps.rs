@@ -203,7 +203,7 @@ fn a_views_lists_go_to_its_own_server_with_its_cursor_and_come_back_as_sent() {
     assert_eq!(templates.unwrap(), json!({"resourceTemplates": []}));
     assert!(prompts.unwrap_err().contains("offers no prompts"), "the server declared none");
     assert!(other_server.unwrap_err().contains("no MCP server \"another\""));
-    let paged = world.net.requests().into_iter().filter(|request| request.rpc() == "resources/list").last().unwrap();
+    let paged = world.net.requests().into_iter().rfind(|request| request.rpc() == "resources/list").unwrap();
     assert_eq!(paged.params()["cursor"], "page-2", "the view's cursor is forwarded");
 }
 

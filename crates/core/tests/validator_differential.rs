@@ -115,10 +115,10 @@ fn apply(instance: &mut Value, change: &Change) {
                     map.remove(&last.replace("~1", "/").replace("~0", "~"));
                 }
                 Some(Value::Array(items)) => {
-                    if let Ok(index) = last.parse::<usize>() {
-                        if index < items.len() {
-                            items.remove(index);
-                        }
+                    if let Ok(index) = last.parse::<usize>()
+                        && index < items.len()
+                    {
+                        items.remove(index);
                     }
                 }
                 _ => {}
@@ -136,10 +136,10 @@ fn apply(instance: &mut Value, change: &Change) {
             }
         }
         Change::Nest(pointer) => {
-            if let Some(Value::Array(items)) = instance.pointer_mut(pointer) {
-                if let Some(first) = items.first_mut() {
-                    *first = json!([first.clone()]);
-                }
+            if let Some(Value::Array(items)) = instance.pointer_mut(pointer)
+                && let Some(first) = items.first_mut()
+            {
+                *first = json!([first.clone()]);
             }
         }
     }

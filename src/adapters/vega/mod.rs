@@ -49,10 +49,16 @@ pub fn engine_loaded() -> bool {
 /// The engine's entry points. They are a chunk of their own (`charts`), fetched with the engine's
 /// scripts when the first chart is drawn or checked: the widget's component, in the widgets' chunk,
 /// reaches them only through these pointers.
+/// A chart drawn, with the warnings vega gave while drawing it.
+type Drawn = (Chart, Vec<String>);
+
+/// Draws a spec in a host element at a size, with the element its tooltips go in.
+type Draw = for<'a> fn(&'a Element, &'a HtmlElement, &'a Value, (f64, f64)) -> LocalBoxFuture<'a, Result<Drawn, String>>;
+
 #[derive(Clone, Copy)]
 struct Charts {
     load: fn() -> LocalBoxFuture<'static, Result<(), String>>,
-    draw: for<'a> fn(&'a Element, &'a HtmlElement, &'a Value, (f64, f64)) -> LocalBoxFuture<'a, Result<(Chart, Vec<String>), String>>,
+    draw: Draw,
     resize: fn(&Chart, f64, f64),
     compile: for<'a> fn(&'a Value) -> LocalBoxFuture<'a, Result<ChartVerdict, String>>,
 }
@@ -80,7 +86,7 @@ pub async fn load_engine() -> Result<(), String> {
 
 /// Draws `spec` (already checked by the core) into `host` at `size`, its tooltips in `tip`.
 /// Returns the chart and Vega-Lite's warnings, or the error that stopped it.
-pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<(Chart, Vec<String>), String> {
+pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<Drawn, String> {
     (loaded().await?.draw)(host, tip, spec, size).await
 }
 
@@ -213,7 +219,7 @@ impl Drop for Chart {
 ///
 /// The dataflow the check parsed is drawn as it is, sized by the view's signals: a spec is compiled
 /// and parsed once. A spec naming a built-in map is compiled here, with the map's outlines inlined.
-async fn draw_now(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<(Chart, Vec<String>), String> {
+async fn draw_now(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<Drawn, String> {
     load_engine_now().await?;
     let maps = vega_lite::atlases_used(spec);
     let compiled = if maps.is_empty() {
@@ -463,8 +469,11 @@ fn theme(canvas: bool) -> Value {
     config
 }
 
+/// The logger's warning and error handlers, which must live as long as the logger.
+type LoggerHandlers = [Closure<dyn Fn(JsValue)>; 2];
+
 /// vega's own logger with its warnings and errors kept for the widget (not the console).
-fn logger(kept: Rc<RefCell<Vec<String>>>) -> Result<(JsValue, [Closure<dyn Fn(JsValue)>; 2]), String> {
+fn logger(kept: Rc<RefCell<Vec<String>>>) -> Result<(JsValue, LoggerHandlers), String> {
     let vega = global("vega")?;
     let make: Function = Reflect::get(&vega, &"logger".into()).and_then(|f| f.dyn_into()).map_err(error_text)?;
     let warn_level = Reflect::get(&vega, &"Warn".into()).unwrap_or(JsValue::from(2));

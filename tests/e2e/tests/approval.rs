@@ -46,7 +46,7 @@ async fn a_destructive_call_waits_for_approval_and_a_denial_reaches_the_model_no
         assert_eq!(page.text("[data-testid=approval-server]").await, "notes");
         let hints = page.text("[data-testid=approval-hints]").await;
         assert!(hints.contains("Destructive") && hints.contains("May change data"), "{hints}");
-        let shown: Value = serde_json::from_str(&page.eval(
+        let shown: Value = serde_json::from_str(page.eval(
             "return document.querySelector('[data-testid=approval-args]').value;", vec![]).await.as_str().unwrap_or_default())
             .expect("the arguments are shown as JSON");
         assert_eq!(shown, json!({"id": 1}));

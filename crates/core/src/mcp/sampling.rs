@@ -41,7 +41,7 @@ pub struct SamplingRequest {
 impl SamplingRequest {
     /// The text of the last user message: what the person may edit before approving.
     pub fn last_user_text(&self) -> String {
-        self.last_user().map(|message| text_of(message)).unwrap_or_default()
+        self.last_user().map(text_of).unwrap_or_default()
     }
 
     /// The same request with the last user message's text replaced by `text` (its images kept).
@@ -87,7 +87,7 @@ impl CostEstimate {
     pub fn describe(&self) -> String {
         let tokens = format!("about {} input tokens + up to {} output tokens", self.input_tokens, self.max_output_tokens);
         match self.usd {
-            Some(usd) if usd == 0.0 => format!("{tokens}, free (a model on this machine)"),
+            Some(0.0) => format!("{tokens}, free (a model on this machine)"),
             Some(usd) => format!("{tokens}, at most ${usd:.4}"),
             None => format!("{tokens}, price unknown for this model"),
         }

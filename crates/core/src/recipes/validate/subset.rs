@@ -170,11 +170,7 @@ impl Run<'_> {
     /// One keyword outside the fusions.
     fn keyword(&self, map: &Map<String, Value>, keyword: &str, value: &Value, instance: &Value, at: &At, out: &mut Vec<Error>) {
         match keyword {
-            "type" => {
-                if !has_type(value, instance) {
-                    out.push(type_error(map, instance, at));
-                }
-            }
+            "type" if !has_type(value, instance) => out.push(type_error(map, instance, at)),
             "properties" => {
                 if let (Some(properties), Some(object)) = (value.as_object(), instance.as_object()) {
                     for (key, item) in object {
@@ -206,11 +202,7 @@ impl Run<'_> {
                     out.push(one(at, format!("{} is not allowed; use one of: {}", preview(instance), list(options))));
                 }
             }
-            "const" => {
-                if !equal(value, instance) {
-                    out.push(one(at, format!("must be {value}")));
-                }
-            }
+            "const" if !equal(value, instance) => out.push(one(at, format!("must be {value}"))),
             "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
                 if let (Some(limit), Some(number)) = (value.as_f64(), instance.as_f64()) {
                     let message = match keyword {
@@ -251,10 +243,10 @@ impl Run<'_> {
                 }
             }
             "pattern" => {
-                if let (Some(pattern), Some(text)) = (value.as_str(), instance.as_str()) {
-                    if self.patterns.is_match(pattern, text) == Some(false) {
-                        out.push(one(at, format!("{instance} does not match \"{pattern}\"")));
-                    }
+                if let (Some(pattern), Some(text)) = (value.as_str(), instance.as_str())
+                    && self.patterns.is_match(pattern, text) == Some(false)
+                {
+                    out.push(one(at, format!("{instance} does not match \"{pattern}\"")));
                 }
             }
             "anyOf" | "oneOf" => self.choice(keyword == "oneOf", value, instance, at, out),

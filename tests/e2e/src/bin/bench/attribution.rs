@@ -133,7 +133,7 @@ pub(crate) fn twiggy(module: &Path) -> Result<Vec<Item>, BenchError> {
         })
         .filter(|item| ships(&item.name))
         .collect();
-    items.sort_by(|a, b| b.bytes.cmp(&a.bytes));
+    items.sort_by_key(|item| std::cmp::Reverse(item.bytes));
     Ok(items)
 }
 

@@ -115,10 +115,10 @@ fn wasm_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), Benc
         let path = entry.path();
         if path.is_dir() {
             wasm_files(root, &path, out)?;
-        } else if path.extension().is_some_and(|ext| ext == "wasm") {
-            if let Ok(relative) = path.strip_prefix(root) {
-                out.push(relative.to_string_lossy().into_owned());
-            }
+        } else if path.extension().is_some_and(|ext| ext == "wasm")
+            && let Ok(relative) = path.strip_prefix(root)
+        {
+            out.push(relative.to_string_lossy().into_owned());
         }
     }
     Ok(())
