@@ -5,9 +5,10 @@
 # without each part, and prints what leaving the part out saves in the views chunk and in the main
 # module, gzip -9 after wasm-opt -Oz (before wasm-bindgen, so the main module is a little larger than
 # what ships). Prints SIZE-BY-PART.md:
-#   scripts/size-by-part.sh > SIZE-BY-PART.md   every widget, and markdown
-#   scripts/size-by-part.sh sankey text         only those parts (a widget's name, or `markdown`)
-# `markdown` is the renderer the chat and the `text` widget share: both are left out.
+#   scripts/size-by-part.sh > SIZE-BY-PART.md   every widget, markdown, and every widget at once
+#   scripts/size-by-part.sh sankey text         only those parts (a widget's name, `markdown` or `every-widget`)
+# `markdown` is the renderer the chat and the `text` widget share: both are left out. `every-widget` leaves
+# out every widget and markdown at once: what is left of the views chunk is what no widget needs.
 # Each build relinks the whole app with LTO, about 2.5 min, one core: about 75 min for all parts, after
 # a first build of the dependencies into its own directory (target/size-by-part, so dist/ and the
 # usual release build are left alone; SIZE_BY_PART_DIR names another, so two runs with different parts
@@ -53,12 +54,15 @@ measure() {
 }
 
 # Leaves `part` out of the tree: a widget's arm of `render` shows nothing; markdown renders nothing in
-# the chat and the `text` widget is left out.
+# the chat and the `text` widget is left out; `every-widget` does both for every widget.
 leave_out() {
   local part=$1 before
   git -C "$tree" checkout --quiet -- src
   before=$(cat "$render" "$views_rs")
-  if [[ "$part" == markdown ]]; then
+  if [[ "$part" == every-widget ]]; then
+    sed -i 's/markdown: to_safe_html_with,/markdown: |_, _| String::new(),/' "$views_rs"
+    sed -i "s/^\(        WidgetKind::[A-Za-z]* =>\).*/\1 ().into_any(),/" "$render"
+  elif [[ "$part" == markdown ]]; then
     sed -i 's/markdown: to_safe_html_with,/markdown: |_, _| String::new(),/' "$views_rs"
     sed -i "s/^\(        WidgetKind::Text =>\).*/\1 ().into_any(),/" "$render"
   else
@@ -72,7 +76,7 @@ leave_out() {
 parts=("$@")
 if ((${#parts[@]} == 0)); then
   for kind in "${kinds[@]}"; do parts+=("$(kebab "$kind")"); done
-  parts+=(markdown)
+  parts+=(markdown every-widget)
 fi
 
 kb() { awk -v b="$1" 'BEGIN { printf "%.1f KB", b / 1000 }'; }
@@ -88,7 +92,7 @@ Written by \`scripts/size-by-part.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC') from 
 what leaving each widget (or markdown, in the chat and with the \`text\` widget) out of the app saves, gzip -9 after \`wasm-opt -Oz\`. Much of a
 widget's bytes is code inlined into it or instantiated for it (Leptos's generic views and reactive
 closures), which SIZE.md's per-function table cannot tie to the widget. Code two parts share is saved only when both are left out, so the rows
-add up to less than the whole. The main module is measured before wasm-bindgen. 1 KB = 1,000 bytes.
+add up to less than the whole; the last row leaves every widget and markdown out at once. The main module is measured before wasm-bindgen. 1 KB = 1,000 bytes.
 
 | part | views chunk | main module |
 |---|---|---|
