@@ -92,7 +92,7 @@ Written by \`scripts/size-by-part.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC') from 
 what leaving each widget (or markdown, in the chat and with the \`text\` widget) out of the app saves, gzip -9 after \`wasm-opt -Oz\`. Much of a
 widget's bytes is code inlined into it or instantiated for it (Leptos's generic views and reactive
 closures), which SIZE.md's per-function table cannot tie to the widget. Code two parts share is saved only when both are left out, so the rows
-add up to less than the whole; the last row leaves every widget and markdown out at once. The main module is measured before wasm-bindgen. 1 KB = 1,000 bytes.
+add up to less than the whole; the `every-widget` row leaves every widget and markdown out at once. The main module is measured before wasm-bindgen. 1 KB = 1,000 bytes.
 
 | part | views chunk | main module |
 |---|---|---|
