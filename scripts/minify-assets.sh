@@ -4,7 +4,8 @@
 # In release builds every byte of these files is downloaded by every visit, and Trunk minifies nothing
 # by default (its own minifier would also rewrite index.html, whose tags split-wasm.sh edits). So, with
 # esbuild, which the build already has:
-#   - the stylesheets: Trunk's hashed ones, and widgets.css and engine.css that the chunks fetch;
+#   - the stylesheets: Trunk's hashed ones, widgets.css and engine.css that the chunks fetch, and those
+#     inlined in index.html (each <style> element);
 #   - the JavaScript snippets wasm-bindgen copies from the crate (store_open.js, the inline_js ones);
 #   - index.html loses its comments (they explain the source, not the page).
 # Then, in every build, each `integrity` in index.html is computed from the file it names: the files
@@ -31,6 +32,26 @@ if [[ "${TRUNK_PROFILE:-release}" == release ]]; then
   shopt -s nullglob
   for css in "$staging"/*.css; do minify "$css"; done
   while IFS= read -r -d '' js; do minify "$js" --format=esm; done < <(find "$staging/snippets" -name '*.js' -print0 2>/dev/null)
+  # Each inline stylesheet through esbuild, as a file of its own.
+  STAGING="$staging" perl -0pi -e '
+    my $n = 0;
+    s{(<style\b[^>]*>)(.*?)(</style>)}{
+      my ($open, $css, $close) = ($1, $2, $3);
+      my $file = "$ENV{STAGING}/.inline-" . $n++ . ".css";
+      open(my $out, ">", $file) or die "cannot write $file\n";
+      print $out $css;
+      close $out;
+      system("esbuild", $file, "--minify", "--log-level=error", "--outfile=$file.min") == 0
+        or die "esbuild could not minify an inline stylesheet of index.html\n";
+      open(my $in, "<", "$file.min") or die "cannot read $file.min\n";
+      local $/;
+      my $min = <$in>;
+      close $in;
+      unlink $file, "$file.min";
+      chomp $min;
+      "$open$min$close"
+    }gse;
+  ' "$html" || fail "could not minify the inline stylesheets of index.html"
   # Comments only: no comment sits inside the page's one inline script (Trunk's loader).
   perl -0pi -e 's/[ \t]*<!--.*?-->[ \t]*\n?//gs' "$html"
 fi

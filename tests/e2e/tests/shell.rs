@@ -1,7 +1,9 @@
 //! The app shell loads from the release build and is usable before any configuration.
 
 use autoui_e2e::browser::BrowserOptions;
+use autoui_e2e::cdp::cdp;
 use autoui_e2e::with_app;
+use serde_json::json;
 
 #[tokio::test]
 async fn the_shell_shows_header_empty_canvas_chat_and_settings_without_console_errors() {
@@ -69,11 +71,14 @@ async fn every_stylesheet_of_the_shell_and_the_gallery_loads_and_applies() {
             )
             .await;
         let sheets = sheets.as_array().expect("a list of stylesheets");
-        for name in ["tokens-", "base-", "app-", "_common-", "widgets.css"] {
+        for name in ["app-", "_common-", "widgets.css"] {
             let found = sheets.iter().find(|sheet| sheet[0].as_str().is_some_and(|href| href.contains(name)));
             let rules = found.and_then(|sheet| sheet[1].as_u64());
             assert!(rules.is_some_and(|rules| rules > 0), "{name} is loaded with its rules: {sheets:?}");
         }
+        // tokens.css, base.css and shell.css, inlined in index.html.
+        let inline = sheets.iter().filter(|sheet| sheet[0] == "inline" && sheet[1].as_u64().is_some_and(|rules| rules > 0)).count();
+        assert!(inline >= 3, "the three inlined stylesheets are there with their rules: {sheets:?}");
         let styled = page
             .eval(
                 "const shown = (css, property) => getComputedStyle(document.querySelector(css))[property];
@@ -82,12 +87,49 @@ async fn every_stylesheet_of_the_shell_and_the_gallery_loads_and_applies() {
                 vec![],
             )
             .await;
-        assert_eq!(styled[0], "flex", "the app's layout comes from app.css");
+        assert_eq!(styled[0], "flex", "the app's frame comes from shell.css");
         assert_eq!(styled[1], "grid", "the gallery's grid comes from widgets.css");
         assert_eq!(styled[2], "solid", "the header keeps its rule");
 
         let errors = page.console_errors().await;
         assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
+/// The shell's frame and header are styled from `index.html` itself: a page whose main stylesheet is
+/// slow (here, never arrives) still shows the app's header and layout as they should look, and the
+/// app runs.
+#[tokio::test]
+async fn the_shell_is_styled_before_the_main_stylesheet_arrives() {
+    with_app(BrowserOptions::default(), |page| async move {
+        let client = page.client();
+        cdp(client, "Network.enable", json!({})).await.expect("enable the network domain");
+        cdp(client, "Network.setBlockedURLs", json!({ "urls": ["*/app-*.css", "*/_common-*.css"] }))
+            .await
+            .expect("block the main stylesheets");
+        page.open("/").await;
+        page.wait_for_text("[data-testid=header]", "autoui").await;
+        page.wait_for_text("[data-testid=canvas-empty]", "Your dashboard is empty").await;
+
+        let styled = page
+            .eval(
+                "const shown = (css, property) => getComputedStyle(document.querySelector(css))[property];
+                 const main = [...document.styleSheets].some((sheet) => {
+                   try { return (sheet.href || '').includes('/app-') && sheet.cssRules.length > 0; } catch (e) { return false; }
+                 });
+                 return [main, shown('.au-app', 'display'), shown('.au-header', 'borderBottomStyle'),
+                         shown('.au-header', 'display'), shown('.au-header__title', 'fontWeight'),
+                         shown('body', 'backgroundColor') !== 'rgba(0, 0, 0, 0)'];",
+                vec![],
+            )
+            .await;
+        assert_eq!(styled[0], false, "app.css really did not load: {styled}");
+        assert_eq!(styled[1], "flex", "the page's frame is laid out: {styled}");
+        assert_eq!(styled[2], "solid", "the header has its border: {styled}");
+        assert_eq!(styled[3], "flex", "the header's items sit in a row: {styled}");
+        assert_eq!(styled[4], "700", "the brand is bold: {styled}");
+        assert_eq!(styled[5], true, "the page has its theme's background: {styled}");
     })
     .await;
 }
