@@ -123,7 +123,7 @@ pub fn sanitize(data: &mut Value) -> Vec<Dropped> {
 /// [`sanitize`], also removing web images that `sources` does not allow.
 pub fn sanitize_with(data: &mut Value, sources: ImageSources<'_>) -> Vec<Dropped> {
     let mut dropped = Vec::new();
-    walk(data, &mut String::new(), &mut Walk { sources, images: true, dropped: &mut dropped });
+    walk(data, &Trail::Root, &mut Walk { sources, images: true, dropped: &mut dropped });
     dropped
 }
 
@@ -132,7 +132,7 @@ pub fn sanitize_with(data: &mut Value, sources: ImageSources<'_>) -> Vec<Dropped
 pub fn sanitize_links(data: &mut Value) -> Vec<Dropped> {
     let mut dropped = Vec::new();
     let sources = ImageSources::Any;
-    walk(data, &mut String::new(), &mut Walk { sources, images: false, dropped: &mut dropped });
+    walk(data, &Trail::Root, &mut Walk { sources, images: false, dropped: &mut dropped });
     dropped
 }
 
@@ -144,28 +144,48 @@ struct Walk<'a, 'b> {
     dropped: &'b mut Vec<Dropped>,
 }
 
-/// `path` is one buffer grown and cut back while walking, so a large table costs no allocation per cell.
-fn walk(value: &mut Value, path: &mut String, dropped: &mut Walk<'_, '_>) {
-    match value {
-        Value::Object(map) => walk_object(map, path, dropped),
-        Value::Array(items) => {
-            for (index, item) in items.iter_mut().enumerate() {
-                let len = path.len();
+/// Where the walk is, as a chain of the callers' frames: a large table's every cell is visited, and
+/// only a removed value needs its JSON Pointer written out.
+enum Trail<'a> {
+    Root,
+    Key(&'a Trail<'a>, &'a str),
+    Index(&'a Trail<'a>, usize),
+}
+
+impl Trail<'_> {
+    /// The JSON Pointer of this place in the data.
+    fn write_pointer(&self, path: &mut String) {
+        match self {
+            Trail::Root => {}
+            Trail::Key(parent, key) => {
+                parent.write_pointer(path);
+                push_segment(path, key);
+            }
+            Trail::Index(parent, index) => {
+                parent.write_pointer(path);
                 // Writing into a String cannot fail.
                 let _ = write!(path, "/{index}");
-                walk(item, path, dropped);
-                path.truncate(len);
+            }
+        }
+    }
+}
+
+fn walk(value: &mut Value, trail: &Trail<'_>, dropped: &mut Walk<'_, '_>) {
+    match value {
+        Value::Object(map) => walk_object(map, trail, dropped),
+        Value::Array(items) => {
+            for (index, item) in items.iter_mut().enumerate() {
+                walk(item, &Trail::Index(trail, index), dropped);
             }
         }
         _ => {}
     }
 }
 
-fn walk_object(map: &mut Map<String, Value>, path: &mut String, dropped: &mut Walk<'_, '_>) {
+fn walk_object(map: &mut Map<String, Value>, trail: &Trail<'_>, dropped: &mut Walk<'_, '_>) {
     let mut removed = Vec::new();
     for (key, item) in map.iter_mut() {
-        let len = path.len();
-        push_segment(path, key);
+        let here = Trail::Key(trail, key);
         let field = classify(key).filter(|field| dropped.images || matches!(field, Field::Link));
         // A server's image resource named by its URI becomes that image.
         let image = match (&field, &mut *item) {
@@ -198,16 +218,17 @@ fn walk_object(map: &mut Map<String, Value>, path: &mut String, dropped: &mut Wa
         };
         match verdict {
             Some((url, reason)) => {
+                let mut path = String::new();
+                here.write_pointer(&mut path);
                 dropped.dropped.push(Dropped {
-                    path: path.clone(),
+                    path,
                     value: quote(&url),
                     reason,
                 });
                 removed.push(key.clone());
             }
-            None => walk(item, path, dropped),
+            None => walk(item, &here, dropped),
         }
-        path.truncate(len);
     }
     for key in removed {
         map.remove(&key);
@@ -439,6 +460,15 @@ mod tests {
         assert_eq!(image_url("https://x.org/a.png\" onerror=\"alert(1)"), Err(DropReason::NotOneUrl));
         assert_eq!(link_url("/\\evil.example/"), Err(DropReason::NotOneUrl));
         assert_eq!(link_url("//evil.example/"), Err(DropReason::ProtocolRelative));
+    }
+
+    #[test]
+    fn a_removed_value_is_named_by_its_escaped_pointer_at_any_depth() {
+        let mut data = json!({"sections": [{"a/b": [{}, {"c~d": {"href": "javascript:alert(1)", "label": "kept"}}]}]});
+        let dropped = sanitize(&mut data);
+        let paths: Vec<&str> = dropped.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(paths, vec!["/sections/0/a~1b/1/c~0d/href"]);
+        assert_eq!(data["sections"][0]["a/b"][1]["c~d"], json!({"label": "kept"}));
     }
 
     #[test]
