@@ -7,13 +7,13 @@
 //! and an image named by a resource URI shows only when a server sent that image (it becomes the
 //! image's `data:` URL), never one the model made up.
 
-use std::fmt::{self, Write};
+use std::fmt;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::provenance::{ImageSources, held_back_host};
-use crate::recipes::validate::{push_segment, quote};
+use crate::recipes::validate::{At, quote};
 use crate::weburl::{self, Refusal, Target};
 
 /// Keys (compared ignoring case, `_` and `-`) whose value is an image URL or a `{src}` object.
@@ -123,7 +123,7 @@ pub fn sanitize(data: &mut Value) -> Vec<Dropped> {
 /// [`sanitize`], also removing web images that `sources` does not allow.
 pub fn sanitize_with(data: &mut Value, sources: ImageSources<'_>) -> Vec<Dropped> {
     let mut dropped = Vec::new();
-    walk(data, &Trail::Root, &mut Walk { sources, images: true, dropped: &mut dropped });
+    walk(data, &At::Root, &mut Walk { sources, images: true, dropped: &mut dropped });
     dropped
 }
 
@@ -132,7 +132,7 @@ pub fn sanitize_with(data: &mut Value, sources: ImageSources<'_>) -> Vec<Dropped
 pub fn sanitize_links(data: &mut Value) -> Vec<Dropped> {
     let mut dropped = Vec::new();
     let sources = ImageSources::Any;
-    walk(data, &Trail::Root, &mut Walk { sources, images: false, dropped: &mut dropped });
+    walk(data, &At::Root, &mut Walk { sources, images: false, dropped: &mut dropped });
     dropped
 }
 
@@ -144,48 +144,22 @@ struct Walk<'a, 'b> {
     dropped: &'b mut Vec<Dropped>,
 }
 
-/// Where the walk is, as a chain of the callers' frames: a large table's every cell is visited, and
-/// only a removed value needs its JSON Pointer written out.
-enum Trail<'a> {
-    Root,
-    Key(&'a Trail<'a>, &'a str),
-    Index(&'a Trail<'a>, usize),
-}
-
-impl Trail<'_> {
-    /// The JSON Pointer of this place in the data.
-    fn write_pointer(&self, path: &mut String) {
-        match self {
-            Trail::Root => {}
-            Trail::Key(parent, key) => {
-                parent.write_pointer(path);
-                push_segment(path, key);
-            }
-            Trail::Index(parent, index) => {
-                parent.write_pointer(path);
-                // Writing into a String cannot fail.
-                let _ = write!(path, "/{index}");
-            }
-        }
-    }
-}
-
-fn walk(value: &mut Value, trail: &Trail<'_>, dropped: &mut Walk<'_, '_>) {
+fn walk(value: &mut Value, at: &At<'_>, dropped: &mut Walk<'_, '_>) {
     match value {
-        Value::Object(map) => walk_object(map, trail, dropped),
+        Value::Object(map) => walk_object(map, at, dropped),
         Value::Array(items) => {
             for (index, item) in items.iter_mut().enumerate() {
-                walk(item, &Trail::Index(trail, index), dropped);
+                walk(item, &At::Index(at, index), dropped);
             }
         }
         _ => {}
     }
 }
 
-fn walk_object(map: &mut Map<String, Value>, trail: &Trail<'_>, dropped: &mut Walk<'_, '_>) {
+fn walk_object(map: &mut Map<String, Value>, at: &At<'_>, dropped: &mut Walk<'_, '_>) {
     let mut removed = Vec::new();
     for (key, item) in map.iter_mut() {
-        let here = Trail::Key(trail, key);
+        let here = At::Key(at, key);
         let field = classify(key).filter(|field| dropped.images || matches!(field, Field::Link));
         // A server's image resource named by its URI becomes that image.
         let image = match (&field, &mut *item) {
@@ -218,10 +192,8 @@ fn walk_object(map: &mut Map<String, Value>, trail: &Trail<'_>, dropped: &mut Wa
         };
         match verdict {
             Some((url, reason)) => {
-                let mut path = String::new();
-                here.write_pointer(&mut path);
                 dropped.dropped.push(Dropped {
-                    path,
+                    path: here.pointer(),
                     value: quote(&url),
                     reason,
                 });

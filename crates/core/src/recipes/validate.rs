@@ -13,6 +13,7 @@ mod describe;
 pub mod in_process;
 pub mod subset;
 
+use std::fmt::Write;
 use std::sync::Arc;
 
 use futures::future::LocalBoxFuture;
@@ -117,6 +118,37 @@ pub(crate) fn quote(text: &str) -> String {
     }
     let cut: String = text.chars().take(LIMIT).collect();
     format!("{}…", Value::String(cut))
+}
+
+/// Where a walk over the data is, as a chain of its callers' frames: built into a JSON Pointer only
+/// when something there is reported, as a large table's every cell is visited.
+pub(crate) enum At<'p> {
+    Root,
+    Key(&'p At<'p>, &'p str),
+    Index(&'p At<'p>, usize),
+}
+
+impl At<'_> {
+    pub(crate) fn pointer(&self) -> String {
+        let mut path = String::new();
+        self.write_pointer(&mut path);
+        path
+    }
+
+    fn write_pointer(&self, path: &mut String) {
+        match self {
+            At::Root => {}
+            At::Key(parent, key) => {
+                parent.write_pointer(path);
+                push_segment(path, key);
+            }
+            At::Index(parent, index) => {
+                parent.write_pointer(path);
+                // Writing into a String cannot fail.
+                let _ = write!(path, "/{index}");
+            }
+        }
+    }
 }
 
 /// `parent` extended by one JSON Pointer segment (RFC 6901 escaping).

@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::recipes::validate::{Detail, MAX_DETAILS, child, preview, push_segment};
+use crate::recipes::validate::{At, Detail, MAX_DETAILS, child, preview};
 
 /// Runs the `pattern` keyword: ECMA-262 regular expressions, as JSON Schema defines them (the
 /// browser's `RegExp` in the app).
@@ -115,27 +115,6 @@ pub fn validate(schema: &Value, instance: &Value, patterns: &dyn Patterns) -> Ve
 
 /// One error as its details (several for one `additionalProperties` error naming several keys).
 type Error = Vec<Detail>;
-
-/// Where the instance being checked is, built into a JSON Pointer only when an error needs it.
-enum At<'p> {
-    Root,
-    Key(&'p At<'p>, &'p str),
-    Index(&'p At<'p>, usize),
-}
-
-impl At<'_> {
-    fn pointer(&self) -> String {
-        match self {
-            At::Root => String::new(),
-            At::Key(parent, key) => child(&parent.pointer(), key),
-            At::Index(parent, index) => {
-                let mut path = parent.pointer();
-                push_segment(&mut path, &index.to_string());
-                path
-            }
-        }
-    }
-}
 
 struct Run<'r> {
     patterns: &'r dyn Patterns,
