@@ -377,6 +377,22 @@ async fn execute_answers_in_the_mcp_result_shape() {
         not_an_object["content"][0]["text"], "the input must be a JSON object of arguments, not [1,2]",
         "bad input is an error result, never an exception"
     );
+
+    // Text beyond ASCII crosses into wasm whole (as UTF-8 bytes).
+    let text = json!({ "city": "Zürich", "label": "東京 · 🚀 \"quoted\" \\ end" });
+    let accented = parse(run_execute(&current, "echo", js(&text)).await);
+    assert_eq!(accented["structuredContent"], json!({ "echo": text }));
+
+    // An object JSON cannot hold is an error result that says why.
+    let cyclic = Object::new();
+    Reflect::set(&cyclic, &"self".into(), &cyclic).expect("set");
+    let unreadable = parse(run_execute(&current, "echo", cyclic.into()).await);
+    assert_eq!(unreadable["isError"], true);
+    let message = unreadable["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("the input could not be read as JSON: TypeError:") && message.contains("circular"),
+        "{message}"
+    );
 }
 
 #[wasm_bindgen_test]
