@@ -18,6 +18,7 @@
 #        scripts/bench.sh --live-only [--runs N]       only the bound 1,000-row table's refresh, printed with the load average
 #        scripts/bench.sh --mcp-only [--runs N]        only the MCP client's row (the longest main-thread task while a
 #          200,000-row tool result from tests/servers/bulk_server.py streams in), printed
+#        scripts/bench.sh --table-only [--runs N]      only the 10,000-row data-table's display (6 calls a run, after a 1,000-row one), printed
 set -euo pipefail
 started=$(date +%s)
 source "$(dirname "$0")/env.sh"
@@ -41,7 +42,7 @@ if [[ "$(twiggy --version 2>/dev/null)" != "twiggy $TWIGGY_VERSION" ]]; then
   cargo install --locked twiggy --version "$TWIGGY_VERSION"
 fi
 skip_native=false
-for arg in "$@"; do [[ "$arg" == --download-only || "$arg" == --storage-only || "$arg" == --startup-only || "$arg" == --charts-only || "$arg" == --apps-only || "$arg" == --live-only || "$arg" == --mcp-only ]] && skip_native=true; done
+for arg in "$@"; do [[ "$arg" == --download-only || "$arg" == --storage-only || "$arg" == --startup-only || "$arg" == --charts-only || "$arg" == --apps-only || "$arg" == --live-only || "$arg" == --mcp-only || "$arg" == --table-only ]] && skip_native=true; done
 
 AUTOUI_BENCH_DATE="$(date -u '+%Y-%m-%d %H:%M UTC')"
 AUTOUI_BENCH_COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"

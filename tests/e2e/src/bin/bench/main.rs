@@ -8,10 +8,11 @@
 //! compare two builds in alternating runs (`AUTOUI_DIST`); `--charts-only` measures only the
 //! `vega-lite` widget's rows and prints them; `--apps-only` only the MCP Apps rows; `--live-only` only
 //! the bound table's refresh, with the machine's load average before and after; `--mcp-only` only
-//! the MCP client's row (a 200,000-row tool result).
+//! the MCP client's row (a 200,000-row tool result); `--table-only` only the 10,000-row data-table's
+//! display, printed.
 //!
 //! `cargo run -p autoui-e2e --bin bench -- --native DIR --out FILE [--runs N] [--started UNIX_SECONDS]
-//!  [--size-report FILE] [--download-only | --storage-only | --startup-only | --charts-only | --apps-only | --live-only | --mcp-only]`
+//!  [--size-report FILE] [--download-only | --storage-only | --startup-only | --charts-only | --apps-only | --live-only | --mcp-only | --table-only]`
 
 mod apps;
 mod attribution;
@@ -84,6 +85,7 @@ struct Options {
     apps_only: bool,
     live_only: bool,
     mcp_only: bool,
+    table_only: bool,
 }
 
 impl Options {
@@ -101,6 +103,7 @@ impl Options {
             apps_only: false,
             live_only: false,
             mcp_only: false,
+            table_only: false,
         };
         while let Some(flag) = args.next() {
             let mut value = || {
@@ -123,6 +126,7 @@ impl Options {
                 "--apps-only" => options.apps_only = true,
                 "--live-only" => options.live_only = true,
                 "--mcp-only" => options.mcp_only = true,
+                "--table-only" => options.table_only = true,
                 "--out" => options.out = PathBuf::from(value()?),
                 "--started" => {
                     let started = value()?;
@@ -141,10 +145,11 @@ impl Options {
             options.apps_only,
             options.live_only,
             options.mcp_only,
+            options.table_only,
         ];
         if modes.into_iter().filter(|on| *on).count() > 1 {
             return Err(BenchError::Usage(
-                "--download-only, --storage-only, --startup-only, --charts-only, --apps-only, --live-only and --mcp-only measure different things: pick one".to_owned(),
+                "--download-only, --storage-only, --startup-only, --charts-only, --apps-only, --live-only, --mcp-only and --table-only measure different things: pick one".to_owned(),
             ));
         }
         if options.download_only && options.size_report.is_none() {
@@ -246,6 +251,9 @@ async fn run(options: &Options) -> Result<(), BenchError> {
     }
     if options.mcp_only {
         return large_result::print_only(options.runs).await;
+    }
+    if options.table_only {
+        return table::print_only(options.runs, 6).await;
     }
     let native = if options.download_only { None } else { Some(report::Native::read(&options.native)?) };
     let app = AppServer::start().await;

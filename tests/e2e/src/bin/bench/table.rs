@@ -221,3 +221,56 @@ async fn scroll_through(session: &Session) -> Result<ScrollThrough, BenchError> 
         restart = false;
     }
 }
+
+/// Only the 10,000-row table's display, printed: in a fresh page, after one 1,000-row table,
+/// `displays` calls a run on an empty canvas, the last of them profiled when `AUTOUI_CPU_PROFILE` is set.
+pub async fn print_only(runs: usize, displays: usize) -> Result<(), BenchError> {
+    let app = autoui_e2e::app_server::AppServer::start().await;
+    let (mut frame, mut dom, mut returned) = (Samples::default(), Samples::default(), Samples::default());
+    let before = crate::machine::load_average();
+    let mut outcome = Ok(());
+    for run in 1..=runs {
+        println!("run {run} of {runs}: {displays} displays of a {ROWS}-row data-table");
+        outcome = display_only(&app.base_url(), displays, &mut frame, &mut dom, &mut returned).await;
+        if outcome.is_err() {
+            break;
+        }
+    }
+    app.stop().await;
+    outcome?;
+    println!("{ROWS}-row data-table displayed, call -> painted: {}", frame.show(1, "ms"));
+    println!("call -> in the DOM: {}; call -> result returned: {}", dom.show(1, "ms"), returned.show(1, "ms"));
+    println!("load average (1, 5, 15 min): {before} before, {} after", crate::machine::load_average());
+    Ok(())
+}
+
+async fn display_only(
+    base_url: &str,
+    displays: usize,
+    frame: &mut Samples,
+    dom: &mut Samples,
+    returned: &mut Samples,
+) -> Result<(), BenchError> {
+    let session = Session::open(base_url, "/").await?;
+    let outcome = async {
+        session.wait_for_tools().await?;
+        // As in the full bench: the app may load modules once it has painted, and the big table
+        // comes after smaller ones (the first table in a page also compiles the table's code).
+        session.idle(1_000).await?;
+        display::table(&session, 1_000).await?;
+        for shown in 0..displays {
+            display::clear(&session).await?;
+            if shown + 1 == displays {
+                session.start_profile().await?;
+            }
+            let timed = display::table(&session, ROWS).await?;
+            frame.push(timed.frame);
+            dom.push(timed.dom);
+            returned.push(timed.returned);
+        }
+        session.stop_profile().await
+    }
+    .await;
+    session.close().await;
+    outcome
+}
