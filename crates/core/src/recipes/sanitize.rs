@@ -16,24 +16,6 @@ use crate::provenance::{ImageSources, held_back_host};
 use crate::recipes::validate::{At, quote};
 use crate::weburl::{self, Refusal, Target};
 
-/// Keys (compared ignoring case, `_` and `-`) whose value is an image URL or a `{src}` object.
-const IMAGE_KEYS: &[&str] = &[
-    "src",
-    "image",
-    "avatar",
-    "photo",
-    "thumbnail",
-    "poster",
-    "icon",
-    "logo",
-    "cover",
-    "banner",
-    "background",
-];
-
-/// Keys whose value becomes a link's `href`.
-const LINK_KEYS: &[&str] = &["href"];
-
 /// Hosts that only serve placeholder or random pictures: an image from them never shows the data.
 const PLACEHOLDER_HOSTS: &[&str] = &[
     "placeholder.com",
@@ -212,9 +194,10 @@ enum Field {
     Link,
 }
 
-/// `avatar`, `Avatar`, `avatar_url` and `avatarSrc` are image fields; `href` is a link.
+/// `avatar`, `Avatar`, `avatar_url` and `avatarSrc` are image fields; `href` is a link. Keys are
+/// compared ignoring case, `_` and `-`.
 fn classify(key: &str) -> Option<Field> {
-    // Keys are compared in a stack buffer: this runs for every key of every row.
+    // Keys are compared as bytes in a stack buffer: this runs for every key of every row.
     const LONGEST: usize = 24;
     let mut buffer = [0u8; LONGEST];
     let mut len = 0;
@@ -222,19 +205,37 @@ fn classify(key: &str) -> Option<Field> {
         *buffer.get_mut(len)? = byte.to_ascii_lowercase();
         len += 1;
     }
-    // Only ASCII bytes were changed or removed, so the buffer is still UTF-8.
-    let loose = std::str::from_utf8(&buffer[..len]).ok()?;
-    let base = loose
-        .strip_suffix("url")
-        .or_else(|| loose.strip_suffix("src"))
-        .filter(|base| !base.is_empty());
-    if IMAGE_KEYS.contains(&loose) || base.is_some_and(|base| IMAGE_KEYS.contains(&base)) {
+    let loose = &buffer[..len];
+    // `avatarurl`, `avatarsrc`: the name before the suffix.
+    let base = match len.checked_sub(3).map(|cut| loose.split_at(cut)) {
+        Some((base, b"url" | b"src")) if !base.is_empty() => Some(base),
+        _ => None,
+    };
+    if is_image_key(loose) || base.is_some_and(is_image_key) {
         Some(Field::Image)
-    } else if LINK_KEYS.contains(&loose) {
+    } else if loose == b"href" {
         Some(Field::Link)
     } else {
         None
     }
+}
+
+/// Keys (lower case, without `_` and `-`) whose value is an image URL or a `{src}` object.
+fn is_image_key(loose: &[u8]) -> bool {
+    matches!(
+        loose,
+        b"src"
+            | b"image"
+            | b"avatar"
+            | b"photo"
+            | b"thumbnail"
+            | b"poster"
+            | b"icon"
+            | b"logo"
+            | b"cover"
+            | b"banner"
+            | b"background"
+    )
 }
 
 /// Accepts `https://host/...`, `http://host/...`, `data:image/...` and same-origin `/path`.
@@ -304,6 +305,30 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn image_and_link_keys_are_recognised_whatever_their_case_separators_and_suffix() {
+        let kind = |key: &str| match classify(key) {
+            Some(Field::Image) => "image",
+            Some(Field::Link) => "link",
+            None => "data",
+        };
+        for key in [
+            "src", "image", "Avatar", "avatar_url", "avatarSrc", "AVATAR-URL", "photo", "Photo_Src", "thumbnailUrl",
+            "poster", "icon", "logo", "cover_url", "banner", "background", "backgroundURL", "image-src", "ImageURL", "src_url",
+        ] {
+            assert_eq!(kind(key), "image", "{key}");
+        }
+        for key in ["href", "HREF", "h_ref", "hRef"] {
+            assert_eq!(kind(key), "link", "{key}");
+        }
+        for key in [
+            "", "url", "URL", "name", "page", "imageCaption", "srcset", "imgsrc", "link", "photographer", "icons",
+            "backgroundColor", "hrefs", "avatar_url_and_a_key_too_long_to_be_one", "photo\u{e9}",
+        ] {
+            assert_eq!(kind(key), "data", "{key}");
+        }
+    }
 
     #[test]
     fn absolute_web_data_image_and_same_origin_urls_are_kept() {
