@@ -187,21 +187,19 @@ impl Walker {
         let Some(schema) = schema.as_object() else {
             return;
         };
-        if type_fits(schema, value) == Some(false) {
+        let keywords = Keywords::of(schema);
+        if type_fits(keywords.kind, value) == Some(false) {
             self.convert(value, schema, &declared_types(schema));
         }
-        if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+        if let Some(options) = keywords.options {
             self.enum_case(value, options);
         }
         match value {
-            Value::Object(map) => self.object(map, schema),
-            Value::Array(items) => self.array(items, schema),
+            Value::Object(map) => self.object(map, &keywords),
+            Value::Array(items) => self.array(items, &keywords),
             _ => {}
         }
-        for keyword in ["anyOf", "oneOf"] {
-            let Some(branches) = schema.get(keyword).and_then(Value::as_array) else {
-                continue;
-            };
+        for branches in [keywords.any_of, keywords.one_of].into_iter().flatten() {
             if let Some(branch) = pick_branch(value, branches) {
                 let may_drop = self.may_drop;
                 self.may_drop = may_drop && candidates(value, branches) == 1;
@@ -281,33 +279,33 @@ impl Walker {
         }
     }
 
-    fn object(&mut self, map: &mut Map<String, Value>, schema: &Map<String, Value>) {
-        let properties = schema.get("properties").and_then(Value::as_object);
-        let required: Vec<&str> = schema
-            .get("required")
-            .and_then(Value::as_array)
+    fn object(&mut self, map: &mut Map<String, Value>, keywords: &Keywords<'_>) {
+        let properties = keywords.properties;
+        let required: Vec<&str> = keywords
+            .required
             .map(|keys| keys.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
+        let closed = keywords.additional == Some(&Value::Bool(false));
         if let (true, Some(properties)) = (closed, properties) {
             self.rename_keys(map, properties);
         }
         // Pattern-declared names would need the schema's regexes: such objects are left to validation.
-        if closed && self.may_drop && !schema.contains_key("patternProperties") {
+        if closed && self.may_drop && !keywords.pattern_properties {
             self.drop_unknown(map, properties);
         }
         if let Some(properties) = properties {
             self.remove_nulls(map, properties, &required);
         }
-        let additional = schema
-            .get("additionalProperties")
-            .filter(|additional| additional.is_object());
-        for (key, item) in map.iter_mut() {
-            if let Some(item_schema) = properties
-                .and_then(|properties| properties.get(key))
-                .or(additional)
-            {
-                self.at(key, |walker| walker.node(item, item_schema));
+        let additional = keywords.additional.filter(|additional| additional.is_object());
+        // An object whose fields have no schema (a data-table row) has nothing to walk.
+        if properties.is_some() || additional.is_some() {
+            for (key, item) in map.iter_mut() {
+                if let Some(item_schema) = properties
+                    .and_then(|properties| properties.get(key))
+                    .or(additional)
+                {
+                    self.at(key, |walker| walker.node(item, item_schema));
+                }
             }
         }
         for key in required {
@@ -394,9 +392,8 @@ impl Walker {
         }
     }
 
-    fn array(&mut self, items: &mut [Value], schema: &Map<String, Value>) {
-        let prefix = schema.get("prefixItems").and_then(Value::as_array);
-        let rest = schema.get("items");
+    fn array(&mut self, items: &mut [Value], keywords: &Keywords<'_>) {
+        let (prefix, rest) = (keywords.prefix_items, keywords.items);
         for (index, item) in items.iter_mut().enumerate() {
             if let Some(item_schema) = prefix.and_then(|prefix| prefix.get(index)).or(rest) {
                 let len = self.path.len();
@@ -418,6 +415,45 @@ fn converted(from: &Value, to: Value) -> (Value, Fix) {
     (to, fix)
 }
 
+/// The keywords the walk acts on, read in one pass over a schema object: this runs for every node of
+/// the data, and one pass over a schema's few keys costs less than a lookup per keyword.
+#[derive(Default)]
+struct Keywords<'s> {
+    kind: Option<&'s Value>,
+    options: Option<&'s [Value]>,
+    properties: Option<&'s Map<String, Value>>,
+    required: Option<&'s [Value]>,
+    additional: Option<&'s Value>,
+    pattern_properties: bool,
+    any_of: Option<&'s [Value]>,
+    one_of: Option<&'s [Value]>,
+    prefix_items: Option<&'s [Value]>,
+    items: Option<&'s Value>,
+}
+
+impl<'s> Keywords<'s> {
+    fn of(schema: &'s Map<String, Value>) -> Keywords<'s> {
+        let list = |value: &'s Value| value.as_array().map(Vec::as_slice);
+        let mut found = Keywords::default();
+        for (keyword, value) in schema {
+            match keyword.as_str() {
+                "type" => found.kind = Some(value),
+                "enum" => found.options = list(value),
+                "properties" => found.properties = value.as_object(),
+                "required" => found.required = list(value),
+                "additionalProperties" => found.additional = Some(value),
+                "patternProperties" => found.pattern_properties = true,
+                "anyOf" => found.any_of = list(value),
+                "oneOf" => found.one_of = list(value),
+                "prefixItems" => found.prefix_items = list(value),
+                "items" => found.items = Some(value),
+                _ => {}
+            }
+        }
+        found
+    }
+}
+
 /// The `type` keyword as a list; empty when the schema does not constrain the type.
 fn declared_types(schema: &Map<String, Value>) -> Vec<&str> {
     match schema.get("type") {
@@ -427,10 +463,10 @@ fn declared_types(schema: &Map<String, Value>) -> Vec<&str> {
     }
 }
 
-/// Whether `value` has a type the schema declares; `None` when it declares none. Allocation-free:
-/// this runs for every node of the data.
-fn type_fits(schema: &Map<String, Value>, value: &Value) -> Option<bool> {
-    match schema.get("type")? {
+/// Whether `value` has a type the schema's `type` keyword (`kind`) declares; `None` when it declares
+/// none. Allocation-free: this runs for every node of the data.
+fn type_fits(kind: Option<&Value>, value: &Value) -> Option<bool> {
+    match kind? {
         Value::String(kind) => Some(has_type(value, kind)),
         Value::Array(kinds) => Some(
             kinds
@@ -495,7 +531,7 @@ fn candidates(value: &Value, branches: &[Value]) -> usize {
     branches
         .iter()
         .filter(|branch| match branch {
-            Value::Object(branch) => type_fits(branch, value) != Some(false),
+            Value::Object(branch) => type_fits(branch.get("type"), value) != Some(false),
             Value::Bool(accepts) => *accepts,
             _ => false,
         })
