@@ -139,6 +139,22 @@ mod stages {
         let params = table_params();
         bencher.bench(|| validate::validate(validator, &recipe.schema, &params));
     }
+
+    /// The validator the app runs for the recipes' schemas (`jsonschema` stays out of its download).
+    #[divan::bench]
+    fn validate_subset_data_table_1000_rows(bencher: Bencher) {
+        struct NoPatterns;
+        impl validate::subset::Patterns for NoPatterns {
+            fn is_match(&self, _pattern: &str, _text: &str) -> Option<bool> {
+                None
+            }
+        }
+        let recipe = registry()
+            .get(WidgetKind::DataTable)
+            .expect("data-table recipe");
+        let params = table_params();
+        bencher.bench(|| validate::subset::validate(&recipe.schema, &params, &NoPatterns));
+    }
 }
 
 thread_local! {

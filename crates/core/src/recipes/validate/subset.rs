@@ -3,7 +3,7 @@
 //! messages) so the app need not ship `jsonschema` for them. [`supports`] says whether a schema stays
 //! within that subset; anything else goes to the full validator (`validate::compact`).
 //!
-//! The order follows `jsonschema`'s: cheap keywords first ([`ORDER`]), with its two fusions
+//! The order follows `jsonschema`'s: cheap keywords first ([`priority`]), with its two fusions
 //! (`additionalProperties` checking `properties` and, with a single name, `required`; an array's `items`
 //! checking `type`, `minItems` and `maxItems` first). `tests/validator_differential.rs` holds the two
 //! to the same answers.
@@ -19,31 +19,39 @@ pub trait Patterns {
     fn is_match(&self, pattern: &str, text: &str) -> Option<bool>;
 }
 
-/// The keywords that can fail, in the order `jsonschema` checks them (its `keyword_priority`).
-const ORDER: &[&str] = &[
-    "type",
-    "const",
-    "enum",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "minProperties",
-    "maxProperties",
-    "required",
-    "pattern",
-    "properties",
-    "additionalProperties",
-    "items",
-    "prefixItems",
-    "allOf",
-    "anyOf",
-    "oneOf",
-];
+/// How many keywords can fail (each has a [`priority`]).
+const FAILING: usize = 22;
+
+/// Where a keyword that can fail comes in the order `jsonschema` checks them (its
+/// `keyword_priority`); `None` for the others. One `match`, as it runs for every keyword of every
+/// schema node the data reaches.
+fn priority(keyword: &str) -> Option<usize> {
+    Some(match keyword {
+        "type" => 0,
+        "const" => 1,
+        "enum" => 2,
+        "minimum" => 3,
+        "maximum" => 4,
+        "exclusiveMinimum" => 5,
+        "exclusiveMaximum" => 6,
+        "minLength" => 7,
+        "maxLength" => 8,
+        "minItems" => 9,
+        "maxItems" => 10,
+        "minProperties" => 11,
+        "maxProperties" => 12,
+        "required" => 13,
+        "pattern" => 14,
+        "properties" => 15,
+        "additionalProperties" => 16,
+        "items" => 17,
+        "prefixItems" => 18,
+        "allOf" => 19,
+        "anyOf" => 20,
+        "oneOf" => 21,
+        _ => return None,
+    })
+}
 /// Keywords that never fail validation.
 const ANNOTATIONS: &[&str] = &["description", "title", "default", "examples", "$comment"];
 const TYPES: &[&str] = &["null", "boolean", "object", "array", "number", "string", "integer"];
@@ -132,7 +140,14 @@ impl Run<'_> {
         let closed = matches!(map.get("additionalProperties"), Some(Value::Bool(false) | Value::Object(_)));
         let fused_required = closed && required_fused(map);
         let array_shape = array_shape(map);
-        for (keyword, value) in ORDER.iter().filter_map(|keyword| Some((*keyword, map.get(*keyword)?))) {
+        // The schema's keywords that can fail, in priority order, from one pass over its keys.
+        let mut ordered: [Option<(&str, &Value)>; FAILING] = [None; FAILING];
+        for (keyword, value) in map {
+            if let Some(rank) = priority(keyword) {
+                ordered[rank] = Some((keyword.as_str(), value));
+            }
+        }
+        for (keyword, value) in ordered.into_iter().flatten() {
             match keyword {
                 "type" if array_shape => {}
                 "minItems" | "maxItems" if array_shape => {}
