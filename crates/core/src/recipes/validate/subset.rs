@@ -415,3 +415,56 @@ fn equal(left: &Value, right: &Value) -> bool {
 fn list(options: &[Value]) -> String {
     options.iter().map(Value::to_string).collect::<Vec<_>>().join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    struct Compiles;
+
+    impl Patterns for Compiles {
+        fn is_match(&self, _pattern: &str, _text: &str) -> Option<bool> {
+            Some(true)
+        }
+    }
+
+    #[test]
+    fn every_keyword_that_can_fail_is_supported_and_ranked_in_jsonschemas_order() {
+        let keywords = [
+            ("type", json!("string")),
+            ("const", json!(1)),
+            ("enum", json!([1])),
+            ("minimum", json!(1)),
+            ("maximum", json!(1)),
+            ("exclusiveMinimum", json!(1)),
+            ("exclusiveMaximum", json!(1)),
+            ("minLength", json!(1)),
+            ("maxLength", json!(1)),
+            ("minItems", json!(1)),
+            ("maxItems", json!(1)),
+            ("minProperties", json!(1)),
+            ("maxProperties", json!(1)),
+            ("required", json!(["a"])),
+            ("pattern", json!("^a")),
+            ("properties", json!({"a": {}})),
+            ("additionalProperties", json!(false)),
+            ("items", json!({})),
+            ("prefixItems", json!([{}])),
+            ("allOf", json!([{}])),
+            ("anyOf", json!([{}])),
+            ("oneOf", json!([{}])),
+        ];
+        let mut ranks = Vec::new();
+        for (keyword, value) in keywords {
+            let schema = Value::Object(Map::from_iter([(keyword.to_owned(), value)]));
+            assert!(supports(&schema, &Compiles), "{keyword}");
+            ranks.push(priority(keyword).unwrap_or_else(|| panic!("{keyword} has no priority")));
+        }
+        assert_eq!(ranks, (0..FAILING).collect::<Vec<_>>());
+        for annotation in ANNOTATIONS {
+            assert_eq!(priority(annotation), None, "{annotation}");
+        }
+    }
+}
