@@ -34,6 +34,14 @@ pub struct TableFigures {
     pub scroll_steps: Vec<usize>,
 }
 
+impl TableFigures {
+    fn record_display(&mut self, timed: &Timed) {
+        self.display_frame.push(timed.frame);
+        self.display_dom.push(timed.dom);
+        self.display_returned.push(timed.returned);
+    }
+}
+
 /// Scrolls the table's own scroller one viewport (less a row) at a time, the way a person paging
 /// down would, noting which rows were visible in their place; works for `arguments[1]` ms per call
 /// (the state stays in the page) so no call outlasts the WebDriver script timeout.
@@ -134,9 +142,7 @@ pub async fn measure(
             display::clear(session).await?;
         }
         let timed = display::table(session, ROWS).await?;
-        figures.display_frame.push(timed.frame);
-        figures.display_dom.push(timed.dom);
-        figures.display_returned.push(timed.returned);
+        figures.record_display(&timed);
     }
 
     let through = scroll_through(session).await?;
@@ -226,31 +232,29 @@ async fn scroll_through(session: &Session) -> Result<ScrollThrough, BenchError> 
 /// `displays` calls a run on an empty canvas, the last of them profiled when `AUTOUI_CPU_PROFILE` is set.
 pub async fn print_only(runs: usize, displays: usize) -> Result<(), BenchError> {
     let app = autoui_e2e::app_server::AppServer::start().await;
-    let (mut frame, mut dom, mut returned) = (Samples::default(), Samples::default(), Samples::default());
+    let mut figures = TableFigures::default();
     let before = crate::machine::load_average();
     let mut outcome = Ok(());
     for run in 1..=runs {
         println!("run {run} of {runs}: {displays} displays of a {ROWS}-row data-table");
-        outcome = display_only(&app.base_url(), displays, &mut frame, &mut dom, &mut returned).await;
+        outcome = display_only(&app.base_url(), displays, &mut figures).await;
         if outcome.is_err() {
             break;
         }
     }
     app.stop().await;
     outcome?;
-    println!("{ROWS}-row data-table displayed, call -> painted: {}", frame.show(1, "ms"));
-    println!("call -> in the DOM: {}; call -> result returned: {}", dom.show(1, "ms"), returned.show(1, "ms"));
+    println!("{ROWS}-row data-table displayed, call -> painted: {}", figures.display_frame.show(1, "ms"));
+    println!(
+        "call -> in the DOM: {}; call -> result returned: {}",
+        figures.display_dom.show(1, "ms"),
+        figures.display_returned.show(1, "ms")
+    );
     println!("load average (1, 5, 15 min): {before} before, {} after", crate::machine::load_average());
     Ok(())
 }
 
-async fn display_only(
-    base_url: &str,
-    displays: usize,
-    frame: &mut Samples,
-    dom: &mut Samples,
-    returned: &mut Samples,
-) -> Result<(), BenchError> {
+async fn display_only(base_url: &str, displays: usize, figures: &mut TableFigures) -> Result<(), BenchError> {
     let session = Session::open(base_url, "/").await?;
     let outcome = async {
         session.wait_for_tools().await?;
@@ -263,10 +267,7 @@ async fn display_only(
             if shown + 1 == displays {
                 session.start_profile().await?;
             }
-            let timed = display::table(&session, ROWS).await?;
-            frame.push(timed.frame);
-            dom.push(timed.dom);
-            returned.push(timed.returned);
+            figures.record_display(&display::table(&session, ROWS).await?);
         }
         session.stop_profile().await
     }
