@@ -152,11 +152,13 @@ fn chart_view(title: Option<String>, bars: Vec<Bar>) -> impl IntoView {
                     {labels}
                 </div>
             </div>
-            <table class="au-visually-hidden">
-                <caption>{caption}</caption>
-                <thead><tr><th scope="col">"Label"</th><th scope="col">"Value"</th></tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
+            <div class="au-visually-hidden">
+                <table>
+                    <caption>{caption}</caption>
+                    <thead><tr><th scope="col">"Label"</th><th scope="col">"Value"</th></tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
         </figure>
     }
 }

@@ -1,5 +1,6 @@
 //! The canvas by hand: widgets added from the gallery, moved with the keyboard, undone, restored
-//! after a reload, saved as a named dashboard, and shared read-only with another browser.
+//! after a reload, saved as a named dashboard, and shared read-only with another browser; text for
+//! screen readers that never gives a frame a scrollbar.
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::with_app;
@@ -85,7 +86,67 @@ async fn a_share_link_opens_the_same_dashboard_read_only_in_a_fresh_browser() {
         assert!(!page.is_displayed("[data-testid=widget-remove]").await, "a shared dashboard has no edit tools");
         page.click("[data-testid=make-copy]").await;
         page.find("[data-testid=widget-remove]").await;
-        let _ = json!({});
+    })
+    .await;
+}
+
+/// Every `.au-visually-hidden` element (text for screen readers) whose containing block is outside
+/// its nearest scrolling ancestor, in the elements `roots` selects: such an element
+/// still takes room in that outer block's scrollable area, so a frame grows a scrollbar for text
+/// nobody sees.
+const ESCAPED_HIDDEN_TEXT: &str = r#"
+    const escaped = [];
+    for (const root of document.querySelectorAll(arguments[0])) {
+        for (const hidden of root.querySelectorAll('.au-visually-hidden')) {
+            let scroller = hidden.parentElement;
+            const scrolls = (e) => /auto|scroll/.test(getComputedStyle(e).overflowX + getComputedStyle(e).overflowY);
+            while (scroller && !scrolls(scroller)) scroller = scroller.parentElement;
+            const block = hidden.offsetParent;
+            if (scroller && block && block !== scroller && !scroller.contains(block)) {
+                escaped.push(`${root.dataset.testid || root.dataset.widgetType}: "${hidden.textContent.slice(0, 40)}" in .${scroller.className}`);
+            }
+        }
+    }
+    return escaped;
+"#;
+
+/// Whether the element `css` selects scrolls (its content is taller or wider than its box).
+async fn scrolls(page: &autoui_e2e::page::Page, css: &str) -> bool {
+    page.eval(
+        "const e = document.querySelector(arguments[0]); return e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1;",
+        vec![json!(css)],
+    )
+    .await
+        == json!(true)
+}
+
+#[tokio::test]
+async fn text_for_screen_readers_never_gives_a_frame_a_scrollbar() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        page.find("[data-testid=gallery-item-trombinoscope]").await;
+        // The bar chart's table of values, and the data-table's words for empty and true/false cells.
+        for kind in ["chart", "data-table"] {
+            assert!(
+                !scrolls(&page, &format!("[data-testid=gallery-item-{kind}] .au-gallery-page__widget")).await,
+                "the gallery's {kind} example fits its frame"
+            );
+        }
+        let escaped = page.eval(ESCAPED_HIDDEN_TEXT, vec![json!("[data-testid^=gallery-item-]")]).await;
+        assert_eq!(escaped, json!([]), "hidden text outside the box that scrolls it, in the gallery");
+
+        page.click("[data-testid=gallery-add-chart]").await;
+        page.click("[data-testid=gallery-add-data-table]").await;
+        page.open("/#/").await;
+        for kind in ["chart", "data-table"] {
+            page.find(&format!("[data-widget-type={kind}] .au-frame__body")).await;
+            assert!(
+                !scrolls(&page, &format!("[data-widget-type={kind}] .au-frame__body")).await,
+                "the {kind} widget fits its frame on the canvas"
+            );
+        }
+        let escaped = page.eval(ESCAPED_HIDDEN_TEXT, vec![json!("[data-testid=widget]")]).await;
+        assert_eq!(escaped, json!([]), "hidden text outside the box that scrolls it, on the canvas");
     })
     .await;
 }
