@@ -2,7 +2,7 @@
 //! re-renders only that widget. Every change, from the agent, the user or another agent, goes
 //! through [`CanvasCtx::apply`] (also reachable as the core's `CanvasPort`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use autoui_core::binding::source::Binding;
@@ -94,6 +94,9 @@ pub struct CanvasCtx {
     /// What to do before a block's widget goes, by block (an MCP Apps view is asked to tear down
     /// first), with the token of the component that registered it.
     before_removal: StoredValue<Vec<BeforeRemoval>, LocalStorage>,
+    /// Blocks added at their kind's default size in this page and not shown yet: their frame grows
+    /// them to their content when it first shows them (`ui::widget_frame`).
+    unfitted: StoredValue<HashSet<BlockId>>,
 }
 
 /// Where a canvas the person has not made their own came from. Its widgets cannot start an agent
@@ -121,6 +124,7 @@ impl CanvasCtx {
             following: RwSignal::new(false),
             foreign: RwSignal::new(None),
             before_removal: StoredValue::new_local(Vec::new()),
+            unfitted: StoredValue::new(HashSet::new()),
         }
     }
 
@@ -191,13 +195,27 @@ impl CanvasCtx {
             return Err(CanvasError::EditedInAnotherTab);
         }
         let now = js_sys::Date::now();
+        let default_size = match &op {
+            Op::Add { id, layout: None, .. } => Some(id.clone()),
+            _ => None,
+        };
         // The store lives as long as the app's root owner, which outlives every handle.
         let applied = self
             .store
             .try_update_value(|store| store.apply(op, &origin, now))
             .expect("the canvas store outlives its handles")?;
+        if let Some(id) = default_size {
+            self.unfitted.update_value(|unfitted| {
+                unfitted.insert(id);
+            });
+        }
         self.sync(&applied);
         Ok(applied)
+    }
+
+    /// Whether block `id` was added at its kind's default size and not shown since (true once).
+    pub fn take_unfitted(&self, id: &BlockId) -> bool {
+        self.unfitted.try_update_value(|unfitted| unfitted.remove(id)).unwrap_or(false)
     }
 
     pub fn undo(&self) {
@@ -271,6 +289,11 @@ impl CanvasCtx {
         for (_, _, hook) in due.unwrap_or_else(Vec::new) {
             hook();
         }
+        self.unfitted.update_value(|unfitted| {
+            for id in &applied.removed {
+                unfitted.remove(id);
+            }
+        });
         self.cells.update_value(|cells| {
             for id in &applied.removed {
                 cells.remove(id);

@@ -1,7 +1,8 @@
 //! The frame around one widget on the canvas: grid placement, a header to drag it by, a corner to
 //! resize it, keyboard moves (arrows) and resizes (Shift+arrows), and a toolbar (a bound widget's
 //! source, duplicate, export, remove) with the provenance badge. Every change is an `Op` applied by
-//! the user. The source editor comes with the engine chunk (`ui::source_editor`).
+//! the user. The source editor comes with the engine chunk (`ui::source_editor`). A widget placed at
+//! its kind's default size grows, when first shown, to show its content whole (up to [`FIT_ROWS`]).
 
 use std::sync::Arc;
 
@@ -22,7 +23,8 @@ use crate::state::refresh::use_refresh;
 use crate::ui::export::ExportMenu;
 use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::events::use_widget_events;
-use crate::ui::views::render_widget;
+use crate::deferred::Status;
+use crate::ui::views::{render_widget, views};
 use crate::widgets::WidgetProps;
 
 /// Pixel size of one grid step, measured from the canvas grid when a drag starts.
@@ -84,6 +86,44 @@ pub fn provenance_label(origin: &Origin) -> String {
     }
 }
 
+/// How tall (in grid rows) a frame may grow to show its content when first shown; past that it scrolls.
+const FIT_ROWS: u32 = 8;
+
+/// Once the widget's code has come and the browser has laid the widget out, makes block `id` as many
+/// rows taller as its content overflows its frame's body, up to [`FIT_ROWS`] rows in all. On narrow
+/// screens frames already take their content's height (the grid's rows are `auto`): nothing to do.
+fn fit_when_shown(canvas: CanvasCtx, id: BlockId, layout: impl Fn() -> Layout + Send + Sync + 'static, body: NodeRef<leptos::html::Div>) {
+    Effect::new(move |scheduled: Option<bool>| {
+        if scheduled == Some(true) || !matches!(views().status(), Status::Ready(_)) {
+            return scheduled.unwrap_or(false);
+        }
+        let id = id.clone();
+        let h = layout().h;
+        // After this frame's layout, when the widget's content has its height.
+        request_animation_frame(move || {
+            let Some(body) = body.get_untracked() else { return };
+            if let Some(rows) = rows_to_show(&body, h) {
+                apply(canvas, Op::Fit { id, h: rows });
+            }
+        });
+        true
+    });
+}
+
+/// The rows a frame `h` rows tall needs for `body`'s content to fit (at most [`FIT_ROWS`]), if more.
+fn rows_to_show(body: &web_sys::HtmlElement, h: u32) -> Option<u32> {
+    let overflow = body.scroll_height() - body.client_height();
+    if overflow <= 1 {
+        return None;
+    }
+    let grid = window().get_computed_style(&body.closest(".au-canvas__grid").ok()??).ok()??;
+    let pixels = |property: &str| grid.get_property_value(property).ok()?.strip_suffix("px")?.parse::<f64>().ok();
+    let pitch = pixels("grid-auto-rows")? + pixels("row-gap").unwrap_or(0.0);
+    let more = (f64::from(overflow) / pitch).ceil() as u32;
+    let rows = (h + more).min(FIT_ROWS.max(h));
+    (rows > h).then_some(rows)
+}
+
 fn apply(canvas: CanvasCtx, op: Op) {
     if let Err(error) = canvas.apply(op, Origin::User) {
         leptos::logging::warn!("canvas change refused: {error}");
@@ -100,6 +140,11 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
     let data = cell.data.clone();
     let preview = RwSignal::new(None::<Layout>);
     let gesture = StoredValue::new(None::<Gesture>);
+    let body = NodeRef::<leptos::html::Div>::new();
+    if canvas.take_unfitted(&id) && !read_only.get_untracked() {
+        let frame = frame.clone();
+        fit_when_shown(canvas, id.clone(), move || frame.with_untracked(|f| f.layout), body);
+    }
 
     let layout = {
         let frame = frame.clone();
@@ -327,7 +372,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
             </header>
             // Focusable, so a keyboard user can scroll a widget taller than its cell (arrow keys
             // here scroll; on the frame itself they move it).
-            <div class="au-frame__body" tabindex="0" role="region" aria-label=content_label>{render_widget(kind, props)}</div>
+            <div class="au-frame__body" tabindex="0" role="region" aria-label=content_label node_ref=body>{render_widget(kind, props)}</div>
             <Show when=move || !read_only.get()>{source_editor.clone()}</Show>
             <Show when=move || !read_only.get()>
                 <div class="au-frame__resize" aria-hidden="true" title="Drag to resize"

@@ -402,3 +402,24 @@ fn a_restored_session_starts_with_nothing_to_undo() {
     assert!(!store.history().can_undo());
     assert_eq!(store.canvas().len(), 1);
 }
+
+#[test]
+fn a_fit_is_neither_a_step_to_undo_nor_news_for_the_agent() {
+    let mut store = store_with_two_blocks();
+    store.mark();
+    store.apply(Op::Fit { id: id("w_a"), h: 4 }, &Origin::User, 3.0).unwrap();
+    assert_eq!(store.canvas().get(&id("w_a")).unwrap().layout.h, 4);
+    assert_eq!(store.changes_since_mark(), None, "the agent is not told the app made a widget taller");
+
+    // Undo takes back the last add, not the fit, and the fitted block stays as tall (the state it
+    // goes back to was saved before the fit); redo keeps it so too.
+    store.undo(&Origin::User).unwrap();
+    assert!(store.canvas().get(&id("w_b")).is_none(), "undo took back the last add");
+    assert_eq!(store.canvas().get(&id("w_a")).unwrap().layout.h, 4, "the fit outlives an undo");
+    store.redo(&Origin::User).unwrap();
+    assert!(store.canvas().get(&id("w_b")).is_some());
+    assert_eq!(store.canvas().get(&id("w_a")).unwrap().layout.h, 4, "and a redo");
+    store.undo(&Origin::User).unwrap();
+    store.undo(&Origin::User).unwrap();
+    assert!(store.canvas().get(&id("w_a")).is_none(), "undoing its add still takes the block away");
+}

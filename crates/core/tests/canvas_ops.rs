@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use autoui_core::canvas::layout;
-use autoui_core::canvas::model::{Canvas, Layout, merge_data};
+use autoui_core::canvas::model::{Canvas, Layout, MAX_BLOCK_ROWS, merge_data};
 use autoui_core::canvas::op::{CanvasError, Op};
 use autoui_core::canvas::style::Style;
 use autoui_core::ids::{BlockId, CallId};
@@ -521,4 +521,29 @@ fn ops_travel_as_tagged_json() {
         json!({ "op": "add", "id": "w_b", "kind": "stat-card", "data": {} })
     );
     assert_eq!(serde_json::from_value::<Op>(value).unwrap(), add);
+}
+
+#[test]
+fn fit_only_makes_a_block_taller_and_pushes_the_blocks_below_down() {
+    let mut canvas = Canvas::new();
+    add(&mut canvas, "w_tags", WidgetKind::Tags, None);
+    add(&mut canvas, "w_below", WidgetKind::Stat, Some(at(0, 1, 3, 2)));
+    assert_eq!(place(&canvas, "w_tags"), (0, 0, 4, 1));
+
+    let grow = Op::Fit { id: id("w_tags"), h: 2 };
+    canvas.apply(grow, &Origin::User, 2.0).unwrap();
+    assert_eq!(place(&canvas, "w_tags"), (0, 0, 4, 2), "two rows, so its tags show whole");
+    assert_eq!(place(&canvas, "w_below"), (0, 2, 3, 2), "the block under it moved down a row");
+
+    let shrink = Op::Fit { id: id("w_tags"), h: 1 };
+    let applied = canvas.apply(shrink, &Origin::User, 3.0).unwrap();
+    assert!(applied.is_empty(), "a fit never makes a block shorter");
+    assert_eq!(place(&canvas, "w_tags"), (0, 0, 4, 2));
+
+    let beyond = Op::Fit { id: id("w_tags"), h: 500 };
+    canvas.apply(beyond, &Origin::User, 4.0).unwrap();
+    assert_eq!(place(&canvas, "w_tags").3, MAX_BLOCK_ROWS, "no taller than any block may be");
+
+    let unknown = Op::Fit { id: id("w_gone"), h: 3 };
+    assert!(matches!(canvas.apply(unknown, &Origin::User, 5.0), Err(CanvasError::UnknownBlock { .. })));
 }

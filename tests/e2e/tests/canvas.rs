@@ -1,6 +1,7 @@
 //! The canvas by hand: widgets added from the gallery, moved with the keyboard, undone, restored
-//! after a reload, saved as a named dashboard, and shared read-only with another browser; text for
-//! screen readers that never gives a frame a scrollbar.
+//! after a reload, saved as a named dashboard, and shared read-only with another browser; a widget
+//! placed at its default size grown to show its content; text for screen readers that never gives a
+//! frame a scrollbar.
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::with_app;
@@ -147,6 +148,64 @@ async fn text_for_screen_readers_never_gives_a_frame_a_scrollbar() {
         }
         let escaped = page.eval(ESCAPED_HIDDEN_TEXT, vec![json!("[data-testid=widget]")]).await;
         assert_eq!(escaped, json!([]), "hidden text outside the box that scrolls it, on the canvas");
+    })
+    .await;
+}
+
+/// The rows the frame of the widget `kind` spans on the canvas grid (its placement style).
+async fn rows_of(page: &autoui_e2e::page::Page, kind: &str) -> u64 {
+    let rows = page
+        .eval(
+            "return Number(/grid-row: \\d+ \\/ span (\\d+)/.exec(document.querySelector(arguments[0]).getAttribute('style'))[1]);",
+            vec![json!(format!("[data-widget-type={kind}]"))],
+        )
+        .await;
+    rows.as_u64().unwrap_or_else(|| panic!("the {kind} frame's rows: {rows}"))
+}
+
+#[tokio::test]
+async fn a_widget_added_at_its_default_size_grows_to_show_its_content_once() {
+    // The gallery's examples of these overflow their kind's default size on a wide screen: two rows
+    // of buttons, two lines of tags, a title, fields and a footer, a long timeline.
+    const KINDS: [&str; 4] = ["actions", "tags", "kv", "timeline"];
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        for kind in KINDS {
+            page.click(&format!("[data-testid=gallery-add-{kind}]")).await;
+        }
+        page.open("/#/").await;
+        for kind in KINDS {
+            let body = format!("[data-widget-type={kind}] .au-frame__body");
+            page.find(&body).await;
+            page.wait_until(
+                &format!("the {kind} widget shows its content without a scrollbar"),
+                &format!("const e = document.querySelector({body:?}); return !!e.firstElementChild && e.scrollHeight <= e.clientHeight + 1;"),
+            )
+            .await;
+        }
+        let tags = rows_of(&page, "tags").await;
+        assert!(tags > 1, "the tags widget grew past its default single row: {tags} rows");
+
+        // A person's undo takes back the last widget added, not a fit; the grown sizes are saved.
+        page.click("[data-testid=undo]").await;
+        page.wait_until_gone("[data-widget-type=timeline]").await;
+        assert_eq!(page.count("[data-testid=widget]").await, 3);
+        assert_eq!(rows_of(&page, "tags").await, tags, "undoing the last add leaves the others as grown");
+        page.reload().await;
+        page.find("[data-widget-type=kv] .au-frame__body").await;
+        assert_eq!(rows_of(&page, "tags").await, tags, "the grown size is saved");
+
+        // A person's own size is theirs: a widget shrunk to one row stays so, scrollbar and all.
+        page.eval("document.querySelector('[data-widget-type=tags]').focus()", vec![]).await;
+        let frame = page.find("[data-widget-type=tags]").await;
+        for _ in 1..tags {
+            frame.send_keys("\u{e008}\u{e013}\u{e000}").await.expect("press Shift+ArrowUp");
+        }
+        page.wait_until("the tags widget is one row tall", "return /span 1;/.test(document.querySelector('[data-widget-type=tags]').getAttribute('style'));").await;
+        page.reload().await;
+        page.find("[data-widget-type=tags] .au-frame__body").await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(rows_of(&page, "tags").await, 1, "a size the person chose is not fitted again");
     })
     .await;
 }

@@ -12,6 +12,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::canvas::model::{Block, Canvas};
+use crate::canvas::op::Op;
+use crate::ids::BlockId;
+use crate::tool::Origin;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HistoryLimits {
@@ -84,6 +87,15 @@ impl History {
             .push_back(Step::new(current.clone(), &step.canvas));
         self.enforce_limits();
         Some(step.canvas)
+    }
+
+    /// Makes block `id` at least `h` rows tall in every state it can go back or forward to, so
+    /// undoing something else does not undo a fit ([`Op::Fit`]).
+    pub fn fit(&mut self, id: &BlockId, h: u32, now_ms: f64) {
+        for step in self.undo.iter_mut().chain(self.redo.iter_mut()) {
+            // A state without the block has nothing to fit.
+            let _ = step.canvas.apply(Op::Fit { id: id.clone(), h }, &Origin::User, now_ms);
+        }
     }
 
     pub fn can_undo(&self) -> bool {

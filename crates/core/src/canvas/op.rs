@@ -47,6 +47,13 @@ pub enum Op {
         w: u32,
         h: u32,
     },
+    /// Makes a block taller so its content shows whole, when the app first shows a block placed at
+    /// its kind's default size (`ui::widget_frame`): never shorter, and like a refresh neither a step
+    /// to undo nor a change to tell the agent.
+    Fit {
+        id: BlockId,
+        h: u32,
+    },
     /// Replaces a block's style (already sanitised).
     Style {
         id: BlockId,
@@ -84,6 +91,7 @@ impl Op {
             | Op::Update { id, .. }
             | Op::Move { id, .. }
             | Op::Resize { id, .. }
+            | Op::Fit { id, .. }
             | Op::Style { id, .. }
             | Op::Bind { id, .. }
             | Op::Refreshed { id, .. }
@@ -204,6 +212,11 @@ impl Canvas {
                     },
                     max_y,
                 );
+            }),
+            Op::Fit { id, h } => self.edit(&id, now_ms, |block, max_y| {
+                if h > block.layout.h {
+                    block.layout = layout::clamp(Layout { h, ..block.layout }, max_y);
+                }
             }),
             Op::Style { id, style } => self.edit(&id, now_ms, |block, _| block.style = style),
             Op::Bind { id, binding } => self.edit(&id, now_ms, |block, _| block.binding = binding),

@@ -45,11 +45,21 @@ impl CanvasStore {
                 target: other.target().cloned(),
             },
         };
-        // A refresh is the data's own news, nobody's edit: not a step to undo, nothing to tell the agent.
-        let refresh = matches!(op, Op::Refreshed { .. });
+        // A refresh is the data's own news and a fit the app's own tidying, nobody's edit: not a step
+        // to undo, nothing to tell the agent.
+        let not_an_edit = matches!(op, Op::Refreshed { .. } | Op::Fit { .. });
+        let fit = match &op {
+            Op::Fit { id, h } => Some((id.clone(), *h)),
+            _ => None,
+        };
         let before = self.canvas.clone();
         let applied = self.canvas.apply(op, origin, now_ms)?;
-        if !applied.is_empty() && !refresh {
+        if let Some((id, h)) = fit
+            && !applied.is_empty()
+        {
+            self.history.fit(&id, h, now_ms);
+        }
+        if !applied.is_empty() && !not_an_edit {
             self.after_change(before, &applied, origin, &cause);
         }
         Ok(applied)
