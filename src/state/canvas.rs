@@ -2,7 +2,7 @@
 //! re-renders only that widget. Every change, from the agent, the user or another agent, goes
 //! through [`CanvasCtx::apply`] (also reachable as the core's `CanvasPort`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use autoui_core::binding::source::Binding;
@@ -95,8 +95,8 @@ pub struct CanvasCtx {
     /// first), with the token of the component that registered it.
     before_removal: StoredValue<Vec<BeforeRemoval>, LocalStorage>,
     /// Blocks added at their kind's default size in this page and not shown yet: their frame grows
-    /// them to their content when it first shows them (`ui::widget_frame`).
-    unfitted: StoredValue<HashSet<BlockId>>,
+    /// them to their content when it first shows them (`ui::widget_frame`). A few at most: a list.
+    unfitted: StoredValue<Vec<BlockId>>,
 }
 
 /// Where a canvas the person has not made their own came from. Its widgets cannot start an agent
@@ -124,7 +124,7 @@ impl CanvasCtx {
             following: RwSignal::new(false),
             foreign: RwSignal::new(None),
             before_removal: StoredValue::new_local(Vec::new()),
-            unfitted: StoredValue::new(HashSet::new()),
+            unfitted: StoredValue::new(Vec::new()),
         }
     }
 
@@ -205,9 +205,7 @@ impl CanvasCtx {
             .try_update_value(|store| store.apply(op, &origin, now))
             .expect("the canvas store outlives its handles")?;
         if let Some(id) = default_size {
-            self.unfitted.update_value(|unfitted| {
-                unfitted.insert(id);
-            });
+            self.unfitted.update_value(|unfitted| unfitted.push(id));
         }
         self.sync(&applied);
         Ok(applied)
@@ -215,7 +213,12 @@ impl CanvasCtx {
 
     /// Whether block `id` was added at its kind's default size and not shown since (true once).
     pub fn take_unfitted(&self, id: &BlockId) -> bool {
-        self.unfitted.try_update_value(|unfitted| unfitted.remove(id)).unwrap_or(false)
+        let taken = self.unfitted.try_update_value(|unfitted| {
+            let before = unfitted.len();
+            unfitted.retain(|unfitted| unfitted != id);
+            unfitted.len() < before
+        });
+        taken.unwrap_or(false)
     }
 
     pub fn undo(&self) {
@@ -289,11 +292,7 @@ impl CanvasCtx {
         for (_, _, hook) in due.unwrap_or_else(Vec::new) {
             hook();
         }
-        self.unfitted.update_value(|unfitted| {
-            for id in &applied.removed {
-                unfitted.remove(id);
-            }
-        });
+        self.unfitted.update_value(|unfitted| unfitted.retain(|id| !applied.removed.contains(id)));
         self.cells.update_value(|cells| {
             for id in &applied.removed {
                 cells.remove(id);
