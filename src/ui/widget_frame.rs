@@ -17,13 +17,13 @@ use serde_json::Value;
 use web_sys::{KeyboardEvent, PointerEvent};
 
 use crate::adapters::clock::{BrowserRandom, local_time};
+use crate::deferred::Status;
 use crate::state::canvas::{BlockCell, CanvasCtx, use_canvas};
 use crate::state::engine::use_engine;
 use crate::state::refresh::use_refresh;
 use crate::ui::export::ExportMenu;
 use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::events::use_widget_events;
-use crate::deferred::Status;
 use crate::ui::views::{render_widget, views};
 use crate::widgets::WidgetProps;
 
@@ -34,17 +34,22 @@ struct GridStep {
     y: f64,
 }
 
+/// The computed style and width of the canvas grid that holds `from`.
+fn grid_of(from: &web_sys::Element) -> Option<(web_sys::CssStyleDeclaration, f64)> {
+    let grid = from.closest(".au-canvas__grid").ok()??;
+    let style = window().get_computed_style(&grid).ok()??;
+    Some((style, grid.get_bounding_client_rect().width()))
+}
+
+/// A computed length in pixels; `None` for anything else (`auto`).
+fn pixels(style: &web_sys::CssStyleDeclaration, property: &str) -> Option<f64> {
+    style.get_property_value(property).ok()?.trim().strip_suffix("px")?.parse().ok()
+}
+
 fn grid_step(from: &web_sys::Element) -> GridStep {
-    let grid = from.closest(".au-canvas__grid").ok().flatten();
-    let width = grid.as_ref().map(|g| g.get_bounding_client_rect().width()).unwrap_or(1200.0);
-    let style = grid.and_then(|g| window().get_computed_style(&g).ok().flatten());
-    let px = |name: &str, fallback: f64| {
-        style
-            .as_ref()
-            .and_then(|s| s.get_property_value(name).ok())
-            .and_then(|v| v.trim().trim_end_matches("px").parse::<f64>().ok())
-            .unwrap_or(fallback)
-    };
+    let grid = grid_of(from);
+    let px = |name: &str, fallback: f64| grid.as_ref().and_then(|(style, _)| pixels(style, name)).unwrap_or(fallback);
+    let width = grid.as_ref().map_or(1200.0, |&(_, width)| width);
     let gap = px("column-gap", 12.0);
     let row = px("grid-auto-rows", 56.0);
     let column = (width - gap * 11.0) / 12.0;
@@ -99,7 +104,8 @@ fn fit_when_shown(canvas: CanvasCtx, id: BlockId, layout: impl Fn() -> Layout + 
         }
         let id = id.clone();
         let h = layout().h;
-        // After this frame's layout, when the widget's content has its height.
+        // In the next frame, once the widget is in the page: reading its height lays out what that
+        // frame would lay out anyway.
         request_animation_frame(move || {
             let Some(body) = body.get_untracked() else { return };
             if let Some(rows) = rows_to_show(&body, h) {
@@ -116,9 +122,8 @@ fn rows_to_show(body: &web_sys::HtmlElement, h: u32) -> Option<u32> {
     if overflow <= 1 {
         return None;
     }
-    let grid = window().get_computed_style(&body.closest(".au-canvas__grid").ok()??).ok()??;
-    let pixels = |property: &str| grid.get_property_value(property).ok()?.strip_suffix("px")?.parse::<f64>().ok();
-    let pitch = pixels("grid-auto-rows")? + pixels("row-gap").unwrap_or(0.0);
+    let (grid, _) = grid_of(body)?;
+    let pitch = pixels(&grid, "grid-auto-rows")? + pixels(&grid, "row-gap").unwrap_or(0.0);
     let more = (f64::from(overflow) / pitch).ceil() as u32;
     let rows = (h + more).min(FIT_ROWS.max(h));
     (rows > h).then_some(rows)

@@ -201,7 +201,7 @@ async fn a_widget_added_at_its_default_size_grows_to_show_its_content_once() {
         for _ in 1..tags {
             frame.send_keys("\u{e008}\u{e013}\u{e000}").await.expect("press Shift+ArrowUp");
         }
-        page.wait_until("the tags widget is one row tall", "return /span 1;/.test(document.querySelector('[data-widget-type=tags]').getAttribute('style'));").await;
+        page.wait_until("the tags widget is one row tall", "return /grid-row: \\d+ \\/ span 1;/.test(document.querySelector('[data-widget-type=tags]').getAttribute('style'));").await;
         page.reload().await;
         page.find("[data-widget-type=tags] .au-frame__body").await;
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
