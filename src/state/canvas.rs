@@ -94,8 +94,9 @@ pub struct CanvasCtx {
     /// What to do before a block's widget goes, by block (an MCP Apps view is asked to tear down
     /// first), with the token of the component that registered it.
     before_removal: StoredValue<Vec<BeforeRemoval>, LocalStorage>,
-    /// Blocks added at their kind's default size in this page and not shown yet: their frame grows
-    /// them to their content when it first shows them (`ui::widget_frame`). A few at most: a list.
+    /// Blocks added at their kind's default size in this page and not fitted yet: their frame grows
+    /// them to their content when it first shows them (`ui::widget_frame`), unless somebody sizes
+    /// them first. A few at most: a list.
     unfitted: StoredValue<Vec<BlockId>>,
 }
 
@@ -195,30 +196,40 @@ impl CanvasCtx {
             return Err(CanvasError::EditedInAnotherTab);
         }
         let now = js_sys::Date::now();
-        let default_size = match &op {
-            Op::Add { id, layout: None, .. } => Some(id.clone()),
-            _ => None,
-        };
+        // A block added at its default size waits for its fit, unless somebody sizes it first.
+        let added_at_default_size = matches!(op, Op::Add { layout: None, .. });
+        let resized = matches!(op, Op::Resize { .. });
+        let target = op.target().cloned();
         // The store lives as long as the app's root owner, which outlives every handle.
         let applied = self
             .store
             .try_update_value(|store| store.apply(op, &origin, now))
             .expect("the canvas store outlives its handles")?;
-        if let Some(id) = default_size {
-            self.unfitted.update_value(|unfitted| unfitted.push(id));
+        if let Some(id) = target {
+            if added_at_default_size {
+                self.unfitted.update_value(|unfitted| unfitted.push(id));
+            } else if resized {
+                self.end_fit(&id);
+            }
         }
         self.sync(&applied);
         Ok(applied)
     }
 
-    /// Whether block `id` was added at its kind's default size and not shown since (true once).
-    pub fn take_unfitted(&self, id: &BlockId) -> bool {
-        let taken = self.unfitted.try_update_value(|unfitted| {
+    /// Whether block `id` waits for its fit: added at its kind's default size in this page, and
+    /// neither fitted nor sized by anybody since.
+    pub fn awaits_fit(&self, id: &BlockId) -> bool {
+        self.unfitted.with_value(|unfitted| unfitted.contains(id))
+    }
+
+    /// Ends block `id`'s wait for its fit; whether it was still waiting.
+    pub fn end_fit(&self, id: &BlockId) -> bool {
+        let waited = self.unfitted.try_update_value(|unfitted| {
             let before = unfitted.len();
             unfitted.retain(|unfitted| unfitted != id);
             unfitted.len() < before
         });
-        taken.unwrap_or(false)
+        waited.unwrap_or(false)
     }
 
     pub fn undo(&self) {

@@ -95,20 +95,23 @@ pub fn provenance_label(origin: &Origin) -> String {
 const FIT_ROWS: u32 = 8;
 
 /// Once the widget's code has come and the browser has laid the widget out, makes block `id` as many
-/// rows taller as its content overflows its frame's body, up to [`FIT_ROWS`] rows in all. On narrow
-/// screens frames already take their content's height (the grid's rows are `auto`): nothing to do.
-fn fit_when_shown(canvas: CanvasCtx, id: BlockId, layout: impl Fn() -> Layout + Send + Sync + 'static, body: NodeRef<leptos::html::Div>) {
+/// rows taller as its content overflows its frame's body, up to [`FIT_ROWS`] rows in all, unless
+/// somebody has sized it meanwhile. On narrow screens frames already take their content's height
+/// (the grid's rows are `auto`): nothing to do.
+fn fit_when_shown(canvas: CanvasCtx, id: BlockId, layout: impl Fn() -> Layout + Clone + 'static, body: NodeRef<leptos::html::Div>) {
     Effect::new(move |scheduled: Option<bool>| {
         if scheduled == Some(true) || !matches!(views().status(), Status::Ready(_)) {
             return scheduled.unwrap_or(false);
         }
-        let id = id.clone();
-        let h = layout().h;
+        let (id, layout) = (id.clone(), layout.clone());
         // In the next frame, once the widget is in the page: reading its height lays out what that
         // frame would lay out anyway.
         request_animation_frame(move || {
             let Some(body) = body.get_untracked() else { return };
-            if let Some(rows) = rows_to_show(&body, h) {
+            if !canvas.end_fit(&id) {
+                return;
+            }
+            if let Some(rows) = rows_to_show(&body, layout().h) {
                 apply(canvas, Op::Fit { id, h: rows });
             }
         });
@@ -146,7 +149,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
     let preview = RwSignal::new(None::<Layout>);
     let gesture = StoredValue::new(None::<Gesture>);
     let body = NodeRef::<leptos::html::Div>::new();
-    if canvas.take_unfitted(&id) && !read_only.get_untracked() {
+    if canvas.awaits_fit(&id) && !read_only.get_untracked() {
         let frame = frame.clone();
         fit_when_shown(canvas, id.clone(), move || frame.with_untracked(|f| f.layout), body);
     }

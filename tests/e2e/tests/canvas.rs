@@ -209,3 +209,34 @@ async fn a_widget_added_at_its_default_size_grows_to_show_its_content_once() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_widget_sized_right_after_it_is_added_keeps_that_size() {
+    // Another agent adds a tags widget (two lines of tags at its default single row) and at once
+    // makes it one row tall: the fit, which comes when the frame first shows it, must not undo that.
+    const ADD_THEN_SIZE: &str = r#"
+const done = arguments[arguments.length - 1];
+const call = (name, input) => document.modelContext.executeTool(name, input).then((text) => JSON.parse(text));
+const attempt = async (left) => {
+  try {
+    const shown = await call('widget_display', { name: 'tags', params: { label: 'Topics', tags: ['energy', 'climate', 'housing', 'transport', 'agriculture', 'budget', 'health', 'defence'] } });
+    const id = shown.structuredContent.id;
+    await call('canvas', { action: 'resize', id, params: { height: 1 } });
+    done(id);
+  } catch (error) {
+    if (left > 0) setTimeout(() => attempt(left - 1), 100);
+    else done(String(error));
+  }
+};
+attempt(100);"#;
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/").await;
+        let id = page.eval_async(ADD_THEN_SIZE, vec![]).await;
+        assert!(id.as_str().is_some_and(|id| id.starts_with("w_")), "the widget was added and sized: {id}");
+        page.find("[data-widget-type=tags] .au-tags").await;
+        // Past the frames in which a fit would have come.
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(rows_of(&page, "tags").await, 1, "the size the agent gave stays");
+    })
+    .await;
+}
