@@ -47,11 +47,11 @@ impl CanvasStore {
         };
         // A refresh is the data's own news and a fit the app's own tidying, nobody's edit: not a step
         // to undo, nothing to tell the agent.
-        let not_an_edit = matches!(op, Op::Refreshed { .. } | Op::Fit { .. });
         let fit = match &op {
             Op::Fit { id, h } => Some((id.clone(), *h)),
             _ => None,
         };
+        let not_an_edit = fit.is_some() || matches!(op, Op::Refreshed { .. });
         let before = self.canvas.clone();
         let applied = self.canvas.apply(op, origin, now_ms)?;
         if let Some((id, h)) = fit
