@@ -1,6 +1,5 @@
 //! Headless Chromium through chromedriver, one fresh profile per scenario.
 
-use std::net::TcpListener as StdListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -8,6 +7,8 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, ClientBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Map, Value, json};
+
+use crate::ports::free_port;
 
 /// Extra switches for one scenario's browser.
 #[derive(Clone, Debug, Default)]
@@ -116,13 +117,6 @@ impl Drop for Browser {
     fn drop(&mut self) {
         self.stop_driver();
     }
-}
-
-fn free_port() -> u16 {
-    StdListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|address| address.port())
-        .expect("a free loopback port")
 }
 
 /// Messages Chromium logged to the console at level SEVERE (errors, uncaught exceptions, failed loads).

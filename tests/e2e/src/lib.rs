@@ -11,6 +11,7 @@ pub mod llm;
 pub mod mcp_server;
 pub mod numbers;
 pub mod page;
+pub mod ports;
 pub mod recorder;
 
 use std::future::Future;

@@ -5,10 +5,11 @@
 //! panics, and can be killed and restarted on the same port mid-scenario.
 
 use std::fs::File;
-use std::net::TcpListener as StdListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+pub use crate::ports::free_port;
 
 /// How long a server may take to listen (node and Python both start in about a second).
 const START_TIMEOUT: Duration = Duration::from_secs(30);
@@ -281,10 +282,3 @@ fn servers_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../servers")
 }
 
-/// A loopback port nothing listens on right now.
-pub fn free_port() -> u16 {
-    StdListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|address| address.port())
-        .expect("a free loopback port")
-}

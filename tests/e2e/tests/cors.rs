@@ -4,7 +4,7 @@
 //! and only what to change for it.
 
 use autoui_e2e::browser::BrowserOptions;
-use autoui_e2e::mcp_server::{McpServer, Transport};
+use autoui_e2e::mcp_server::{McpServer, Transport, free_port};
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
 
@@ -15,10 +15,6 @@ async fn failure(page: &Page, url: &str, name: &str) -> String {
     page.wait_for_server(name, "failed: ").await
 }
 
-/// A loopback port nothing listens on (bound, then released).
-fn closed_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").and_then(|listener| listener.local_addr()).expect("a free port").port()
-}
 
 #[tokio::test]
 async fn the_panel_tells_a_closed_port_from_missing_cors_headers_and_from_a_refused_preflight() {
@@ -26,7 +22,7 @@ async fn the_panel_tells_a_closed_port_from_missing_cors_headers_and_from_a_refu
     let no_cors = McpServer::python_with_env("cors_server.py", Transport::Streamable, cors_mode("none")).await;
     let no_preflight = McpServer::python_with_env("cors_server.py", Transport::Streamable, cors_mode("no-preflight")).await;
     let (no_cors_url, no_preflight_url) = (no_cors.url(), no_preflight.url());
-    let closed_url = format!("http://127.0.0.1:{}/mcp", closed_port());
+    let closed_url = format!("http://127.0.0.1:{}/mcp", free_port());
     with_app(BrowserOptions::default(), |page| async move {
         page.open("/").await;
         let origin = page.eval("return location.origin;", vec![]).await.as_str().unwrap_or_default().to_owned();
