@@ -10,8 +10,9 @@
 #      function table stays exported (--keep-lld-exports): the chunks call through it
 #   3. wasm-opt on every module and esbuild on the glue (release only, like Trunk)
 #   4. the chunks and their loader go to `<bundle>.split/` (the bundle name carries Trunk's hash, so
-#      a cached chunk never meets a main module from another build); index.html preloads the
-#      loader (scripts/minify-assets.sh, run last, computes the integrity hashes of what changed).
+#      a cached chunk never meets a main module from another build); index.html asks for the
+#      loader with the bundle, as an async module script (scripts/minify-assets.sh, run last,
+#      computes the integrity hashes of what changed).
 # Runs from Trunk (TRUNK_STAGING_DIR, TRUNK_PROFILE); also by hand on a built dist/ for debugging.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -135,16 +136,19 @@ for pid in "${pids[@]}"; do wait "$pid" || fail "wasm-opt failed"; done
 # The integrity hashes of the two files Trunk hashed and this script replaced are computed at the end,
 # by scripts/minify-assets.sh, with those of every file it changes.
 html="$staging/index.html"
-# The main bundle imports the loader glue, so the bundle cannot run before the glue has arrived: the
-# page asks for it with the bundle (as Trunk does for the bundle's snippets) rather than when the bundle
-# has been parsed.
+# The main bundle imports the loader glue, so the page asks for the glue with the bundle (as Trunk does
+# for the bundle's snippets) rather than when the bundle has been parsed; and as an async module script,
+# so the glue runs, and starts the early compiles on the gallery and recipes routes, as soon as it and
+# its imports have arrived. Trunk's module script, which starts the app, is deferred: it waits for the
+# stylesheets at the end of the body too, and the chunks the gallery waits for would start only then.
+# The bundle's import of the glue's URL finds it evaluated (a page has one module per URL).
 glue="$split_dir/__wasm_split.js"
 digest="sha384-$(openssl dgst -sha384 -binary "$staging/$glue" | openssl base64 -A)"
 BUNDLE="$bundle" GLUE="$glue" DIGEST="$digest" perl -0pi -e \
-  's{(<link rel="modulepreload" href="([^"]*/)\Q$ENV{BUNDLE}\E\.js"[^>]*>)}{$1\n<link rel="modulepreload" href="$2$ENV{GLUE}" crossorigin="anonymous" integrity="$ENV{DIGEST}">}' \
+  's{(<link rel="modulepreload" href="([^"]*/)\Q$ENV{BUNDLE}\E\.js"[^>]*>)}{$1\n<script type="module" async src="$2$ENV{GLUE}" crossorigin="anonymous" integrity="$ENV{DIGEST}"></script>}' \
   "$html"
-grep -qF "$glue\" crossorigin=\"anonymous\" integrity=\"$digest\"" "$html" ||
-  fail "could not add the preload of $glue to index.html: has Trunk's modulepreload of $bundle.js changed?"
+grep -qF "$glue\" crossorigin=\"anonymous\" integrity=\"$digest\"></script>" "$html" ||
+  fail "could not add the script of $glue to index.html: has Trunk's modulepreload of $bundle.js changed?"
 # The browser store's early open (src/adapters/store_open.js, a wasm-bindgen snippet) runs as soon as
 # it arrives rather than once the whole bundle has: Trunk's preload of it becomes an async module
 # script with the same integrity, first in the page after its policy (so it is requested first), and

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::Request;
@@ -36,6 +37,12 @@ pub struct AppServer {
 impl AppServer {
     /// Binds a free port and serves `dist/`, answering unknown paths with `index.html` (it is an SPA).
     pub async fn start() -> AppServer {
+        AppServer::start_slowing(Vec::new()).await
+    }
+
+    /// Like [`AppServer::start`], but holds each request whose path contains one of `slow`'s
+    /// patterns for its delay before answering, as a slow link or host would for that file.
+    pub async fn start_slowing(slow: Vec<(String, Duration)>) -> AppServer {
         let dist = dist_dir();
         assert!(
             dist.join("index.html").is_file(),
@@ -50,7 +57,14 @@ impl AppServer {
             .layer(middleware::from_fn(move |request: Request, next: Next| {
                 let line = format!("{} {}", request.method(), request.uri());
                 recorded.lock().expect("request log").push(line);
-                next.run(request)
+                let path = request.uri().path();
+                let delay = slow.iter().find(|(pattern, _)| path.contains(pattern.as_str())).map(|(_, delay)| *delay);
+                async move {
+                    if let Some(delay) = delay {
+                        tokio::time::sleep(delay).await;
+                    }
+                    next.run(request).await
+                }
             }))
             .layer(SetResponseHeaderLayer::overriding(
                 HeaderName::from_static("origin-agent-cluster"),

@@ -16,6 +16,7 @@ pub mod recorder;
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
+use std::time::Duration;
 
 use futures::FutureExt;
 
@@ -30,7 +31,17 @@ where
     F: FnOnce(Page) -> Fut,
     Fut: Future<Output = ()>,
 {
-    let app = AppServer::start().await;
+    with_slow_app(Vec::new(), options, scenario).await;
+}
+
+/// [`with_app`] on a host that holds each file whose path contains one of `slow`'s patterns for its
+/// delay ([`AppServer::start_slowing`]).
+pub async fn with_slow_app<F, Fut>(slow: Vec<(String, Duration)>, options: BrowserOptions, scenario: F)
+where
+    F: FnOnce(Page) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let app = AppServer::start_slowing(slow).await;
     let browser = Browser::launch(&options).await;
     let page = Page::new(browser.client(), app.base_url()).with_server_log(app.log());
     let outcome = AssertUnwindSafe(scenario(page)).catch_unwind().await;

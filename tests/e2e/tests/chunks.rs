@@ -7,8 +7,9 @@ use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::cdp::cdp;
 use autoui_e2e::llm::{Reply, ScriptedLlm, user_texts};
 use autoui_e2e::page::Page;
-use autoui_e2e::with_app;
+use autoui_e2e::{with_app, with_slow_app};
 use serde_json::{Value, json};
+use std::time::Duration;
 
 /// The split app's chunks (`autoui-<hash>.split/*.wasm`; their loader script is part of the first load).
 const CHUNKS: &str = "*.split/*.wasm";
@@ -99,6 +100,33 @@ async fn the_gallery_says_it_could_not_load_and_try_again_shows_every_widget() {
         page.wait_for_text("[data-testid=gallery-item-stat-card]", "Add to canvas").await;
 
         assert_no_console_errors_but_blocked_fetches(&page).await;
+    })
+    .await;
+}
+
+/// On a host slow to send the stylesheets, a page opened on the gallery fetches the widgets' code while
+/// they are still coming, instead of after them (the app's own start waits for them; the chunks the
+/// gallery needs do not).
+#[tokio::test]
+async fn the_gallery_fetches_its_widgets_code_while_the_stylesheets_are_still_coming() {
+    let held = Duration::from_secs(2);
+    let slow = vec![("/app-".to_owned(), held), ("/_common-".to_owned(), held)];
+    with_slow_app(slow, BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        page.wait_for_count("[data-testid^=gallery-item-]", 26).await;
+        let times = page
+            .eval(
+                "const entries = performance.getEntriesByType('resource');
+                 const views = entries.find((entry) => entry.name.endsWith('/split_views.wasm'));
+                 const sheets = entries.filter((entry) => /\\/(app|_common)-[0-9a-f]+\\.css$/.test(entry.name));
+                 return [views?.startTime ?? null, sheets.length, Math.min(...sheets.map((entry) => entry.responseEnd))];",
+                vec![],
+            )
+            .await;
+        assert_eq!(times[1], 2, "both stylesheets were fetched: {times}");
+        let (views, sheets) = (times[0].as_f64().expect("the widgets' chunk was fetched"), times[2].as_f64().unwrap_or_default());
+        assert!(sheets >= held.as_millis() as f64, "the stylesheets were held: {times}");
+        assert!(views + 1_000.0 < sheets, "the widgets' chunk was asked for {views} ms in, the first stylesheet arrived at {sheets} ms");
     })
     .await;
 }
