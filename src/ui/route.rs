@@ -1,5 +1,6 @@
 //! Which main view is showing, kept in the URL hash (`#/gallery`) so it survives reloads and links.
 
+use autoui_core::canvas::share;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
@@ -30,10 +31,19 @@ fn current_hash() -> String {
     window().location().hash().unwrap_or_default()
 }
 
-/// The current view, following `hashchange` (back/forward and links work).
+/// The current view, following `hashchange` (back/forward and links work). A share link opened in this
+/// page (`#hs=…` pasted into the address bar, or a link to one followed) loads the page again: the app
+/// reads a link's dashboard as it starts, so the link opens as it would in a new tab.
 pub fn use_view() -> RwSignal<View> {
     let view = RwSignal::new(View::from_hash(&current_hash()));
-    let on_change = Closure::<dyn Fn()>::new(move || view.set(View::from_hash(&current_hash())));
+    let on_change = Closure::<dyn Fn()>::new(move || {
+        let hash = current_hash();
+        if share::fragment_param(&hash).is_some() {
+            let _ = window().location().reload();
+            return;
+        }
+        view.set(View::from_hash(&hash));
+    });
     let _ = window().add_event_listener_with_callback("hashchange", on_change.as_ref().unchecked_ref());
     // The listener lives as long as the page: the app is mounted once.
     on_change.forget();

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::llm::{Reply, ScriptedLlm};
+use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
 use serde_json::Value;
 
@@ -113,4 +114,44 @@ async fn an_imported_dashboards_buttons_wait_for_the_person_even_after_a_reload(
     })
     .await;
     llm.stop().await;
+}
+
+async fn widget_types(page: &Page) -> Vec<String> {
+    let types = page
+        .eval("return [...document.querySelectorAll('[data-testid=widget]')].map((w) => w.dataset.widgetType).sort();", vec![])
+        .await;
+    serde_json::from_value(types).unwrap_or_default()
+}
+
+/// A share link opened in a tab already showing the app (pasted into its address bar: only the
+/// fragment changes, so the browser does not load the page) opens the shared dashboard, read-only,
+/// and leaves the person's own canvas as it was.
+#[tokio::test]
+async fn a_share_link_opened_in_a_tab_already_showing_the_app_opens_its_dashboard() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        page.click("[data-testid=gallery-add-tags]").await;
+        page.open("/#/").await;
+        page.find("[data-widget-type=tags]").await;
+        page.click("[data-testid=share]").await;
+        let link = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
+        assert!(link.contains("#hs="), "a share link: {link}");
+        page.open("/#/gallery").await;
+        page.click("[data-testid=gallery-add-kv]").await;
+        page.open("/#/").await;
+        page.wait_for_count("[data-testid=widget]", 2).await;
+        // The session is saved a moment after a change.
+        tokio::time::sleep(Duration::from_millis(1_000)).await;
+
+        page.client().goto(&link).await.expect("follow the share link");
+        page.find("[data-testid=read-only-banner]").await;
+        page.wait_for_count("[data-testid=widget]", 1).await;
+        assert_eq!(widget_types(&page).await, ["tags"], "the shared dashboard, not the person's canvas");
+
+        page.open("/").await;
+        page.wait_for_count("[data-testid=widget]", 2).await;
+        assert_eq!(widget_types(&page).await, ["kv", "tags"], "the person's own canvas is kept");
+        assert_eq!(page.count("[data-testid=read-only-banner]").await, 0);
+    })
+    .await;
 }
