@@ -340,7 +340,10 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
         let title = title.clone();
         move || {
             let name = title().map(|t| format!(": {t}")).unwrap_or_default();
-            format!("{kind} widget{name}. Arrow keys move it, Shift and arrow keys resize it, Delete removes it.")
+            match read_only.get() {
+                true => format!("{kind} widget{name}."),
+                false => format!("{kind} widget{name}. Arrow keys move it, Shift and arrow keys resize it, Delete removes it."),
+            }
         }
     };
     let export_data: Signal<Arc<Value>> = data.clone().into();
@@ -352,13 +355,16 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
 
     view! {
         <article class="au-frame au-widget" class:au-frame--dragging=move || preview.get().is_some()
+            class:au-frame--fixed=move || read_only.get()
             style=move || format!("{}{}", placement(), custom_style())
             tabindex="0" aria-label=label on:keydown=on_key
             data-testid="widget" data-widget-id=id.to_string() data-widget-type=kind.as_str()>
             <header class="au-frame__header"
                 on:pointerdown={let begin = begin.clone(); move |e| begin(e, false)}
                 on:pointermove=track on:pointerup=finish.clone() on:pointercancel=cancel>
-                <span class="au-frame__grip" aria-hidden="true"><IconSvg icon=Icon::Grip /></span>
+                <Show when=move || !read_only.get()>
+                    <span class="au-frame__grip" aria-hidden="true"><IconSvg icon=Icon::Grip /></span>
+                </Show>
                 <span class="au-frame__title" title=title_tip>{move || title().unwrap_or_else(|| kind.as_str().to_owned())}</span>
                 <span class="au-frame__kind">{kind.as_str()}</span>
                 <span class="au-frame__badge" data-testid="provenance" title=provenance_tip>{provenance}</span>

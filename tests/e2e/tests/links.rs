@@ -11,7 +11,7 @@ use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::llm::{Reply, ScriptedLlm};
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const BUTTON: &str = "[data-widget-type=actions] .au-actions__button";
 
@@ -123,11 +123,24 @@ async fn widget_types(page: &Page) -> Vec<String> {
     serde_json::from_value(types).unwrap_or_default()
 }
 
+/// How a frame offers to be moved: its grip, its header's cursor and touch action, and what it says
+/// to a screen reader.
+async fn frame_moves(page: &Page) -> Value {
+    page.eval(
+        "const frame = document.querySelector('[data-testid=widget]');
+         const header = getComputedStyle(frame.querySelector('.au-frame__header'));
+         return [frame.querySelectorAll('.au-frame__grip').length, header.cursor, header.touchAction,
+                 frame.getAttribute('aria-label').includes('Arrow keys move it')];",
+        vec![],
+    )
+    .await
+}
+
 /// A share link opened in a tab already showing the app (pasted into its address bar: only the
 /// fragment changes, so the browser does not load the page) opens the shared dashboard, read-only,
-/// and leaves the person's own canvas as it was.
+/// whose frames do not offer to move, and leaves the person's own canvas as it was.
 #[tokio::test]
-async fn a_share_link_opened_in_a_tab_already_showing_the_app_opens_its_dashboard() {
+async fn a_share_link_opened_in_a_tab_already_showing_the_app_opens_its_dashboard_read_only() {
     with_app(BrowserOptions::default(), |page| async move {
         page.open("/#/gallery").await;
         page.click("[data-testid=gallery-add-tags]").await;
@@ -147,11 +160,13 @@ async fn a_share_link_opened_in_a_tab_already_showing_the_app_opens_its_dashboar
         page.find("[data-testid=read-only-banner]").await;
         page.wait_for_count("[data-testid=widget]", 1).await;
         assert_eq!(widget_types(&page).await, ["tags"], "the shared dashboard, not the person's canvas");
+        assert_eq!(frame_moves(&page).await, json!([0, "default", "auto", false]), "a read-only frame offers no move");
 
         page.open("/").await;
         page.wait_for_count("[data-testid=widget]", 2).await;
         assert_eq!(widget_types(&page).await, ["kv", "tags"], "the person's own canvas is kept");
         assert_eq!(page.count("[data-testid=read-only-banner]").await, 0);
+        assert_eq!(frame_moves(&page).await, json!([1, "grab", "none", true]), "the person's frames move");
     })
     .await;
 }
