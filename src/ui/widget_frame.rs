@@ -340,10 +340,11 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
         let title = title.clone();
         move || {
             let name = title().map(|t| format!(": {t}")).unwrap_or_default();
-            match read_only.get() {
-                true => format!("{kind} widget{name}."),
-                false => format!("{kind} widget{name}. Arrow keys move it, Shift and arrow keys resize it, Delete removes it."),
-            }
+            let moves = match read_only.get() {
+                true => "",
+                false => " Arrow keys move it, Shift and arrow keys resize it, Delete removes it.",
+            };
+            format!("{kind} widget{name}.{moves}")
         }
     };
     let export_data: Signal<Arc<Value>> = data.clone().into();
