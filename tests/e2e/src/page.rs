@@ -163,6 +163,14 @@ impl Page {
         texts
     }
 
+    /// The kinds of the widgets on the canvas right now, in the page's order.
+    pub async fn widget_types(&self) -> Vec<String> {
+        let types = self
+            .eval("return [...document.querySelectorAll('[data-testid=widget]')].map((w) => w.dataset.widgetType);", vec![])
+            .await;
+        serde_json::from_value(types).unwrap_or_default()
+    }
+
     /// How many elements match `css` right now.
     pub async fn count(&self, css: &str) -> usize {
         self.client

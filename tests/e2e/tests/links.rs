@@ -116,13 +116,6 @@ async fn an_imported_dashboards_buttons_wait_for_the_person_even_after_a_reload(
     llm.stop().await;
 }
 
-async fn widget_types(page: &Page) -> Vec<String> {
-    let types = page
-        .eval("return [...document.querySelectorAll('[data-testid=widget]')].map((w) => w.dataset.widgetType).sort();", vec![])
-        .await;
-    serde_json::from_value(types).unwrap_or_default()
-}
-
 /// How a frame offers to be moved: its grip, its header's cursor and touch action, and what it says
 /// to a screen reader.
 async fn frame_moves(page: &Page) -> Value {
@@ -159,12 +152,14 @@ async fn a_share_link_opened_in_a_tab_already_showing_the_app_opens_its_dashboar
         page.client().goto(&link).await.expect("follow the share link");
         page.find("[data-testid=read-only-banner]").await;
         page.wait_for_count("[data-testid=widget]", 1).await;
-        assert_eq!(widget_types(&page).await, ["tags"], "the shared dashboard, not the person's canvas");
+        assert_eq!(page.widget_types().await, ["tags"], "the shared dashboard, not the person's canvas");
         assert_eq!(frame_moves(&page).await, json!([0, "default", "auto", false]), "a read-only frame offers no move");
 
         page.open("/").await;
         page.wait_for_count("[data-testid=widget]", 2).await;
-        assert_eq!(widget_types(&page).await, ["kv", "tags"], "the person's own canvas is kept");
+        let mut own = page.widget_types().await;
+        own.sort();
+        assert_eq!(own, ["kv", "tags"], "the person's own canvas is kept");
         assert_eq!(page.count("[data-testid=read-only-banner]").await, 0);
         assert_eq!(frame_moves(&page).await, json!([1, "grab", "none", true]), "the person's frames move");
     })

@@ -69,7 +69,7 @@ fn script(request: &Value, index: usize) -> Reply {
 /// order, every city of `rows` with its population in the table, and `total` on the stat card.
 async fn assert_dashboard(page: &Page, rows: &[Value], total: &str, what: &str) {
     assert_eq!(
-        widget_types(page).await,
+        page.widget_types().await,
         ["data-table", "stat-card", "chart-rich"]
     );
     // The widgets' chunk may still be on its way after a reload: wait for the table's first row.
@@ -85,13 +85,6 @@ async fn assert_dashboard(page: &Page, rows: &[Value], total: &str, what: &str) 
     }
     page.wait_for_text("[data-widget-type=stat-card]", total)
         .await;
-}
-
-async fn widget_types(page: &Page) -> Vec<String> {
-    let types = page
-        .eval("return [...document.querySelectorAll('[data-testid=widget]')].map((w) => w.dataset.widgetType);", vec![])
-        .await;
-    serde_json::from_value(types).unwrap_or_default()
 }
 
 #[tokio::test]
@@ -118,7 +111,7 @@ async fn a_dashboard_survives_a_reload_undo_removes_the_agents_last_widget_and_a
         let total = grouped(rows.iter().map(population).sum());
         page.wait_for_count("[data-testid=widget]", 3).await;
         assert_eq!(
-            widget_types(&page).await,
+            page.widget_types().await,
             ["data-table", "stat-card", "chart-rich"]
         );
 
@@ -126,7 +119,7 @@ async fn a_dashboard_survives_a_reload_undo_removes_the_agents_last_widget_and_a
         page.click("[data-testid=undo]").await;
         page.wait_for_count("[data-testid=widget]", 2).await;
         assert_eq!(
-            widget_types(&page).await,
+            page.widget_types().await,
             ["data-table", "stat-card"],
             "undo removed the chart, added last"
         );
