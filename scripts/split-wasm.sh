@@ -69,17 +69,23 @@ replace "$link" "from \"./$bundle.js\"" "from \"../$bundle.js\""
 
 # Each chunk is fetched and compiled in one step, then instantiated once the main module's memory and
 # table exist. On the routes that show widgets at once (`#/gallery`, `#/recipes`: src/ui/route.rs) the
-# loader starts that step for the views chunk (`views` in src/ui/views.rs) and the shared chunks as
-# soon as it is evaluated, while the main module is still compiling; a chunk's first load uses it, a later load (after a failure) fetches again. (Debug
-# builds wrap the instantiation in `debugWrap`, release builds do not: the wrapper is kept.)
-# Only the shared chunks the views chunk imports: the others (the engine's with the samples') would
-# take the cores the gallery needs.
+# loader starts that step for the views chunk (`views` in src/ui/views.rs) and the shared chunks it
+# imports as soon as it is evaluated, while the main module is still compiling, and fetches them as
+# one file, the pack (below): about twenty files fetched alone would queue, as a browser opens at most
+# six connections to an HTTP/1.1 host. A chunk's first load uses that step; a later load (after a
+# failure) fetches the chunk alone, as does a load whose pack could not be fetched. Other routes
+# fetch each chunk alone when it is first needed: there the shared chunks may already have come with
+# another chunk. (Debug builds wrap the instantiation in `debugWrap`, release builds do not: the
+# wrapper is kept.) Only the shared chunks the views chunk imports: the others (the engine's with the
+# samples') would take the cores the gallery needs.
 [[ -f "$work/split/split_views.wasm" ]] || fail "no split_views.wasm: was the views chunk of src/chunks/views.rs renamed?"
 views_deps=$(perl -0ne 'print "deps:$1" if /__wasm_split_load_views = .*?\n, \[([^\]]*)\]\)\);/s' "$link")
 [[ "$views_deps" == deps:* ]] || fail "cannot read the views chunk's shared chunks in __wasm_split.js: has wasm-split changed?"
-chunks="\"split_views.wasm\","
+packed=(split_views.wasm)
 views_deps=${views_deps#deps:}
-for dep in ${views_deps//,/ }; do chunks+="\"${dep#__}.wasm\","; done
+for dep in ${views_deps//,/ }; do packed+=("${dep#__}.wasm"); done
+PACK=views.pack
+# The pack's parts (file, offset, length) are known once the chunks are optimised: written in then.
 early="const earlyRoutes = [\"gallery\", \"recipes\"];
 const early = new Map();
 function compile(file) {
@@ -87,8 +93,17 @@ function compile(file) {
     compiled.catch(() => {});
     return compiled;
 }
+const pack = { file: \"$PACK\", parts: __PACK_PARTS__ };
 if (earlyRoutes.includes(location.hash.replace(/^#*\\/*/, \"\"))) {
-    for (const file of [${chunks%,}]) early.set(file, compile(file));
+    const arrived = fetch(new URL(\"./\" + pack.file, import.meta.url)).then((response) => {
+        if (!response.ok) throw new Error(pack.file + \": HTTP \" + response.status);
+        return response.arrayBuffer();
+    });
+    for (const [file, offset, length] of pack.parts) {
+        const module = arrived.then((bytes) => WebAssembly.compile(new Uint8Array(bytes, offset, length)), () => compile(file));
+        module.catch(() => {});
+        early.set(file, module);
+    }
 }
 function compiled(file) {
     const made = early.get(file) ?? compile(file);
@@ -116,7 +131,6 @@ ship_js() { # input, output
   fi
 }
 ship_js "$work/bindgen/$bundle.js" "$staging/$bundle.js"
-ship_js "$link" "$staging/$split_dir/__wasm_split.js"
 optimise() { # input, output
   if [[ "$profile" == release ]]; then
     wasm-opt "${WASM_OPT_PARAMS[@]}" "$1" -o "$2"
@@ -132,6 +146,18 @@ for chunk in "$work/split"/*.wasm; do
   pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid" || fail "wasm-opt failed"; done
+
+# The pack: the views chunk and its shared chunks as they ship, one after the other; the loader names
+# each one's offset and length in it.
+parts="" offset=0
+for file in "${packed[@]}"; do
+  length=$(stat -c %s "$staging/$split_dir/$file")
+  parts+="[\"$file\", $offset, $length], "
+  offset=$((offset + length))
+done
+(cd "$staging/$split_dir" && cat "${packed[@]}") >"$staging/$split_dir/$PACK"
+replace "$link" "__PACK_PARTS__" "[${parts%, }]"
+ship_js "$link" "$staging/$split_dir/__wasm_split.js"
 
 # The integrity hashes of the two files Trunk hashed and this script replaced are computed at the end,
 # by scripts/minify-assets.sh, with those of every file it changes.

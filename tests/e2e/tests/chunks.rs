@@ -13,6 +13,9 @@ use std::time::Duration;
 
 /// The split app's chunks (`autoui-<hash>.split/*.wasm`; their loader script is part of the first load).
 const CHUNKS: &str = "*.split/*.wasm";
+/// The views chunk and the shared chunks it imports, as one file: what a page opened on the gallery
+/// or the recipes fetches of them (scripts/split-wasm.sh).
+const VIEWS_PACK: &str = "*.split/views.pack";
 
 /// The engine's chunk, which also carries the file tools (exports, import, share links).
 const ENGINE_CHUNK: &str = "*.split/split_engine.wasm";
@@ -20,7 +23,7 @@ const ENGINE_CHUNK: &str = "*.split/split_engine.wasm";
 const WRITING_CHUNK: &str = "*.split/split_writing.wasm";
 
 async fn block_chunks(page: &Page, blocked: bool) {
-    block(page, if blocked { vec![CHUNKS] } else { Vec::new() }).await;
+    block(page, if blocked { vec![CHUNKS, VIEWS_PACK] } else { Vec::new() }).await;
 }
 
 async fn block(page: &Page, urls: Vec<&str>) {
@@ -117,7 +120,7 @@ async fn the_gallery_fetches_its_widgets_code_while_the_stylesheets_are_still_co
         let times = page
             .eval(
                 "const entries = performance.getEntriesByType('resource');
-                 const views = entries.find((entry) => entry.name.endsWith('/split_views.wasm'));
+                 const views = entries.find((entry) => entry.name.endsWith('/views.pack'));
                  const sheets = entries.filter((entry) => /\\/(app|_common)-[0-9a-f]+\\.css$/.test(entry.name));
                  return [views?.startTime ?? null, sheets.length, Math.min(...sheets.map((entry) => entry.responseEnd))];",
                 vec![],
@@ -127,6 +130,42 @@ async fn the_gallery_fetches_its_widgets_code_while_the_stylesheets_are_still_co
         let (views, sheets) = (times[0].as_f64().expect("the widgets' chunk was fetched"), times[2].as_f64().unwrap_or_default());
         assert!(sheets >= held.as_millis() as f64, "the stylesheets were held: {times}");
         assert!(views + 1_000.0 < sheets, "the widgets' chunk was asked for {views} ms in, the first stylesheet arrived at {sheets} ms");
+    })
+    .await;
+}
+
+/// The gallery's widgets' code is the views chunk and about twenty small chunks it shares with other
+/// parts of the app: a page opened on the gallery fetches them as one file, since a browser queues all
+/// but six requests to an HTTP/1.1 host. A host that cannot serve that file still shows the gallery,
+/// from the chunks fetched one by one.
+#[tokio::test]
+async fn the_gallery_fetches_its_widgets_code_in_one_request_or_chunk_by_chunk_when_it_must() {
+    // The chunks fetched alone, each as [name, asked for at]; and when the pack arrived.
+    const FETCHES: &str = "const entries = performance.getEntriesByType('resource');
+        const pack = entries.find((entry) => entry.name.endsWith('/views.pack'));
+        const alone = entries.filter((entry) => /\\.split\\/[^/]+\\.wasm$/.test(entry.name))
+            .map((entry) => [entry.name.split('/').pop(), entry.startTime]);
+        return [alone, pack?.responseEnd ?? null];";
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        page.wait_for_count("[data-testid^=gallery-item-]", 26).await;
+        page.wait_for_text("[data-testid=gallery-item-stat-card]", "Add to canvas").await;
+        let fetches = page.eval(FETCHES, vec![]).await;
+        let pack_in = fetches[1].as_f64().expect("the page fetched views.pack");
+        let alone = fetches[0].as_array().expect("a list").clone();
+        let before_pack: Vec<&Value> = alone.iter().filter(|fetch| fetch[1].as_f64().unwrap_or_default() < pack_in).collect();
+        assert!(before_pack.is_empty(), "chunks were fetched alone while the pack was coming: {before_pack:?}");
+        assert!(!alone.iter().any(|fetch| fetch[0] == "split_views.wasm"), "the views chunk came in the pack: {alone:?}");
+        assert_eq!(fetched(&page, "views.pack").len(), 1, "the pack was fetched once");
+
+        block(&page, vec![VIEWS_PACK]).await;
+        page.reload().await;
+        page.wait_for_count("[data-testid^=gallery-item-]", 26).await;
+        page.wait_for_text("[data-testid=gallery-item-data-table]", "Add to canvas").await;
+        let alone = page.eval(FETCHES, vec![]).await[0].clone();
+        let names: Vec<&str> = alone.as_array().expect("a list").iter().filter_map(|fetch| fetch[0].as_str()).collect();
+        assert!(names.contains(&"split_views.wasm") && names.len() > 10, "without the pack, the views chunk and its shared chunks came one by one: {names:?}");
+        assert_no_console_errors_but_blocked_fetches(&page).await;
     })
     .await;
 }
