@@ -68,33 +68,61 @@ replace "$work/bindgen/$bundle.js" "from \"./__wasm_split.js\"" "from \"./$split
 replace "$link" "from \"./$bundle.js\"" "from \"../$bundle.js\""
 
 # Each chunk is fetched and compiled in one step, then instantiated once the main module's memory and
-# table exist. On the routes that show widgets at once (`#/gallery`, `#/recipes`: src/ui/route.rs) the
-# loader starts that step for the views chunk (`views` in src/ui/views.rs) and the shared chunks it
-# imports as soon as it is evaluated, while the main module is still compiling, and fetches them as
-# one file, the pack (below): about twenty files fetched alone would queue, as a browser opens at most
-# six connections to an HTTP/1.1 host. A chunk's first load uses that step; a later load (after a
-# failure) fetches the chunk alone, as does a load whose pack could not be fetched. Other routes
-# fetch each chunk alone when it is first needed: there the shared chunks may already have come with
-# another chunk. (Debug builds wrap the instantiation in `debugWrap`, release builds do not: the
-# wrapper is kept.) Only the shared chunks the views chunk imports: the others (the engine's with the
-# samples') would take the cores the gallery needs.
-[[ -f "$work/split/split_views.wasm" ]] || fail "no split_views.wasm: was the views chunk of src/chunks/views.rs renamed?"
-views_deps=$(perl -0ne 'print "deps:$1" if /__wasm_split_load_views = .*?\n, \[([^\]]*)\]\)\);/s' "$link")
-[[ "$views_deps" == deps:* ]] || fail "cannot read the views chunk's shared chunks in __wasm_split.js: has wasm-split changed?"
-packed=(split_views.wasm)
-views_deps=${views_deps#deps:}
-for dep in ${views_deps//,/ }; do packed+=("${dep#__}.wasm"); done
-PACK=views.pack
-# The pack's parts (file, offset, length) are known once the chunks are optimised: written in then.
+# table exist. A chunk and the shared chunks it imports come as one file, a pack, when they are
+# needed together and none of them has been asked for yet: about twenty files fetched alone would
+# queue, as a browser sends at most six requests at a time to an HTTP/1.1 host. Three packs, in the
+# order a page needs them:
+#   views.pack    the views chunk (`views` in src/ui/views.rs) and the 20 shared chunks it imports.
+#                 On the routes that show widgets at once (`#/gallery`, `#/recipes`: src/ui/route.rs)
+#                 the loader fetches it and starts compiling its chunks as soon as it is evaluated,
+#                 while the main module is still compiling.
+#   writing.pack  the store's writing chunk and its shared chunks, with the writing chunk's first load
+#                 (the canvas's restore, or after first paint).
+#   canvas.pack   the frames and views chunks and their shared chunks, with the frames chunk's first
+#                 load (whenever the canvas may show a widget, the views chunk is asked for with it:
+#                 `ui::canvas::request_widget_code`); but the writing pack's, and those the settings
+#                 chunk imports, which the person's first press, key or focus fetches
+#                 (`deferred::on_first_interaction`), on an empty canvas before its first widget.
+# A pack some of whose chunks were already asked for (another chunk imported them, or another pack
+# brought them) is not fetched: its chunks are fetched alone, so no byte comes twice. A chunk's first
+# load uses its pack's compile; a later load (after a failure) fetches the chunk alone, as does a load
+# whose pack could not be fetched. (Debug builds wrap the instantiation in `debugWrap`, release
+# builds do not: the wrapper is kept.)
+deps_of() { # split module -> the files of the shared chunks it imports, one per line
+  local deps
+  deps=$(MODULE="$1" perl -0ne 'print "deps:$1" if /__wasm_split_load_$ENV{MODULE} = .*?\n, \[([^\]]*)\]\)\);/s' "$link")
+  [[ "$deps" == deps:* ]] || fail "cannot read the $1 chunk's shared chunks in __wasm_split.js: has wasm-split changed?"
+  deps=${deps#deps:}
+  for dep in ${deps//,/ }; do echo "${dep#__}.wasm"; done
+}
+for module in views writing frames settings; do
+  [[ -f "$work/split/split_$module.wasm" ]] || fail "no split_$module.wasm: was the $module chunk of src/chunks/ renamed?"
+done
+# (Read into variables first: a failure inside a process substitution would not stop the script.)
+views_deps=$(deps_of views)
+writing_deps=$(deps_of writing)
+frames_deps=$(deps_of frames)
+settings_deps=$(deps_of settings)
+mapfile -t views_pack < <(printf '%s\n' split_views.wasm "$views_deps")
+mapfile -t writing_pack < <(printf '%s\n' split_writing.wasm "$writing_deps")
+mapfile -t canvas_pack < <(printf '%s\n' split_frames.wasm split_views.wasm "$frames_deps" "$views_deps" |
+  grep -vxF -f <(printf '%s\n' "${writing_pack[@]}" "$settings_deps") | awk '!seen[$0]++')
+# Each pack's parts (file, offset, length) are known once the chunks are optimised: written in then.
 early="const earlyRoutes = [\"gallery\", \"recipes\"];
 const early = new Map();
+const requested = new Set();
 function compile(file) {
     const compiled = WebAssembly.compileStreaming(fetch(new URL(\"./\" + file, import.meta.url)));
     compiled.catch(() => {});
     return compiled;
 }
-const pack = { file: \"$PACK\", parts: __PACK_PARTS__ };
-if (earlyRoutes.includes(location.hash.replace(/^#*\\/*/, \"\"))) {
+const packs = {
+    views: { file: \"views.pack\", parts: __PACK_views__ },
+    writing: { file: \"writing.pack\", parts: __PACK_writing__ },
+    canvas: { file: \"canvas.pack\", parts: __PACK_canvas__ },
+};
+function unpack(pack) {
+    if (pack.parts.some(([file]) => requested.has(file) || early.has(file))) return;
     const arrived = fetch(new URL(\"./\" + pack.file, import.meta.url)).then((response) => {
         if (!response.ok) throw new Error(pack.file + \": HTTP \" + response.status);
         return response.arrayBuffer();
@@ -105,7 +133,15 @@ if (earlyRoutes.includes(location.hash.replace(/^#*\\/*/, \"\"))) {
         early.set(file, module);
     }
 }
+function withPack(pack, load) {
+    return () => {
+        unpack(pack);
+        return load();
+    };
+}
+if (earlyRoutes.includes(location.hash.replace(/^#*\\/*/, \"\"))) unpack(packs.views);
 function compiled(file) {
+    requested.add(file);
     const made = early.get(file) ?? compile(file);
     early.delete(file);
     return made;
@@ -115,6 +151,11 @@ FETCHER='const src = fetch\(new URL\("\./(\w+\.wasm)", import\.meta\.url\)\);\s*
 EARLY="$early" FETCHER="$FETCHER" perl -0pi -e '
   s/$ENV{FETCHER}/const module = compiled("$1");\n    return async (imports) => $2(module.then((module) => WebAssembly.instantiate(module, imports)));/g
     and s/\A(import [^\n]*\n)/$1\n$ENV{EARLY}/' "$link"
+for module in writing:writing frames:canvas; do
+  MODULE="${module%:*}" PACK="${module#*:}" perl -0pi -e '
+    s/(__wasm_split_load_$ENV{MODULE} = wrapAsyncCb\()(makeLoad\(.*?\n, \[[^\]]*\]\))\);/$1withPack(packs.$ENV{PACK}, $2));/s
+      or die "no loader for the $ENV{MODULE} chunk\n"' "$link" || fail "cannot give the ${module%:*} chunk's loader its pack: has wasm-split changed?"
+done
 rewritten=$(grep -c 'const module = compiled("' "$link" || true)
 expected=$(find "$work/split" -name '*.wasm' ! -name "$bundle.wasm" | wc -l)
 ((rewritten == expected)) ||
@@ -147,16 +188,22 @@ for chunk in "$work/split"/*.wasm; do
 done
 for pid in "${pids[@]}"; do wait "$pid" || fail "wasm-opt failed"; done
 
-# The pack: the views chunk and its shared chunks as they ship, one after the other; the loader names
-# each one's offset and length in it.
-parts="" offset=0
-for file in "${packed[@]}"; do
-  length=$(stat -c %s "$staging/$split_dir/$file")
-  parts+="[\"$file\", $offset, $length], "
-  offset=$((offset + length))
-done
-(cd "$staging/$split_dir" && cat "${packed[@]}") >"$staging/$split_dir/$PACK"
-replace "$link" "__PACK_PARTS__" "[${parts%, }]"
+# The packs: their chunks as they ship, one after the other; the loader names each one's offset and
+# length in its pack.
+write_pack() { # name, files
+  local name="$1" parts="" offset=0 length file
+  shift
+  for file in "$@"; do
+    length=$(stat -c %s "$staging/$split_dir/$file")
+    parts+="[\"$file\", $offset, $length], "
+    offset=$((offset + length))
+  done
+  (cd "$staging/$split_dir" && cat "$@") >"$staging/$split_dir/$name.pack"
+  replace "$link" "__PACK_${name}__" "[${parts%, }]"
+}
+write_pack views "${views_pack[@]}"
+write_pack writing "${writing_pack[@]}"
+write_pack canvas "${canvas_pack[@]}"
 ship_js "$link" "$staging/$split_dir/__wasm_split.js"
 
 # The integrity hashes of the two files Trunk hashed and this script replaced are computed at the end,

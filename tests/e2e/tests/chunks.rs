@@ -11,19 +11,22 @@ use autoui_e2e::{with_app, with_slow_app};
 use serde_json::{Value, json};
 use std::time::Duration;
 
-/// The split app's chunks (`autoui-<hash>.split/*.wasm`; their loader script is part of the first load).
-const CHUNKS: &str = "*.split/*.wasm";
+/// The split app's chunks (`autoui-<hash>.split/*.wasm`; their loader script is part of the first load),
+/// and the packs that bring several of them as one file (scripts/split-wasm.sh).
+const CHUNKS: [&str; 2] = ["*.split/*.wasm", "*.split/*.pack"];
 /// The views chunk and the shared chunks it imports, as one file: what a page opened on the gallery
-/// or the recipes fetches of them (scripts/split-wasm.sh).
+/// or the recipes fetches of them.
 const VIEWS_PACK: &str = "*.split/views.pack";
 
 /// The engine's chunk, which also carries the file tools (exports, import, share links).
 const ENGINE_CHUNK: &str = "*.split/split_engine.wasm";
-/// The store's own code: reading what is stored and share links, and writing.
-const WRITING_CHUNK: &str = "*.split/split_writing.wasm";
+/// The store's own code: reading what is stored and share links, and writing; alone or in its pack.
+const WRITING_CHUNK: [&str; 2] = ["*.split/split_writing.wasm", "*.split/writing.pack"];
+/// Is the store's writing code among the page's fetches, alone or in its pack?
+const WRITING_FETCHED: &str = "return performance.getEntriesByType('resource').some((entry) => /split_writing|writing\\.pack/.test(entry.name))";
 
 async fn block_chunks(page: &Page, blocked: bool) {
-    block(page, if blocked { vec![CHUNKS, VIEWS_PACK] } else { Vec::new() }).await;
+    block(page, if blocked { CHUNKS.to_vec() } else { Vec::new() }).await;
 }
 
 async fn block(page: &Page, urls: Vec<&str>) {
@@ -170,6 +173,38 @@ async fn the_gallery_fetches_its_widgets_code_in_one_request_or_chunk_by_chunk_w
     .await;
 }
 
+/// A page opened on a saved dashboard needs the store's writing code, then the widgets' frames and
+/// views: each comes with most of the shared chunks it imports as one file, and no file comes twice.
+#[tokio::test]
+async fn a_saved_dashboard_fetches_its_code_in_packs_and_nothing_twice() {
+    const FETCHES: &str = "return performance.getEntriesByType('resource').map((entry) => entry.name.split('/').pop()).filter((name) => /\\.(wasm|pack)$/.test(name));";
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/gallery").await;
+        for kind in ["stat-card", "data-table"] {
+            page.click(&format!("[data-testid=gallery-add-{kind}]")).await;
+        }
+        page.open("/#/").await;
+        page.wait_for_count("[data-widget-type]", 2).await;
+        page.wait_for_stored("the data-table was saved", "data-table").await;
+
+        page.reload().await;
+        page.wait_for_count("[data-widget-type]", 2).await;
+        let fetches: Vec<String> = serde_json::from_value(page.eval(FETCHES, vec![]).await).expect("file names");
+        for pack in ["writing.pack", "canvas.pack"] {
+            assert_eq!(fetches.iter().filter(|name| *name == pack).count(), 1, "{pack} once: {fetches:?}");
+        }
+        for alone in ["split_writing.wasm", "split_views.wasm", "split_frames.wasm"] {
+            assert!(!fetches.iter().any(|name| name == alone), "{alone} came in a pack: {fetches:?}");
+        }
+        let mut unique = fetches.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), fetches.len(), "no file fetched twice: {fetches:?}");
+        assert_no_console_errors_but_blocked_fetches(&page).await;
+    })
+    .await;
+}
+
 /// A visit to the gallery may only look: it fetches the code that saves (and the engine) only once
 /// the person does something. Adding a widget from there fetches it, and the widget is saved.
 #[tokio::test]
@@ -178,13 +213,15 @@ async fn the_gallery_fetches_the_code_that_saves_only_once_the_person_does_somet
         page.open("/#/gallery").await;
         page.wait_for_count("[data-testid^=gallery-item-]", 26).await;
         tokio::time::sleep(std::time::Duration::from_secs(2)).await;
-        for deferred in ["split_writing.wasm", "split_engine.wasm", "split_frames.wasm"] {
+        for deferred in ["split_writing.wasm", "writing.pack", "split_engine.wasm", "split_frames.wasm", "canvas.pack"] {
             assert_eq!(fetched(&page, deferred), Vec::<String>::new(), "a gallery only looked at does not fetch {deferred}");
         }
 
         page.click("[data-testid=gallery-add-stat-card]").await;
-        page.wait_until("the store's writing code is fetched", "return performance.getEntriesByType('resource').some((entry) => entry.name.includes('split_writing'))").await;
-        assert_eq!(fetched(&page, "split_frames.wasm"), Vec::<String>::new(), "the canvas's widget frames wait until the canvas is shown");
+        page.wait_until("the store's writing code is fetched", WRITING_FETCHED).await;
+        for frames in ["split_frames.wasm", "canvas.pack"] {
+            assert_eq!(fetched(&page, frames), Vec::<String>::new(), "the canvas's widget frames wait until the canvas is shown");
+        }
         page.open("/#/").await;
         page.find("[data-widget-type=stat-card]").await;
         // Saved by the code just fetched. (A page closed while that code is still loading loses the
@@ -198,13 +235,14 @@ async fn the_gallery_fetches_the_code_that_saves_only_once_the_person_does_somet
     .await;
 }
 
-/// The frames around the canvas's widgets (drag, resize, toolbar), fetched with the views chunk.
-const FRAMES_CHUNK: &str = "*.split/split_frames.wasm";
+/// The frames around the canvas's widgets (drag, resize, toolbar), fetched with the views chunk; alone
+/// or in the canvas's pack.
+const FRAMES_CHUNK: [&str; 2] = ["*.split/split_frames.wasm", "*.split/canvas.pack"];
 
 #[tokio::test]
 async fn widgets_whose_frames_cannot_load_keep_their_place_say_why_and_show_once_they_can() {
     with_app(BrowserOptions::default(), |page| async move {
-        block(&page, vec![FRAMES_CHUNK]).await;
+        block(&page, FRAMES_CHUNK.to_vec()).await;
         page.open("/").await;
         page.find("[data-testid=chat-input]").await;
         for (label, value) in [("Orders", "1,204"), ("Revenue", "€48k")] {
@@ -351,7 +389,7 @@ async fn stored_work_and_a_share_link_whose_reading_code_cannot_load_are_said_an
         let link = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
         let param = link.split_once("#hs=").map(|(_, param)| param.to_owned()).unwrap_or_else(|| panic!("a share link: {link}"));
 
-        block(&page, vec![WRITING_CHUNK]).await;
+        block(&page, WRITING_CHUNK.to_vec()).await;
         page.reload().await;
         let notice = page.wait_for_text("[data-testid=notices]", "Your saved work could not be read").await;
         assert!(notice.contains("could not be loaded"), "the notice says why: {notice}");
@@ -397,7 +435,7 @@ async fn the_last_changes_of_a_closed_page_wait_until_the_code_that_saves_them_c
         assert!(shown.get("isError").is_none(), "{shown}");
         page.wait_for_count("[data-widget-type=kv]", 1).await;
 
-        block(&page, vec![WRITING_CHUNK]).await;
+        block(&page, WRITING_CHUNK.to_vec()).await;
         let answer = page.eval_async(ADD_CARD_AND_CLOSE, vec![]).await;
         assert!(answer.to_string().contains("w_"), "shown: {answer}");
         page.wait_until("the page has reloaded", "return window.__closing === undefined && document.readyState === 'complete';").await;
@@ -429,14 +467,15 @@ async fn an_empty_canvas_fetches_the_agent_and_the_widgets_only_once_the_person_
         page.open("/").await;
         page.find("[data-testid=chat-input]").await;
         // What comes after first paint (the code that saves) is requested by then.
-        page.wait_until("the store's writing code is fetched", "return performance.getEntriesByType('resource').some((entry) => entry.name.includes('split_writing'))").await;
+        page.wait_until("the store's writing code is fetched", WRITING_FETCHED).await;
         tokio::time::sleep(std::time::Duration::from_secs(2)).await;
-        for deferred in ["split_engine.wasm", "engine.css", "split_views.wasm", "widgets.css", "split_frames.wasm", "autoui-validator"] {
+        for deferred in ["split_engine.wasm", "engine.css", "split_views.wasm", "widgets.css", "split_frames.wasm", "canvas.pack", "autoui-validator"] {
             assert_eq!(fetched(&page, deferred), Vec::<String>::new(), "an empty canvas does not fetch {deferred}");
         }
 
         page.type_into("[data-testid=chat-input]", "S").await;
-        for needed in ["split_engine.wasm", "engine.css", "split_views.wasm", "widgets.css", "split_frames.wasm"] {
+        // The frames and views chunks, with the shared chunks the writing code did not bring, in one file.
+        for needed in ["split_engine.wasm", "engine.css", "canvas.pack", "widgets.css"] {
             page.wait_until(&format!("{needed} is fetched"), &format!("return performance.getEntriesByType('resource').some((entry) => entry.name.includes('{needed}'))")).await;
         }
         let errors = page.console_errors().await;
