@@ -173,6 +173,16 @@ async fn the_gallery_fetches_its_widgets_code_in_one_request_or_chunk_by_chunk_w
     .await;
 }
 
+/// Each pack's chunks, as the loader (`__wasm_split.js`) names them: `{"canvas.pack": [[file, offset, length], ...], ...}`.
+const PACK_PARTS: &str = r#"
+const done = arguments[arguments.length - 1];
+const loader = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/__wasm_split.js'));
+fetch(loader.name).then((response) => response.text()).then((source) => {
+  const packs = {};
+  for (const [, file, parts] of source.matchAll(/file:\s*"(\w+\.pack)",\s*parts:\s*(\[\[.*?\]\])/gs)) packs[file] = JSON.parse(parts);
+  done(packs);
+}, (error) => done(String(error)));"#;
+
 /// A page opened on a saved dashboard needs the store's writing code, then the widgets' frames and
 /// views: each comes with most of the shared chunks it imports as one file, and no file comes twice.
 #[tokio::test]
@@ -200,6 +210,13 @@ async fn a_saved_dashboard_fetches_its_code_in_packs_and_nothing_twice() {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), fetches.len(), "no file fetched twice: {fetches:?}");
+        // Nor a chunk both alone and in a pack: the loader names each pack's chunks.
+        let packs: Value = page.eval_async(PACK_PARTS, vec![]).await;
+        for pack in ["writing.pack", "canvas.pack"] {
+            let parts: Vec<&str> = packs[pack].as_array().unwrap_or_else(|| panic!("the loader names {pack}'s chunks: {packs}")).iter().filter_map(|part| part[0].as_str()).collect();
+            let twice: Vec<&String> = fetches.iter().filter(|name| parts.contains(&name.as_str())).collect();
+            assert!(twice.is_empty(), "fetched alone, though {pack} brought them: {twice:?}");
+        }
         assert_no_console_errors_but_blocked_fetches(&page).await;
     })
     .await;
