@@ -171,6 +171,12 @@ impl Page {
         serde_json::from_value(types).unwrap_or_default()
     }
 
+    /// Clicks Share and returns the link the dialog shows (empty when it shows none).
+    pub async fn share_link(&self) -> String {
+        self.click("[data-testid=share]").await;
+        self.find("[data-testid=share-link]").await.prop("value").await.ok().flatten().unwrap_or_default()
+    }
+
     /// How many elements match `css` right now.
     pub async fn count(&self, css: &str) -> usize {
         self.client

@@ -70,8 +70,7 @@ async fn a_share_link_opens_the_same_dashboard_read_only_in_a_fresh_browser() {
         page.open("/#/gallery").await;
         page.click("[data-testid=gallery-add-stat-card]").await;
         page.open("/#/").await;
-        page.click("[data-testid=share]").await;
-        let value = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
+        let value = page.share_link().await;
         assert!(value.contains("#hs="), "the share link carries the dashboard in its fragment: {value}");
         *written.lock().unwrap() = value;
     })

@@ -382,8 +382,7 @@ async fn a_share_whose_file_tools_cannot_load_says_so_keeps_the_canvas_and_works
         assert_eq!(page.count("[data-widget-type=stat-card]").await, 1, "the canvas is untouched");
 
         block(&page, Vec::new()).await;
-        page.click("[data-testid=share]").await;
-        let link = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
+        let link = page.share_link().await;
         assert!(link.contains("#hs="), "the same click makes the link once the chunk can be fetched: {link}");
 
         assert_no_console_errors_but_blocked_fetches(&page).await;
@@ -402,8 +401,7 @@ async fn stored_work_and_a_share_link_whose_reading_code_cannot_load_are_said_an
         page.click("[data-testid=gallery-add-stat-card]").await;
         page.open("/#/").await;
         page.wait_for_count("[data-widget-type=stat-card]", 1).await;
-        page.click("[data-testid=share]").await;
-        let link = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
+        let link = page.share_link().await;
         let param = link.split_once("#hs=").map(|(_, param)| param.to_owned()).unwrap_or_else(|| panic!("a share link: {link}"));
 
         block(&page, WRITING_CHUNK.to_vec()).await;

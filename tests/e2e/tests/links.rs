@@ -24,8 +24,7 @@ async fn a_shared_dashboards_button_cannot_start_a_turn_and_its_data_stays_out_o
         page.click("[data-testid=gallery-add-actions]").await;
         page.open("/#/").await;
         page.find(BUTTON).await;
-        page.click("[data-testid=share]").await;
-        let value = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
+        let value = page.share_link().await;
         *written.lock().unwrap() = value;
     })
     .await;
@@ -139,8 +138,7 @@ async fn a_share_link_opened_in_a_tab_already_showing_the_app_opens_its_dashboar
         page.click("[data-testid=gallery-add-tags]").await;
         page.open("/#/").await;
         page.find("[data-widget-type=tags]").await;
-        page.click("[data-testid=share]").await;
-        let link = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
+        let link = page.share_link().await;
         assert!(link.contains("#hs="), "a share link: {link}");
         page.open("/#/gallery").await;
         page.click("[data-testid=gallery-add-kv]").await;

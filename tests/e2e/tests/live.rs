@@ -82,8 +82,7 @@ async fn a_bound_stat_card_refreshes_on_click_and_on_open_goes_stale_without_its
         let reopened = wait_for_new_time(&page, &again, "the reload refreshes the on_open binding").await;
 
         // Share it now, while it is fresh.
-        page.click("[data-testid=share]").await;
-        let link = page.find("[data-testid=share-link]").await.prop("value").await.ok().flatten().unwrap_or_default();
+        let link = page.share_link().await;
         let fragment = link.split_once('#').map(|(_, fragment)| fragment.to_owned()).expect("a share link");
 
         // Opened read-only with the server connected: nothing refreshes, no button to.
@@ -364,8 +363,7 @@ async fn a_shared_link_lists_the_servers_it_needs_and_runs_its_bindings_only_onc
         page.say("Show the server's time, kept up to date").await;
         page.wait_for_runs(1).await;
         let shared = shown_time(&page).await;
-        page.click("[data-testid=share]").await;
-        let link = page.find("[data-testid=share-link]").await.prop("value").await.ok().flatten().unwrap_or_default();
+        let link = page.share_link().await;
         let fragment = link.split_once('#').map(|(_, fragment)| fragment.to_owned()).expect("a share link");
 
         // The viewer has no such server.

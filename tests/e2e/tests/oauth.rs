@@ -236,8 +236,7 @@ async fn signing_in_at_oidc_provider_connects_the_server_refreshes_its_token_and
         page.catch_downloads().await;
         page.click("[data-testid=export-file]").await;
         let export = page.downloaded_text().await.expect("the dashboard was downloaded");
-        page.click("[data-testid=share]").await;
-        let link = page.find("[data-testid=share-link]").await.prop("value").await.unwrap().unwrap_or_default();
+        let link = page.share_link().await;
         let url = page.eval("return location.href + ' ' + history.length", vec![]).await.to_string();
         let console = page.console_messages().await.join("\n");
         for (place, text) in [("the console", &console), ("the export", &export), ("the share link", &link), ("the page URL", &url)] {
