@@ -2,7 +2,8 @@
 //! resize it, keyboard moves (arrows) and resizes (Shift+arrows), and a toolbar (a bound widget's
 //! source, duplicate, export, remove) with the provenance badge. Every change is an `Op` applied by
 //! the user. The source editor comes with the engine chunk (`ui::source_editor`). A widget placed at
-//! its kind's default size grows, when first shown, to show its content whole (up to [`FIT_ROWS`]).
+//! its kind's default size is fitted, when first shown, to show its content whole (up to
+//! [`FIT_ROWS`]), and one sized by its content (a short table, a few fields) to leave no empty rows.
 
 use std::sync::Arc;
 
@@ -12,6 +13,7 @@ use autoui_core::canvas::model::Layout;
 use autoui_core::canvas::op::Op;
 use autoui_core::ids::BlockId;
 use autoui_core::tool::Origin;
+use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 use serde_json::Value;
 use web_sys::{KeyboardEvent, PointerEvent};
@@ -94,11 +96,18 @@ pub fn provenance_label(origin: &Origin) -> String {
 /// How tall (in grid rows) a frame may grow to show its content when first shown; past that it scrolls.
 const FIT_ROWS: u32 = 8;
 
-/// Once the widget's code has come and the browser has laid the widget out, makes block `id` as many
-/// rows taller as its content overflows its frame's body, up to [`FIT_ROWS`] rows in all, unless
-/// somebody has sized it meanwhile. On narrow screens frames already take their content's height
-/// (the grid's rows are `auto`): nothing to do.
-fn fit_when_shown(canvas: CanvasCtx, id: BlockId, layout: impl Fn() -> Layout + Clone + 'static, body: NodeRef<leptos::html::Div>) {
+/// Once the widget's code has come and the browser has laid the widget out, fits block `id` to its
+/// content, unless somebody has sized it meanwhile: as many rows taller as the content overflows the
+/// frame's body, up to [`FIT_ROWS`] rows in all, and for a kind sized by its content as many rows
+/// shorter as it leaves empty. On narrow screens frames already take their content's height (the
+/// grid's rows are `auto`): nothing to do.
+fn fit_when_shown(
+    canvas: CanvasCtx,
+    id: BlockId,
+    kind: WidgetKind,
+    layout: impl Fn() -> Layout + Clone + 'static,
+    body: NodeRef<leptos::html::Div>,
+) {
     Effect::new(move |scheduled: Option<bool>| {
         if scheduled == Some(true) || !matches!(views().status(), Status::Ready(_)) {
             return scheduled.unwrap_or(false);
@@ -111,7 +120,7 @@ fn fit_when_shown(canvas: CanvasCtx, id: BlockId, layout: impl Fn() -> Layout + 
             if !canvas.end_fit(&id) {
                 return;
             }
-            if let Some(rows) = rows_to_show(&body, layout().h) {
+            if let Some(rows) = rows_to_show(&body, layout().h, kind.sized_by_content()) {
                 apply(canvas, Op::Fit { id, h: rows });
             }
         });
@@ -119,17 +128,33 @@ fn fit_when_shown(canvas: CanvasCtx, id: BlockId, layout: impl Fn() -> Layout + 
     });
 }
 
-/// The rows a frame `h` rows tall needs for `body`'s content to fit (at most [`FIT_ROWS`]), if more.
-fn rows_to_show(body: &web_sys::HtmlElement, h: u32) -> Option<u32> {
-    let overflow = body.scroll_height() - body.client_height();
-    if overflow <= 1 {
-        return None;
-    }
+/// The rows a frame `h` rows tall needs for `body`'s content to show whole (at most [`FIT_ROWS`]),
+/// if that is more; for a kind sized by its content, also if it is fewer (at least one).
+fn rows_to_show(body: &web_sys::HtmlElement, h: u32, sized_by_content: bool) -> Option<u32> {
     let (grid, _) = grid_of(body)?;
     let pitch = pixels(&grid, "grid-auto-rows")? + pixels(&grid, "row-gap").unwrap_or(0.0);
-    let more = (f64::from(overflow) / pitch).ceil() as u32;
-    let rows = (h + more).min(FIT_ROWS.max(h));
-    (rows > h).then_some(rows)
+    let needed = if sized_by_content { content_height(body) } else { body.scroll_height() };
+    let spare = body.client_height() - needed;
+    if spare < -1 {
+        let more = (f64::from(-spare) / pitch).ceil() as u32;
+        let rows = (h + more).min(FIT_ROWS.max(h));
+        return (rows > h).then_some(rows);
+    }
+    let fewer = (f64::from(spare) / pitch).floor() as u32;
+    let rows = h.saturating_sub(fewer).max(1);
+    (sized_by_content && rows < h).then_some(rows)
+}
+
+/// The height `body` takes when it is as tall as its content rather than the rest of its frame (let
+/// out of the frame's flex for this one read; a table's scroller then holds every row).
+fn content_height(body: &web_sys::HtmlElement) -> i32 {
+    let style = body.style();
+    let _ = style.set_property("flex", "none");
+    let _ = style.set_property("height", "auto");
+    let height = body.offset_height();
+    let _ = style.remove_property("flex");
+    let _ = style.remove_property("height");
+    height
 }
 
 fn apply(canvas: CanvasCtx, op: Op) {
@@ -151,7 +176,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
     let body = NodeRef::<leptos::html::Div>::new();
     if canvas.awaits_fit(&id) && !read_only.get_untracked() {
         let frame = frame.clone();
-        fit_when_shown(canvas, id.clone(), move || frame.with_untracked(|f| f.layout), body);
+        fit_when_shown(canvas, id.clone(), kind, move || frame.with_untracked(|f| f.layout), body);
     }
 
     let layout = {

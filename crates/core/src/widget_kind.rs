@@ -73,6 +73,31 @@ impl WidgetKind {
         )
     }
 
+    /// Whether a frame at this kind's default size is fitted to the widget's content both ways
+    /// (`Op::Fit`): the kinds whose height is their content's (text, fields, lists, tables). Charts
+    /// and views fill whatever frame they get, and images or pages that load later change their
+    /// height after the fit, so those frames only ever grow.
+    pub fn sized_by_content(self) -> bool {
+        matches!(
+            self,
+            WidgetKind::Stat
+                | WidgetKind::Kv
+                | WidgetKind::List
+                | WidgetKind::Alert
+                | WidgetKind::Code
+                | WidgetKind::Text
+                | WidgetKind::Actions
+                | WidgetKind::Tags
+                | WidgetKind::StatCard
+                | WidgetKind::DataTable
+                | WidgetKind::Timeline
+                | WidgetKind::JsonViewer
+                | WidgetKind::GridData
+                | WidgetKind::Log
+                | WidgetKind::ChatInput
+        )
+    }
+
     /// Whether it shows something only a connected MCP server has (an MCP Apps view): its recipe
     /// example cannot render alone, so the gallery leaves it out.
     pub fn needs_server(self) -> bool {

@@ -524,26 +524,68 @@ fn ops_travel_as_tagged_json() {
 }
 
 #[test]
-fn fit_only_makes_a_block_taller_and_pushes_the_blocks_below_down() {
+fn fit_makes_a_block_taller_and_pushes_the_blocks_below_down() {
     let mut canvas = Canvas::new();
-    add(&mut canvas, "w_tags", WidgetKind::Tags, None);
-    add(&mut canvas, "w_below", WidgetKind::Stat, Some(at(0, 1, 3, 2)));
-    assert_eq!(place(&canvas, "w_tags"), (0, 0, 4, 1));
+    add(&mut canvas, "w_chart", WidgetKind::ChartRich, None);
+    add(&mut canvas, "w_below", WidgetKind::Stat, Some(at(0, 5, 3, 2)));
+    assert_eq!(place(&canvas, "w_chart"), (0, 0, 6, 5));
 
-    let grow = Op::Fit { id: id("w_tags"), h: 2 };
+    let grow = Op::Fit { id: id("w_chart"), h: 6 };
     canvas.apply(grow, &Origin::User, 2.0).unwrap();
-    assert_eq!(place(&canvas, "w_tags"), (0, 0, 4, 2), "two rows, so its tags show whole");
-    assert_eq!(place(&canvas, "w_below"), (0, 2, 3, 2), "the block under it moved down a row");
+    assert_eq!(place(&canvas, "w_chart"), (0, 0, 6, 6), "six rows, so its legend shows whole");
+    assert_eq!(place(&canvas, "w_below"), (0, 6, 3, 2), "the block under it moved down a row");
 
-    let shrink = Op::Fit { id: id("w_tags"), h: 1 };
+    let shrink = Op::Fit { id: id("w_chart"), h: 3 };
     let applied = canvas.apply(shrink, &Origin::User, 3.0).unwrap();
-    assert!(applied.is_empty(), "a fit never makes a block shorter");
-    assert_eq!(place(&canvas, "w_tags"), (0, 0, 4, 2));
+    assert!(applied.is_empty(), "a chart fills its frame: a fit never makes it shorter");
+    assert_eq!(place(&canvas, "w_chart"), (0, 0, 6, 6));
 
-    let beyond = Op::Fit { id: id("w_tags"), h: 500 };
+    let beyond = Op::Fit { id: id("w_chart"), h: 500 };
     canvas.apply(beyond, &Origin::User, 4.0).unwrap();
-    assert_eq!(place(&canvas, "w_tags").3, MAX_BLOCK_ROWS, "no taller than any block may be");
+    assert_eq!(place(&canvas, "w_chart").3, MAX_BLOCK_ROWS, "no taller than any block may be");
 
     let unknown = Op::Fit { id: id("w_gone"), h: 3 };
     assert!(matches!(canvas.apply(unknown, &Origin::User, 5.0), Err(CanvasError::UnknownBlock { .. })));
 }
+
+#[test]
+fn fit_makes_a_table_with_few_rows_shorter_and_what_rested_on_it_comes_up() {
+    // A dashboard as the agent lays it out at default sizes: a table across the grid, then two
+    // blocks resting on its bottom edge, one resting on the first of those, and one apart.
+    let mut canvas = Canvas::new();
+    add(&mut canvas, "w_table", WidgetKind::DataTable, None);
+    add(&mut canvas, "w_kv", WidgetKind::Kv, None);
+    add(&mut canvas, "w_list", WidgetKind::List, None);
+    add(&mut canvas, "w_under_kv", WidgetKind::Stat, Some(at(0, 9, 3, 2)));
+    add(&mut canvas, "w_apart", WidgetKind::Stat, Some(at(9, 10, 3, 2)));
+    assert_eq!(place(&canvas, "w_table"), (0, 0, 12, 6));
+    assert_eq!(place(&canvas, "w_kv"), (0, 6, 4, 3));
+    assert_eq!(place(&canvas, "w_list"), (4, 6, 4, 3));
+
+    let applied = canvas.apply(Op::Fit { id: id("w_table"), h: 3 }, &Origin::User, 2.0).unwrap();
+    assert_eq!(place(&canvas, "w_table"), (0, 0, 12, 3), "three rows: its few rows show whole");
+    assert_eq!(place(&canvas, "w_kv"), (0, 3, 4, 3), "up by the three rows the table freed");
+    assert_eq!(place(&canvas, "w_list"), (4, 3, 4, 3));
+    assert_eq!(place(&canvas, "w_under_kv"), (0, 6, 3, 2), "and what rested on it came up too");
+    assert_eq!(place(&canvas, "w_apart"), (9, 10, 3, 2), "a block with a gap above it stays");
+    let mut moved: Vec<&str> = applied.changed.iter().map(|block| block.id.as_str()).collect();
+    moved.sort_unstable();
+    assert_eq!(moved, ["w_kv", "w_list", "w_table", "w_under_kv"], "the changes name every block that moved");
+
+    // The kv shrinks to two rows; the block under it rises only as far as nothing else is in its way.
+    add(&mut canvas, "w_wide", WidgetKind::Stat, Some(at(0, 6, 12, 2)));
+    assert_eq!(place(&canvas, "w_wide"), (0, 6, 12, 2));
+    assert_eq!(place(&canvas, "w_under_kv"), (0, 8, 3, 2), "pushed down by the wide block");
+    canvas.apply(Op::Fit { id: id("w_kv"), h: 2 }, &Origin::User, 3.0).unwrap();
+    assert_eq!(place(&canvas, "w_kv"), (0, 3, 4, 2));
+    assert_eq!(place(&canvas, "w_wide"), (0, 6, 12, 2), "the list beside the kv still holds the wide block where it is");
+}
+
+#[test]
+fn fit_keeps_a_block_at_least_one_row_tall() {
+    let mut canvas = Canvas::new();
+    add(&mut canvas, "w_tags", WidgetKind::Tags, None);
+    canvas.apply(Op::Fit { id: id("w_tags"), h: 0 }, &Origin::User, 2.0).unwrap();
+    assert_eq!(place(&canvas, "w_tags"), (0, 0, 4, 1));
+}
+

@@ -209,6 +209,81 @@ async fn a_widget_added_at_its_default_size_grows_to_show_its_content_once() {
     .await;
 }
 
+/// The first grid row and the rows the frame of the widget `kind` spans (its placement style).
+async fn rows_from_of(page: &autoui_e2e::page::Page, kind: &str) -> (u64, u64) {
+    let place = page
+        .eval(
+            "return /grid-row: (\\d+) \\/ span (\\d+)/.exec(document.querySelector(arguments[0]).getAttribute('style')).slice(1).map(Number);",
+            vec![json!(format!("[data-widget-type={kind}]"))],
+        )
+        .await;
+    let number = |at: usize| place[at].as_u64().unwrap_or_else(|| panic!("the {kind} frame's place: {place}"));
+    (number(0), number(1))
+}
+
+#[tokio::test]
+async fn a_short_table_comes_down_to_its_rows_and_what_rested_on_it_comes_up() {
+    // An agent shows a three-row table across the grid (default: 6 rows), fields under it and a
+    // chart beside those, in one go: the table leaves no empty rows, nothing waits below a gap,
+    // and the chart, which fills whatever frame it gets, keeps its size.
+    const SHOW: &str = r#"
+const done = arguments[arguments.length - 1];
+const call = (name, input) => document.modelContext.executeTool(name, input).then((text) => JSON.parse(text));
+const attempt = async (left) => {
+  try {
+    await call('widget_display', { name: 'data-table', params: { title: 'Regions', rows: [
+      { region: 'North', revenue: 8800000 }, { region: 'South', revenue: 7200000 }, { region: 'East', revenue: 5100000 } ] } });
+    await call('widget_display', { name: 'kv', params: { title: 'Quarter', rows: [['Best region', 'North'], ['Growth', '+11.4%']] } });
+    await call('widget_display', { name: 'chart-rich', params: { title: 'Share', type: 'donut', labels: ['North', 'South'], data: [ { label: 'Revenue', values: [8.8, 7.2] } ] } });
+    done('shown');
+  } catch (error) {
+    if (left > 0) setTimeout(() => attempt(left - 1), 100);
+    else done(String(error));
+  }
+};
+attempt(100);"#;
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/").await;
+        let shown = page.eval_async(SHOW, vec![]).await;
+        assert_eq!(shown, json!("shown"));
+        page.find("[data-widget-type=data-table] .au-data-table__scroll").await;
+        page.find("[data-widget-type=kv] .au-kv").await;
+        page.wait_until(
+            "the table's frame comes down from its default six rows",
+            "return /grid-row: \\d+ \\/ span [1-5];/.test(document.querySelector('[data-widget-type=data-table]').getAttribute('style'));",
+        )
+        .await;
+        page.wait_until(
+            "the fields rest on the table's new bottom edge",
+            "const place = (kind) => /grid-row: (\\d+) \\/ span (\\d+)/.exec(document.querySelector(`[data-widget-type=${kind}]`).getAttribute('style')).slice(1).map(Number); \
+             const [top, rows] = place('data-table'); return place('kv')[0] === top + rows;",
+        )
+        .await;
+        let all_rows_shown = page
+            .eval(
+                "const e = document.querySelector('[data-widget-type=data-table] .au-data-table__scroll'); \
+                 return e.querySelectorAll('tbody tr:not(.au-data-table__spacer)').length === 3 && e.scrollHeight <= e.clientHeight + 1;",
+                vec![],
+            )
+            .await;
+        assert_eq!(all_rows_shown, json!(true), "the three rows show whole, without a scrollbar");
+        let kv_body = "[data-widget-type=kv] .au-frame__body";
+        let kv_whole = page.eval(&format!("const e = document.querySelector({kv_body:?}); return e.scrollHeight <= e.clientHeight + 1;"), vec![]).await;
+        assert_eq!(kv_whole, json!(true), "the fields show whole too");
+        let (_, chart_rows) = rows_from_of(&page, "chart-rich").await;
+        assert!(chart_rows >= 5, "the chart keeps at least its default five rows: {chart_rows}");
+
+        // The fitted places are what is saved.
+        let table = rows_from_of(&page, "data-table").await;
+        let kv = rows_from_of(&page, "kv").await;
+        page.reload().await;
+        page.find("[data-widget-type=kv] .au-kv").await;
+        assert_eq!(rows_from_of(&page, "data-table").await, table, "the table's fitted size is saved");
+        assert_eq!(rows_from_of(&page, "kv").await, kv, "and the fields' place");
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn a_widget_sized_right_after_it_is_added_keeps_that_size() {
     // Another agent adds a tags widget (two lines of tags at its default single row) and at once

@@ -89,8 +89,8 @@ impl History {
         Some(step.canvas)
     }
 
-    /// Makes block `id` at least `h` rows tall in every state it can go back or forward to, so
-    /// undoing something else does not undo a fit ([`Op::Fit`]).
+    /// Fits block `id` to `h` rows in every state it can go back or forward to, so undoing
+    /// something else does not undo a fit ([`Op::Fit`]).
     pub fn fit(&mut self, id: &BlockId, h: u32, now_ms: f64) {
         for step in self.undo.iter_mut().chain(self.redo.iter_mut()) {
             // A state without the block has nothing to fit.

@@ -6,7 +6,9 @@
 //! land on in turn. Nothing moves up or sideways and nothing else moves at all, so gaps the user
 //! left stay where they are and no widget ever hides another. This is what dashboard grids people
 //! already know do (Grafana, react-grid-layout), and it keeps every agent `move` predictable: the
-//! widget goes where the agent said and the others make room.
+//! widget goes where the agent said and the others make room. One exception, the app's own fit of a
+//! new block to its content: a block it makes shorter takes the blocks resting on its bottom edge up
+//! with it, so the fit leaves no gap nobody made.
 
 use crate::canvas::model::{Block, Canvas, GRID_COLUMNS, Layout, MAX_BLOCK_ROWS};
 use crate::sort::sort_by_key;
@@ -79,5 +81,40 @@ pub fn push_down_from(blocks: &mut [Block], anchor: usize) {
             blocks[index].layout.y = floor;
         }
         settled.push(index);
+    }
+}
+
+/// After `blocks[anchor]` got shorter (its bottom was `old_bottom`), lifts the blocks that rested on
+/// its bottom edge by as many of the freed rows as they can rise without covering anything, then the
+/// blocks resting on those, and so on. Other blocks stay where they are.
+pub fn lift_resting_on(blocks: &mut [Block], anchor: usize, old_bottom: u32) {
+    let freed = old_bottom.saturating_sub(blocks[anchor].layout.bottom());
+    let mut order: Vec<usize> = (0..blocks.len())
+        .filter(|&index| index != anchor && blocks[index].layout.y >= blocks[anchor].layout.bottom())
+        .collect();
+    sort_by_key(&mut order, |&index| (blocks[index].layout.y, blocks[index].layout.x));
+    // The blocks that rose, with where their bottom edge was.
+    let mut risen = vec![(anchor, old_bottom)];
+    for index in order {
+        let rests_on_a_risen_block = risen.iter().any(|&(other, bottom)| {
+            let (a, b) = (&blocks[index].layout, &blocks[other].layout);
+            a.y == bottom && a.x < b.x + b.w && b.x < a.x + a.w
+        });
+        if !rests_on_a_risen_block {
+            continue;
+        }
+        let was = blocks[index].layout;
+        let free = |rise: u32| {
+            let candidate = Layout { y: was.y - rise, ..was };
+            !blocks
+                .iter()
+                .enumerate()
+                .any(|(other, block)| other != index && overlaps(&block.layout, &candidate))
+        };
+        let rise = (1..=freed.min(was.y)).take_while(|&rise| free(rise)).last().unwrap_or(0);
+        if rise > 0 {
+            blocks[index].layout.y -= rise;
+            risen.push((index, was.bottom()));
+        }
     }
 }

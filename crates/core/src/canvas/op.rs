@@ -47,8 +47,9 @@ pub enum Op {
         w: u32,
         h: u32,
     },
-    /// Makes a block taller so its content shows whole, when the app first shows a block placed at
-    /// its kind's default size (`ui::widget_frame`): never shorter, and like a refresh neither a step
+    /// Makes a block as tall as its content needs, when the app first shows a block placed at its
+    /// kind's default size (`ui::widget_frame`): taller, or shorter for a kind sized by its content
+    /// (the blocks resting on its bottom edge then come up with it). Like a refresh, neither a step
     /// to undo nor a change to tell the agent.
     Fit {
         id: BlockId,
@@ -213,11 +214,22 @@ impl Canvas {
                     max_y,
                 );
             }),
-            Op::Fit { id, h } => self.edit(&id, now_ms, |block, max_y| {
-                if h > block.layout.h {
-                    block.layout = layout::clamp(Layout { h, ..block.layout }, max_y);
+            Op::Fit { id, h } => {
+                let index = self.index_of(&id)?;
+                let old_bottom = self.blocks[index].layout.bottom();
+                let shrinks = self.blocks[index].kind.sized_by_content();
+                let before = self.layouts();
+                let mut applied = self.edit(&id, now_ms, |block, max_y| {
+                    if h > block.layout.h || shrinks {
+                        block.layout = layout::clamp(Layout { h, ..block.layout }, max_y);
+                    }
+                })?;
+                if self.blocks[index].layout.bottom() < old_bottom {
+                    layout::lift_resting_on(&mut self.blocks, index, old_bottom);
+                    applied = self.changes_since(index, &before);
                 }
-            }),
+                Ok(applied)
+            }
             Op::Style { id, style } => self.edit(&id, now_ms, |block, _| block.style = style),
             Op::Bind { id, binding } => self.edit(&id, now_ms, |block, _| block.binding = binding),
             Op::Refreshed { id, outcome } => {
