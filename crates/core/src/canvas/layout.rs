@@ -86,35 +86,35 @@ pub fn push_down_from(blocks: &mut [Block], anchor: usize) {
 
 /// After `blocks[anchor]` got shorter (its bottom was `old_bottom`), lifts the blocks that rested on
 /// its bottom edge by as many of the freed rows as they can rise without covering anything, then the
-/// blocks resting on those, and so on. Other blocks stay where they are.
+/// blocks resting on those, and so on, top to bottom. Other blocks stay where they are.
 pub fn lift_resting_on(blocks: &mut [Block], anchor: usize, old_bottom: u32) {
     let freed = old_bottom.saturating_sub(blocks[anchor].layout.bottom());
-    let mut order: Vec<usize> = (0..blocks.len())
-        .filter(|&index| index != anchor && blocks[index].layout.y >= blocks[anchor].layout.bottom())
-        .collect();
-    sort_by_key(&mut order, |&index| (blocks[index].layout.y, blocks[index].layout.x));
-    // The blocks that rose, with where their bottom edge was.
+    // The blocks that rose, with where their bottom edge was; a block resting on one starts there.
     let mut risen = vec![(anchor, old_bottom)];
-    for index in order {
-        let rests_on_a_risen_block = risen.iter().any(|&(other, bottom)| {
-            let (a, b) = (&blocks[index].layout, &blocks[other].layout);
-            a.y == bottom && a.x < b.x + b.w && b.x < a.x + a.w
-        });
-        if !rests_on_a_risen_block {
-            continue;
-        }
-        let was = blocks[index].layout;
-        let free = |rise: u32| {
-            let candidate = Layout { y: was.y - rise, ..was };
-            !blocks
-                .iter()
-                .enumerate()
-                .any(|(other, block)| other != index && overlaps(&block.layout, &candidate))
-        };
-        let rise = (1..=freed.min(was.y)).take_while(|&rise| free(rise)).last().unwrap_or(0);
-        if rise > 0 {
-            blocks[index].layout.y -= rise;
-            risen.push((index, was.bottom()));
+    let lowest = blocks.iter().map(|block| block.layout.y).max().unwrap_or(0);
+    for y in old_bottom..=lowest {
+        for index in 0..blocks.len() {
+            let was = blocks[index].layout;
+            let rests = was.y == y
+                && risen.iter().any(|&(other, bottom)| {
+                    let under = &blocks[other].layout;
+                    bottom == y && was.x < under.x + under.w && under.x < was.x + was.w
+                });
+            if !rests {
+                continue;
+            }
+            let free = |rise: u32| {
+                let lifted = Layout { y: was.y - rise, ..was };
+                !blocks.iter().enumerate().any(|(other, block)| other != index && overlaps(&block.layout, &lifted))
+            };
+            let mut rise = 0;
+            while rise < freed && free(rise + 1) {
+                rise += 1;
+            }
+            if rise > 0 {
+                blocks[index].layout.y -= rise;
+                risen.push((index, was.bottom()));
+            }
         }
     }
 }
