@@ -20,7 +20,7 @@ use web_sys::{KeyboardEvent, PointerEvent};
 
 use crate::adapters::clock::{BrowserRandom, local_time};
 use crate::deferred::Status;
-use crate::state::canvas::{BlockCell, CanvasCtx, use_canvas};
+use crate::state::canvas::{BlockCell, CanvasCtx, FrameState, use_canvas};
 use crate::state::engine::use_engine;
 use crate::state::refresh::use_refresh;
 use crate::ui::export::ExportMenu;
@@ -28,6 +28,7 @@ use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::events::use_widget_events;
 use crate::ui::views::{render_widget, views};
 use crate::widgets::WidgetProps;
+use crate::widgets::common::ContentResized;
 
 /// Pixel size of one grid step, measured from the canvas grid when a drag starts.
 #[derive(Clone, Copy, Debug)]
@@ -101,31 +102,55 @@ const FIT_ROWS: u32 = 8;
 /// frame's body, up to [`FIT_ROWS`] rows in all, and for a kind sized by its content as many rows
 /// shorter as it leaves empty. On narrow screens frames already take their content's height (the
 /// grid's rows are `auto`): nothing to do.
-fn fit_when_shown(
-    canvas: CanvasCtx,
-    id: BlockId,
-    kind: WidgetKind,
-    layout: impl Fn() -> Layout + Clone + 'static,
-    body: NodeRef<leptos::html::Div>,
-) {
+fn fit_when_shown(canvas: CanvasCtx, fit: Fit) {
     Effect::new(move |scheduled: Option<bool>| {
         if scheduled == Some(true) || !matches!(views().status(), Status::Ready(_)) {
             return scheduled.unwrap_or(false);
         }
-        let (id, layout) = (id.clone(), layout.clone());
+        let fit = fit.clone();
         // In the next frame, once the widget is in the page: reading its height lays out what that
         // frame would lay out anyway.
         request_animation_frame(move || {
-            let Some(body) = body.get_untracked() else { return };
-            if !canvas.end_fit(&id) {
-                return;
-            }
-            if let Some(rows) = rows_to_show(&body, layout().h, kind.sized_by_content()) {
-                apply(canvas, Op::Fit { id, h: rows });
+            if canvas.end_fit(&fit.id) {
+                fit.apply(canvas);
             }
         });
         true
     });
+}
+
+/// For a widget whose height comes later ([`ContentResized`]): each time it says its content changed
+/// size, the frame grows to show it if it still waits for its fit; the wait ends with the first fit
+/// that changes something, or when somebody sizes the block.
+fn fit_when_resized(canvas: CanvasCtx, fit: Fit) -> ContentResized {
+    ContentResized(Callback::new(move |()| {
+        let fit = fit.clone();
+        request_animation_frame(move || {
+            if canvas.awaits_fit(&fit.id) && fit.apply(canvas) {
+                canvas.end_fit(&fit.id);
+            }
+        });
+    }))
+}
+
+/// A block to fit and what its fit reads: its kind, its layout and the frame's body.
+#[derive(Clone)]
+struct Fit {
+    id: BlockId,
+    kind: WidgetKind,
+    frame: ArcRwSignal<FrameState>,
+    body: NodeRef<leptos::html::Div>,
+}
+
+impl Fit {
+    /// Fits the block to the body's content now; whether that changed its size.
+    fn apply(&self, canvas: CanvasCtx) -> bool {
+        let Some(body) = self.body.get_untracked() else { return false };
+        let h = self.frame.with_untracked(|frame| frame.layout.h);
+        let Some(rows) = rows_to_show(&body, h, self.kind.sized_by_content()) else { return false };
+        apply(canvas, Op::Fit { id: self.id.clone(), h: rows });
+        true
+    }
 }
 
 /// The rows a frame `h` rows tall needs for `body`'s content to show whole (at most [`FIT_ROWS`]),
@@ -175,8 +200,13 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
     let gesture = StoredValue::new(None::<Gesture>);
     let body = NodeRef::<leptos::html::Div>::new();
     if canvas.awaits_fit(&id) && !read_only.get_untracked() {
-        let frame = frame.clone();
-        fit_when_shown(canvas, id.clone(), kind, move || frame.with_untracked(|f| f.layout), body);
+        let fit = Fit { id: id.clone(), kind, frame: frame.clone(), body };
+        // An MCP Apps view says its height once loaded, after its frame first shows it.
+        if kind == WidgetKind::McpApp {
+            provide_context(fit_when_resized(canvas, fit));
+        } else {
+            fit_when_shown(canvas, fit);
+        }
     }
 
     let layout = {

@@ -66,6 +66,12 @@ pub fn load_held_image(event: MouseEvent) {
     let _ = placeholder.replace_with_with_node_1(&image);
 }
 
+/// What a widget whose height comes later (an MCP Apps view says its size once loaded) tells the
+/// frame around it on the canvas: that frame, if it still waits for its fit, fits the widget to its
+/// content now. Absent where there is no frame (gallery, chat).
+#[derive(Clone, Copy)]
+pub struct ContentResized(pub Callback<()>);
+
 /// Where the sandbox proxy page is, when a test gives its own (the browser tests' runner serves no
 /// static files of the app, so they pass a `blob:` URL of `public/sandbox.html`).
 #[derive(Clone, Debug)]

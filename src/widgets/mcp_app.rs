@@ -36,7 +36,7 @@ use crate::state::engine::EngineCtx;
 use crate::state::servers::ServersCtx;
 use crate::state::settings::use_settings;
 use crate::widgets::WidgetProps;
-use crate::widgets::common::{WidgetError, WidgetTitle, parse, sandbox_proxy_url};
+use crate::widgets::common::{ContentResized, WidgetError, WidgetTitle, parse, sandbox_proxy_url};
 
 /// Frame height before the view says its size, and the range a view may ask for, in pixels.
 const DEFAULT_HEIGHT: f64 = 320.0;
@@ -159,6 +159,8 @@ fn ViewFrame(app: McpAppData, call: CallSoFar, block: BlockId, servers: ServersC
     let proxy_ready = RwSignal::new(false);
     let failure = RwSignal::new(None::<String>);
     let height = RwSignal::new(DEFAULT_HEIGHT);
+    // The canvas frame around the view, which may grow to the height the view says.
+    let resized = use_context::<ContentResized>();
     let fullscreen = RwSignal::new(false);
     // The person agreed to this view sending turns as them (asked once per view).
     let messages_agreed = StoredValue::new(false);
@@ -362,6 +364,9 @@ fn ViewFrame(app: McpAppData, call: CallSoFar, block: BlockId, servers: ServersC
                 ViewAction::Log { level, message } => log(&level, message),
                 ViewAction::Resize { height: Some(asked), .. } => {
                     height.set(asked.clamp(HEIGHT_RANGE.0, HEIGHT_RANGE.1));
+                    if let Some(ContentResized(resized)) = resized {
+                        resized.run(());
+                    }
                 }
                 ViewAction::Resize { .. } => {}
                 ViewAction::OpenLink { id, link } => {

@@ -4,7 +4,8 @@
 //! "Get Server Time" button calls the server through the host and shows the new time. With
 //! server-system-monitor, the app-only `poll-system-stats` is never offered to the model while the
 //! view polls it through the host (shown in the console as the view's calls). The React views of
-//! server-budget-allocator and server-cohort-heatmap draw their charts from the tool's result. The
+//! server-budget-allocator and server-cohort-heatmap draw their charts from the tool's result (and the
+//! budget view's frame grows to the height the view says). The
 //! get-time view follows a theme switch (`host-context-changed`), and its "Open Link" and "Send
 //! Message" buttons reach the person first: a link opens only after they agree (told its host),
 //! and the view's message becomes a user turn only after they agree.
@@ -222,6 +223,15 @@ async fn the_budget_allocator_view_draws_its_chart_and_a_slider_per_category() {
         )
         .await;
         leave_view(&page).await;
+        // The view says it is 600 px tall once loaded, after its frame (6 rows by default) first
+        // showed it: the frame grows so the view shows whole, without a scrollbar.
+        page.wait_until(
+            "the view's frame on the canvas grows to the height the view says",
+            "const frame = document.querySelector('[data-widget-type=mcp-app]'); const body = frame.querySelector('.au-frame__body');\
+             const rows = Number(/grid-row: \\d+ \\/ span (\\d+)/.exec(frame.getAttribute('style'))[1]);\
+             return rows > 6 && body.scrollHeight <= body.clientHeight + 1;",
+        )
+        .await;
     })
     .await;
     llm.stop().await;
