@@ -84,13 +84,14 @@ pub fn block_title(data: &Value) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// "agent · server/tool", "you" or "another agent".
-pub fn provenance_label(origin: &Origin) -> String {
+/// Who placed a widget ("agent", "you" or "another agent") and, for the agent, from which server's
+/// tool ("server/tool"): the badge shows the second part only where the frame has room for it.
+fn provenance_parts(origin: &Origin) -> (&'static str, Option<String>) {
     match origin {
-        Origin::Agent { source: Some(source), .. } => format!("agent \u{b7} {}/{}", source.server, source.tool),
-        Origin::Agent { source: None, .. } => "agent".to_owned(),
-        Origin::User => "you".to_owned(),
-        Origin::ExternalAgent => "another agent".to_owned(),
+        Origin::Agent { source: Some(source), .. } => ("agent", Some(format!("{}/{}", source.server, source.tool))),
+        Origin::Agent { source: None, .. } => ("agent", None),
+        Origin::User => ("you", None),
+        Origin::ExternalAgent => ("another agent", None),
     }
 }
 
@@ -227,7 +228,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
     };
     let provenance = {
         let frame = frame.clone();
-        move || frame.with(|f| provenance_label(&f.provenance))
+        move || frame.with(|f| provenance_parts(&f.provenance))
     };
     // Each widget's content is a landmark, named by its title and place on the canvas, so two widgets
     // of one kind (a duplicate among them) can be told apart.
@@ -406,7 +407,17 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
     let title_tip = title.clone();
     let provenance_tip = {
         let provenance = provenance.clone();
-        move || format!("Made by {}", provenance())
+        move || match provenance() {
+            (by, Some(source)) => format!("Made by {by} \u{b7} {source}"),
+            (by, None) => format!("Made by {by}"),
+        }
+    };
+    let badge = move || {
+        let (by, source) = provenance();
+        view! {
+            {by}
+            {source.map(|source| view! { <span class="au-frame__source">{format!(" \u{b7} {source}")}</span> })}
+        }
     };
 
     view! {
@@ -423,7 +434,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
                 </Show>
                 <span class="au-frame__title" title=title_tip>{move || title().unwrap_or_else(|| kind.as_str().to_owned())}</span>
                 <span class="au-frame__kind">{kind.as_str()}</span>
-                <span class="au-frame__badge" data-testid="provenance" title=provenance_tip>{provenance}</span>
+                <span class="au-frame__badge" data-testid="provenance" title=provenance_tip>{badge}</span>
                 <Freshness id=id.clone() binding=binding.into() read_only=read_only />
                 <Show when=move || !read_only.get()>
                     <div class="au-frame__tools" on:pointerdown=|e: PointerEvent| e.stop_propagation()>

@@ -150,6 +150,22 @@ async fn a_sales_dashboard_is_built_from_the_built_in_samples_without_any_mcp_se
             );
         }
 
+        // Who placed a widget shows whole even in a stat-card's narrow frame ("agent", not "ag…");
+        // its tooltip and a wide frame's badge name the server's tool too.
+        let card_badge = "[data-widget-type=stat-card] [data-testid=provenance]";
+        assert_eq!(page.text(card_badge).await, "agent");
+        let shown = page
+            .eval(
+                "const badge = document.querySelector(arguments[0]); return [badge.scrollWidth <= badge.clientWidth, badge.title];",
+                vec![json!(card_badge)],
+            )
+            .await;
+        assert_eq!(shown, json!([true, "Made by agent \u{b7} samples/monthly_sales"]));
+        assert_eq!(
+            page.text("[data-widget-type=data-table] [data-testid=provenance]").await,
+            "agent \u{b7} samples/monthly_sales"
+        );
+
         let table = page.text("[data-widget-type=data-table]").await;
         let regions = data["by_region"].as_array().cloned().unwrap_or_default();
         assert_eq!(regions.len(), 4, "four regions in the samples data");
