@@ -415,8 +415,8 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
     let badge = move || {
         let (by, source) = provenance();
         view! {
-            {by}
-            {source.map(|source| view! { <span class="au-frame__source">{format!(" \u{b7} {source}")}</span> })}
+            <span class="au-frame__who">{by}</span>
+            {source.map(|source| view! { <span class="au-frame__source">{format!("\u{b7} {source}")}</span> })}
         }
     };
 

@@ -161,8 +161,9 @@ async fn a_sales_dashboard_is_built_from_the_built_in_samples_without_any_mcp_se
             )
             .await;
         assert_eq!(shown, json!([true, "Made by agent \u{b7} samples/monthly_sales"]));
+        let table_badge = page.text("[data-widget-type=data-table] [data-testid=provenance]").await;
         assert_eq!(
-            page.text("[data-widget-type=data-table] [data-testid=provenance]").await,
+            table_badge.split_whitespace().collect::<Vec<_>>().join(" "),
             "agent \u{b7} samples/monthly_sales"
         );
 
@@ -192,6 +193,23 @@ async fn a_sales_dashboard_is_built_from_the_built_in_samples_without_any_mcp_se
             charts,
             ["Monthly revenue by region", "Revenue by product line"]
         );
+        // In a half-width frame the title shows whole, not cut by an ellipsis: the badge's
+        // "· server/tool" gives way first. (A fraction of a pixel short already cuts a letter or two,
+        // and scrollWidth rounds it away, so the title's box is compared with its text's width.)
+        let headers = page
+            .eval(
+                "return [...document.querySelectorAll('[data-widget-type=chart-rich] .au-frame__header')].map(header => {
+                    const title = header.querySelector('.au-frame__title');
+                    const text = document.createRange();
+                    text.selectNodeContents(title);
+                    const who = header.querySelector('.au-frame__who');
+                    return [title.getBoundingClientRect().width + 0.01 >= text.getBoundingClientRect().width,
+                        who.textContent, who.scrollWidth <= who.clientWidth];
+                });",
+                vec![],
+            )
+            .await;
+        assert_eq!(headers, json!([[true, "agent", true], [true, "agent", true]]));
         let line = page
             .find("[data-widget-type=chart-rich]")
             .await
