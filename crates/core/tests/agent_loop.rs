@@ -82,7 +82,36 @@ fn a_provider_failure_stops_the_run_with_the_providers_own_message() {
     let summary = harness.run("hi");
     let StopReason::ProviderFailed { message } = &summary.reason else { panic!("{:?}", summary.reason) };
     assert!(message.contains("invalid x-api-key") && message.contains("401"), "{message}");
-    assert!(summary.reason.describe().contains("invalid x-api-key"));
+    assert_eq!(
+        summary.reason.describe(),
+        "Stopped: Anthropic answered 401: invalid x-api-key. The provider refused the API key: check it in Settings."
+    );
+}
+
+#[test]
+fn a_provider_refusal_says_what_to_change_where_its_status_tells() {
+    let stop = |status: u16, message: &str| {
+        let error = LlmError::Api { provider: "OpenAI".to_owned(), status, message: message.to_owned(), retry_after_ms: None };
+        Harness::new([Step::Fail(error)], weather()).run("hi").reason.describe()
+    };
+    assert_eq!(
+        stop(404, "The model `gpt-9` does not exist."),
+        "Stopped: OpenAI answered 404: The model `gpt-9` does not exist. Check the model's name and the base URL in Settings."
+    );
+    assert!(stop(429, "Rate limit reached").ends_with("wait a minute, then press Retry."));
+    assert!(stop(503, "upstream unavailable").ends_with("press Retry in a moment."));
+    // A 400 is the request itself: the provider's own words are the advice.
+    assert_eq!(stop(400, "max_tokens is too large"), "Stopped: OpenAI answered 400: max_tokens is too large");
+    let unreachable = LlmError::Unreachable {
+        provider: "Ollama".to_owned(),
+        url: "http://127.0.0.1:11434".to_owned(),
+        detail: "connection refused".to_owned(),
+        hint: "is Ollama running?".to_owned(),
+    };
+    assert_eq!(
+        Harness::new([Step::Fail(unreachable)], weather()).run("hi").reason.describe(),
+        "Stopped: could not reach Ollama at http://127.0.0.1:11434: connection refused; is Ollama running?"
+    );
 }
 
 #[test]

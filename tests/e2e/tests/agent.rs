@@ -139,3 +139,31 @@ async fn a_rate_limit_is_retried_visibly_and_the_run_completes_with_an_openai_co
     assert_eq!(llm.requests().len(), 3, "the rate-limited request was sent again");
     llm.stop().await;
 }
+
+#[tokio::test]
+async fn a_refused_api_key_stops_the_run_with_the_providers_words_and_where_to_fix_it() {
+    let llm = ScriptedLlm::start(|_request: &Value, _| Reply::Error {
+        status: 401,
+        retry_after_s: None,
+        message: "invalid x-api-key".to_owned(),
+    })
+    .await;
+    let base = llm.base_url();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.say("How many users?").await;
+        page.wait_for_runs(1).await;
+        let notes = page.texts("[data-testid=chat-note]").await;
+        assert!(
+            notes.iter().any(|note| note
+                == "Stopped: Anthropic answered 401: invalid x-api-key. The provider refused the API key: check it in Settings."),
+            "{notes:?}"
+        );
+        page.find("[data-testid=retry]").await;
+        assert!(page.text("[data-testid=transcript]").await.contains("How many users?"), "the message is kept");
+    })
+    .await;
+    assert_eq!(llm.requests().len(), 1, "a refused key is not tried again");
+    llm.stop().await;
+}

@@ -155,7 +155,13 @@ impl AgentSession {
                 }
                 return Some(StopReason::Cancelled);
             }
-            Err(error) => return Some(StopReason::ProviderFailed { message: error.to_string() }),
+            Err(error) => {
+                let message = match error.advice() {
+                    Some(advice) => format!("{}. {advice}", error.to_string().trim_end_matches('.')),
+                    None => error.to_string(),
+                };
+                return Some(StopReason::ProviderFailed { message });
+            }
         };
         let cost = estimate_at(settings.profile().0.prices, &settings.base_url, &reply.usage);
         summary.usage += reply.usage;

@@ -32,7 +32,8 @@ impl StopReason {
             StopReason::IterationLimit { limit } => format!(
                 "Stopped after {limit} iterations (the limit set in settings); send a message to let the agent continue."
             ),
-            StopReason::ProviderFailed { message } => format!("Stopped: the model could not be reached: {message}"),
+            // The provider's own words (its status and message, or why it could not be reached).
+            StopReason::ProviderFailed { message } => format!("Stopped: {message}"),
             StopReason::OutputCut { limit } => format!(
                 "The reply was cut off: it reached the output limit of {limit} tokens (set in settings). Press Continue to let the agent go on."
             ),

@@ -138,6 +138,22 @@ impl LlmError {
             _ => false,
         }
     }
+
+    /// What the person can do about a provider's refusal, where its status tells: the sentence that
+    /// follows the provider's own words when a run stops on it (`None` where they say it all).
+    pub fn advice(&self) -> Option<&'static str> {
+        let LlmError::Api { status, .. } = self else { return None };
+        Some(match status {
+            401 => "The provider refused the API key: check it in Settings.",
+            402 => "The provider's account has run out of credit: top it up, or choose another provider in Settings.",
+            403 => "The key may not use this model or endpoint: check the key and the model in Settings.",
+            404 => "Check the model's name and the base URL in Settings.",
+            413 => "The request was too large for the provider: start a new chat, or ask for less data at a time.",
+            429 => "The provider is limiting requests and still was after waiting: wait a minute, then press Retry.",
+            500..=599 => "The provider has a problem on its side: press Retry in a moment.",
+            _ => return None,
+        })
+    }
 }
 
 /// Tool arguments as streamed by a provider, as a JSON object; an empty string is a call without arguments.
