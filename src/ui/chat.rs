@@ -255,6 +255,9 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
             </Show>
             <Show when=can_retry>
                 <p class="au-chat__retry">
+                    <Show when=move || agent.last_stop().is_some_and(|stop| stop.fixed_in_settings())>
+                        <button class="au-button" data-testid="stop-settings" on:click=move |_| on_open_settings.run(())>"Open Settings"</button>
+                    </Show>
                     <button class="au-button" data-testid="retry" on:click=move |_| agent.retry()>"Retry"</button>
                 </p>
             </Show>

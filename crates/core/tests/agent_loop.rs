@@ -80,7 +80,8 @@ fn a_provider_failure_stops_the_run_with_the_providers_own_message() {
     };
     let mut harness = Harness::new([Step::Fail(error)], weather());
     let summary = harness.run("hi");
-    let StopReason::ProviderFailed { message } = &summary.reason else { panic!("{:?}", summary.reason) };
+    let StopReason::ProviderFailed { message, .. } = &summary.reason else { panic!("{:?}", summary.reason) };
+    assert!(summary.reason.fixed_in_settings(), "a refused key is changed in the settings");
     assert!(message.contains("invalid x-api-key") && message.contains("401"), "{message}");
     assert_eq!(
         summary.reason.describe(),
@@ -90,10 +91,13 @@ fn a_provider_failure_stops_the_run_with_the_providers_own_message() {
 
 #[test]
 fn a_provider_refusal_says_what_to_change_where_its_status_tells() {
-    let stop = |status: u16, message: &str| {
+    let stopped = |status: u16, message: &str| {
         let error = LlmError::Api { provider: "OpenAI".to_owned(), status, message: message.to_owned(), retry_after_ms: None };
-        Harness::new([Step::Fail(error)], weather()).run("hi").reason.describe()
+        Harness::new([Step::Fail(error)], weather()).run("hi").reason
     };
+    let stop = |status: u16, message: &str| stopped(status, message).describe();
+    assert!(stopped(404, "no such model").fixed_in_settings());
+    assert!(!stopped(429, "slow down").fixed_in_settings(), "a rate limit is waited out, not configured");
     assert_eq!(
         stop(404, "The model `gpt-9` does not exist."),
         "Stopped: OpenAI answered 404: The model `gpt-9` does not exist. Check the model's name and the base URL in Settings."

@@ -162,6 +162,8 @@ async fn a_refused_api_key_stops_the_run_with_the_providers_words_and_where_to_f
         );
         page.find("[data-testid=retry]").await;
         assert!(page.text("[data-testid=transcript]").await.contains("How many users?"), "the message is kept");
+        page.click("[data-testid=stop-settings]").await;
+        page.find("[data-testid=settings-api-key]").await;
     })
     .await;
     assert_eq!(llm.requests().len(), 1, "a refused key is not tried again");

@@ -160,7 +160,7 @@ impl AgentSession {
                     Some(advice) => format!("{}. {advice}", error.to_string().trim_end_matches('.')),
                     None => error.to_string(),
                 };
-                return Some(StopReason::ProviderFailed { message });
+                return Some(StopReason::ProviderFailed { message, settings: error.fixed_in_settings() });
             }
         };
         let cost = estimate_at(settings.profile().0.prices, &settings.base_url, &reply.usage);

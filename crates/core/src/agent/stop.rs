@@ -11,8 +11,13 @@ pub enum StopReason {
     Cancelled,
     /// The iteration cap was reached while the model still wanted to call tools.
     IterationLimit { limit: u32 },
-    /// The LLM request failed (after retries, when the failure was transient).
-    ProviderFailed { message: String },
+    /// The LLM request failed (after retries, when the failure was transient). `settings`: what to
+    /// change is in the settings (the key, the model, the base URL or a limit).
+    ProviderFailed {
+        message: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        settings: bool,
+    },
     /// The reply reached the output token limit before it was complete; Continue goes on.
     OutputCut { limit: u32 },
     /// The model declined to answer.
@@ -24,6 +29,11 @@ pub enum StopReason {
 }
 
 impl StopReason {
+    /// Whether what stopped the run is changed in the settings, so the chat offers to open them.
+    pub fn fixed_in_settings(&self) -> bool {
+        matches!(self, StopReason::ProviderFailed { settings: true, .. })
+    }
+
     /// The sentence shown in the chat when the run ends.
     pub fn describe(&self) -> String {
         match self {
@@ -33,7 +43,7 @@ impl StopReason {
                 "Stopped after {limit} iterations (the limit set in settings); send a message to let the agent continue."
             ),
             // The provider's own words (its status and message, or why it could not be reached).
-            StopReason::ProviderFailed { message } => format!("Stopped: {message}"),
+            StopReason::ProviderFailed { message, .. } => format!("Stopped: {message}"),
             StopReason::OutputCut { limit } => format!(
                 "The reply was cut off: it reached the output limit of {limit} tokens (set in settings). Press Continue to let the agent go on."
             ),

@@ -139,6 +139,16 @@ impl LlmError {
         }
     }
 
+    /// Whether the person fixes this in the settings: a missing or refused key, a model or base URL
+    /// the provider does not know, or the silence limit.
+    pub fn fixed_in_settings(&self) -> bool {
+        match self {
+            LlmError::MissingKey { .. } | LlmError::TimedOut { .. } => true,
+            LlmError::Api { status, .. } => matches!(status, 401..=404),
+            _ => false,
+        }
+    }
+
     /// What the person can do about a provider's refusal, where its status tells: the sentence that
     /// follows the provider's own words when a run stops on it (`None` where they say it all).
     pub fn advice(&self) -> Option<&'static str> {
