@@ -90,6 +90,19 @@ fn a_provider_failure_stops_the_run_with_the_providers_own_message() {
 }
 
 #[test]
+fn a_provider_stop_without_the_settings_flag_reads_as_not_fixed_in_settings() {
+    let before: StopReason =
+        serde_json::from_value(json!({"reason": "provider_failed", "message": "Anthropic answered 400: bad"})).expect("reads");
+    assert!(!before.fixed_in_settings());
+    // The flag is written only when set, so a stop that needs no settings keeps its JSON shape.
+    let plain = StopReason::ProviderFailed { message: "down".to_owned(), settings: false };
+    assert_eq!(serde_json::to_value(&plain).expect("writes"), json!({"reason": "provider_failed", "message": "down"}));
+    let key = StopReason::ProviderFailed { message: "401".to_owned(), settings: true };
+    let read: StopReason = serde_json::from_value(serde_json::to_value(&key).expect("writes")).expect("reads");
+    assert!(read.fixed_in_settings());
+}
+
+#[test]
 fn a_provider_refusal_says_what_to_change_where_its_status_tells() {
     let stopped = |status: u16, message: &str| {
         let error = LlmError::Api { provider: "OpenAI".to_owned(), status, message: message.to_owned(), retry_after_ms: None };
