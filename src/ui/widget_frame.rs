@@ -85,7 +85,7 @@ pub fn block_title(data: &Value) -> Option<String> {
 }
 
 /// Who placed a widget ("agent", "you" or "another agent") and, for the agent, from which server's
-/// tool ("server/tool"): the badge shows the second part only where the frame has room for it.
+/// tool ("server/tool"): the badge's second part gives way first where the header is short of room.
 fn provenance_parts(origin: &Origin) -> (&'static str, Option<String>) {
     match origin {
         Origin::Agent { source: Some(source), .. } => ("agent", Some(format!("{}/{}", source.server, source.tool))),
