@@ -133,3 +133,38 @@ async fn the_shell_is_styled_before_the_main_stylesheet_arrives() {
     })
     .await;
 }
+
+/// On a phone-width screen the notices sit at the top of the main area. A drawer or the chat opened
+/// there keeps its header in sight under them: its close button is what a tap reaches, and the notice
+/// still shows.
+#[tokio::test]
+async fn on_a_narrow_screen_a_notice_leaves_an_open_panels_close_button_in_reach() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.client().set_window_size(420, 760).await.expect("narrow the window");
+        // A link that cannot be opened leaves an error notice, which stays until it is dismissed.
+        page.open("/#hs=not-a-dashboard").await;
+        page.wait_for_text("[data-testid=notices]", "This share link could not be opened").await;
+
+        let clear_of_the_notice = |panel: &'static str| {
+            format!(
+                "const header = document.querySelector('{panel}').firstElementChild.getBoundingClientRect();
+                 const notice = document.querySelector('[data-testid=notice]').getBoundingClientRect();
+                 return notice.height > 0 && notice.top >= header.bottom;"
+            )
+        };
+        page.click("[data-testid=open-console]").await;
+        page.find("[data-testid=console]").await;
+        assert_eq!(page.eval(&clear_of_the_notice("[data-testid=console]"), vec![]).await, true, "the notice shows below the console's header");
+        // WebDriver refuses a click on a covered element ("element click intercepted").
+        page.click("[aria-label='Close console']").await;
+        page.wait_until("the console closes", "return !document.querySelector('[data-testid=console]')?.checkVisibility();").await;
+
+        page.click("[data-testid=open-chat]").await;
+        assert!(page.is_displayed("[data-testid=chat-input]").await, "the chat opens over the canvas");
+        assert_eq!(page.eval(&clear_of_the_notice("[data-testid=chat]"), vec![]).await, true, "the notice shows below the chat's header");
+        page.click("[data-testid=close-chat]").await;
+        assert!(!page.is_displayed("[data-testid=chat-input]").await, "the chat closes");
+        assert!(page.text("[data-testid=notices]").await.contains("could not be opened"), "the notice is still there to read");
+    })
+    .await;
+}
