@@ -4,6 +4,7 @@
 //! of their own (`chunks::frames`), fetched with the views chunk when a widget is first shown or may
 //! soon be: an empty canvas and the gallery do not download them.
 
+use autoui_core::canvas::model::Layout;
 use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 
@@ -37,6 +38,25 @@ pub fn request_widget_code() {
     views().request();
 }
 
+/// Where a frame stands in the canvas grid: its place in the 12 columns, and for a canvas too narrow
+/// for them (app.css reflows it), its span, height and place in reading order.
+pub fn placement(layout: Layout) -> String {
+    let Layout { x, y, w, h, z } = layout;
+    let order = y.saturating_mul(12).saturating_add(x);
+    format!(
+        "grid-column: {} / span {w}; grid-row: {} / span {h}; z-index: {z}; --au-span: {}; --au-h: {h}; --au-order: {order};",
+        x + 1,
+        y + 1,
+        reflow_span(w)
+    )
+}
+
+/// The columns (of 12) a frame `w` wide spans when the canvas reflows: half the row up to half wide,
+/// else the whole row.
+fn reflow_span(w: u32) -> u32 {
+    if w <= 6 { 6 } else { 12 }
+}
+
 /// A block's frame once the chunk is here; until then a placeholder of the widget's size saying
 /// the frames are loading, or why they could not be, with a way to try again. A new frame is a new
 /// attempt after a failure, as a new widget is for the views chunk.
@@ -49,7 +69,7 @@ fn framed(cell: BlockCell, read_only: Signal<bool>) -> impl IntoView {
         Status::Ready(frames) => untrack(|| (frames.frame)(cell.clone(), read_only)),
         _ => view! {
             <div class="au-frame au-widget au-frame--pending" data-testid="widget-frame-waiting"
-                style=format!("grid-column: {} / span {}; grid-row: {} / span {};", layout.x + 1, layout.w, layout.y + 1, layout.h)>
+                style=placement(layout)>
                 {part.waiting()}
             </div>
         }
@@ -146,7 +166,7 @@ pub fn CanvasArea(
                         let label = kind.map(|k| format!("Building a {k}\u{2026}")).unwrap_or_else(|| "Building a widget\u{2026}".to_owned());
                         view! {
                             <div class="au-frame au-widget au-frame--pending" data-testid="widget-pending"
-                                style=format!("grid-column: span {w}; grid-row: span {h};") aria-busy="true">
+                                style=format!("grid-column: span {w}; grid-row: span {h}; --au-span: {}; --au-h: {h};", reflow_span(w)) aria-busy="true">
                                 <span class="au-spinner" aria-hidden="true"></span>
                                 <span>{label}</span>
                             </div>

@@ -23,6 +23,7 @@ use crate::deferred::Status;
 use crate::state::canvas::{BlockCell, CanvasCtx, FrameState, use_canvas};
 use crate::state::engine::use_engine;
 use crate::state::refresh::use_refresh;
+use crate::ui::canvas::placement;
 use crate::ui::export::ExportMenu;
 use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::events::use_widget_events;
@@ -47,6 +48,12 @@ fn grid_of(from: &web_sys::Element) -> Option<(web_sys::CssStyleDeclaration, f64
 /// A computed length in pixels; `None` for anything else (`auto`).
 fn pixels(style: &web_sys::CssStyleDeclaration, property: &str) -> Option<f64> {
     style.get_property_value(property).ok()?.trim().strip_suffix("px")?.parse().ok()
+}
+
+/// Whether the canvas is too narrow for its 12 columns and shows its frames one after another instead
+/// (app.css sets `--au-reflow` on the grid): the layout a drag or a fit would edit is not on screen.
+fn reflowed(grid: &web_sys::CssStyleDeclaration) -> bool {
+    grid.get_property_value("--au-reflow").is_ok_and(|value| !value.trim().is_empty())
 }
 
 fn grid_step(from: &web_sys::Element) -> GridStep {
@@ -158,6 +165,9 @@ impl Fit {
 /// if that is more; for a kind sized by its content, also if it is fewer (at least one).
 fn rows_to_show(body: &web_sys::HtmlElement, h: u32, sized_by_content: bool) -> Option<u32> {
     let (grid, _) = grid_of(body)?;
+    if reflowed(&grid) {
+        return None;
+    }
     let pitch = pixels(&grid, "grid-auto-rows")? + pixels(&grid, "row-gap").unwrap_or(0.0);
     let needed = if sized_by_content { content_height(body) } else { body.scroll_height() };
     let spare = body.client_height() - needed;
@@ -214,10 +224,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
         let frame = frame.clone();
         move || preview.get().unwrap_or_else(|| frame.with(|f| f.layout))
     };
-    let placement = move || {
-        let l = layout();
-        format!("grid-column: {} / span {}; grid-row: {} / span {}; z-index: {};", l.x + 1, l.w, l.y + 1, l.h, l.z)
-    };
+    let placement = move || placement(layout());
     let custom_style = {
         let frame = frame.clone();
         move || frame.with(|f| f.style.0.iter().map(|(k, v)| format!("{k}: {v};")).collect::<String>())
@@ -258,6 +265,9 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
             else {
                 return;
             };
+            if grid_of(&target).is_some_and(|(grid, _)| reflowed(&grid)) {
+                return;
+            }
             event.prevent_default();
             let _ = target.set_pointer_capture(event.pointer_id());
             let start = frame.with_untracked(|f| f.layout);

@@ -1,7 +1,7 @@
 //! The canvas by hand: widgets added from the gallery, moved with the keyboard, undone, restored
 //! after a reload, saved as a named dashboard, and shared read-only with another browser; a widget
 //! placed at its default size grown to show its content; text for screen readers that never gives a
-//! frame a scrollbar.
+//! frame a scrollbar; a canvas too narrow for its columns showing its widgets in reading order.
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::with_app;
@@ -299,6 +299,106 @@ attempt(100);"#;
         // Past the frames in which a fit would have come.
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         assert_eq!(rows_of(&page, "tags").await, 1, "the size the agent gave stays");
+    })
+    .await;
+}
+
+/// Each frame's box on screen, in the order `ids` gives: `[left, top, width]` in CSS pixels, with the
+/// grid's width last (`[0, 0, width]`).
+async fn boxes(page: &autoui_e2e::page::Page, ids: &[String]) -> Vec<[f64; 3]> {
+    let found = page
+        .eval(
+            "const box = (e) => { const r = e.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.top), Math.round(r.width)]; };
+             const frames = arguments[0].map((id) => box(document.querySelector(`[data-widget-id='${id}']`)));
+             return [...frames, [0, 0, box(document.querySelector('.au-canvas__grid'))[2]]];",
+            vec![json!(ids)],
+        )
+        .await;
+    serde_json::from_value(found).expect("boxes")
+}
+
+/// Drags `css` by (dx, dy) pixels with the mouse, as a person moving a widget by its header.
+async fn drag(page: &autoui_e2e::page::Page, css: &str, dx: f64, dy: f64) {
+    use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+    let element = page.find(css).await;
+    let mouse = MouseActions::new("mouse".to_owned())
+        .then(PointerAction::MoveToElement { element, duration: None, x: 0.0, y: 0.0 })
+        .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+        .then(PointerAction::MoveBy { duration: Some(std::time::Duration::from_millis(200)), x: dx, y: dy })
+        .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+    page.client().perform_actions(mouse).await.expect("drag");
+}
+
+/// A window beside the chat, a tablet or a phone leaves the canvas too narrow for its 12 columns:
+/// its widgets then follow one another in reading order, the narrow ones two abreast, then one per
+/// row, instead of squeezing a KPI card to a hundred pixels. The dashboard as placed comes back with
+/// the room, and a drag in the narrow canvas moves nothing it cannot show.
+#[tokio::test]
+async fn a_canvas_too_narrow_for_its_columns_shows_its_widgets_in_reading_order() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/").await;
+        let mut ids = Vec::new();
+        for (name, params) in [
+            ("stat-card", json!({ "label": "Added first, placed last", "value": "1", "delta": "+1" })),
+            ("stat-card", json!({ "label": "Orders", "value": "1,204", "unit": "orders", "delta": "+4.2% on May" })),
+            ("stat-card", json!({ "label": "Revenue", "value": "29.6M", "unit": "€", "delta": "+11.4% in 2024" })),
+            ("data-table", json!({ "title": "Regions", "rows": [{ "region": "North", "revenue": 8800 }, { "region": "South", "revenue": 7200 }] })),
+        ] {
+            let shown = page.call_tool("widget_display", json!({ "name": name, "params": params })).await;
+            ids.push(shown["structuredContent"]["id"].as_str().expect("the widget's id").to_owned());
+        }
+        // The first card moves to the row's end: reading order (Orders, Revenue, it, the table) is
+        // no longer the order the widgets were added in.
+        page.call_tool("canvas", json!({ "action": "move", "id": ids[0], "x": 9, "y": 0 })).await;
+        let (first, orders, revenue, table) = (0, 1, 2, 3);
+        page.wait_for_count("[data-testid=widget]", 4).await;
+        page.wait_until("the first card is at the row's end", &format!(
+            "return /grid-column: 10 \\//.test(document.querySelector(`[data-widget-id='{}']`).getAttribute('style'));", ids[first])).await;
+
+        // The window of the other tests: the cards side by side as placed, a quarter of the grid each.
+        let placed = boxes(&page, &ids).await;
+        let grid = placed[4][2];
+        assert!(grid >= 800.0, "a wide window keeps the 12 columns: {placed:?}");
+        assert!(placed[first][0] > placed[revenue][0] && placed[first][1] == placed[orders][1], "as placed: {placed:?}");
+
+        // Beside the chat in a 1,200 px window the canvas is about 770 px: two abreast.
+        page.client().set_window_size(1200, 900).await.expect("resize the window");
+        page.wait_until("the canvas reflows", "return document.querySelector('.au-canvas__grid').getBoundingClientRect().width < 800;").await;
+        let two = boxes(&page, &ids).await;
+        let grid = two[4][2];
+        assert!(grid >= 540.0, "the canvas is between the two widths: {two:?}");
+        assert_eq!(two[orders][1], two[revenue][1], "Orders and Revenue share the first row: {two:?}");
+        assert!(two[orders][0] < two[revenue][0], "Orders first: {two:?}");
+        assert!(two[first][1] > two[orders][1] && two[first][0] == two[orders][0], "the moved card starts the next row: {two:?}");
+        assert!(two[table][1] > two[first][1], "the table comes last: {two:?}");
+        for card in [first, orders, revenue] {
+            assert!(two[card][2] > grid / 2.0 - 20.0, "each card takes half the row: {two:?}");
+        }
+        assert!(two[table][2] >= grid - 1.0, "the table takes the whole row: {two:?}");
+        let whole = "return [...document.querySelectorAll('[data-widget-type=stat-card] .au-frame__body')].every((b) => b.scrollHeight <= b.clientHeight + 1);";
+        assert_eq!(page.eval(whole, vec![]).await, true, "each card, wider than it was placed, shows whole in its height");
+        assert!(!page.is_displayed(&format!("[data-widget-id='{}'] .au-frame__resize", ids[orders])).await, "no resize corner where sizes are not shown");
+
+        // A drag here would edit a layout the canvas does not show: nothing moves.
+        let style = |id: &str| format!("return document.querySelector(`[data-widget-id='{id}']`).getAttribute('style');");
+        let before = page.eval(&style(&ids[orders]), vec![]).await;
+        drag(&page, &format!("[data-widget-id='{}'] .au-frame__title", ids[orders]), 200.0, 120.0).await;
+        assert_eq!(page.eval(&style(&ids[orders]), vec![]).await, before, "the drag left the card's place alone");
+
+        // In a 900 px window the canvas is under 540 px: one widget per row, in reading order.
+        page.client().set_window_size(900, 900).await.expect("resize the window");
+        page.wait_until("the canvas goes to one column", "return document.querySelector('.au-canvas__grid').getBoundingClientRect().width < 540;").await;
+        let one = boxes(&page, &ids).await;
+        let grid = one[4][2];
+        for frame in [first, orders, revenue, table] {
+            assert!(one[frame][2] >= grid - 1.0, "every widget takes the whole width: {one:?}");
+        }
+        assert!(one[orders][1] < one[revenue][1] && one[revenue][1] < one[first][1] && one[first][1] < one[table][1], "in reading order: {one:?}");
+
+        // With the room back, the dashboard is as it was placed.
+        page.client().set_window_size(1400, 900).await.expect("resize the window");
+        page.wait_until("the canvas has its columns again", "return document.querySelector('.au-canvas__grid').getBoundingClientRect().width >= 800;").await;
+        assert_eq!(boxes(&page, &ids).await, placed, "every widget back in its place");
     })
     .await;
 }
