@@ -219,45 +219,47 @@ pub fn RecipesBrowser() -> impl IntoView {
     };
     view! {
         <section class="au-recipes" data-testid="recipes" aria-label="Recipes">
-            <nav class="au-recipes__list" aria-label="Recipe list">
-                <input type="search" class="au-recipes__search" placeholder="Search recipes" aria-label="Search recipes"
-                    data-testid="recipes-search" prop:value=move || query.get() on:input=move |e| query.set(event_target_value(&e)) />
-                <h2>"Widgets"</h2>
-                <ul>
-                    <For each=widgets key=|(kind, _)| *kind let((kind, description))>
-                        <li>
-                            <button class="au-recipes__item" data-testid=format!("recipe-{kind}")
-                                aria-current=move || (selected.get() == Selected::Widget(kind)).then_some("true")
-                                on:click=move |_| selected.set(Selected::Widget(kind))>
-                                <strong>{kind.as_str()}</strong><small>{description}</small>
-                            </button>
-                        </li>
-                    </For>
-                </ul>
-                <h2>"Data recipes"</h2>
-                <ul>
-                    <For each=matching_flows key=|flow| (flow.server.clone(), flow.name.clone()) let(flow)>
-                        {
-                            let chosen = flow.clone();
-                            let current = flow.clone();
-                            view! {
-                                <li>
-                                    <button class="au-recipes__item" data-testid=format!("recipe-flow-{}", flow.name)
-                                        aria-current=move || (selected.get() == Selected::Flow(current.clone())).then_some("true")
-                                        on:click=move |_| selected.set(Selected::Flow(chosen.clone()))>
-                                        <strong>{flow.name.clone()}</strong><small>{format!("{} \u{b7} {}", flow.server, flow.description)}</small>
-                                    </button>
-                                </li>
+            <div class="au-recipes__layout">
+                <nav class="au-recipes__list" aria-label="Recipe list">
+                    <input type="search" class="au-recipes__search" placeholder="Search recipes" aria-label="Search recipes"
+                        data-testid="recipes-search" prop:value=move || query.get() on:input=move |e| query.set(event_target_value(&e)) />
+                    <h2>"Widgets"</h2>
+                    <ul>
+                        <For each=widgets key=|(kind, _)| *kind let((kind, description))>
+                            <li>
+                                <button class="au-recipes__item" data-testid=format!("recipe-{kind}")
+                                    aria-current=move || (selected.get() == Selected::Widget(kind)).then_some("true")
+                                    on:click=move |_| selected.set(Selected::Widget(kind))>
+                                    <strong>{kind.as_str()}</strong><small>{description}</small>
+                                </button>
+                            </li>
+                        </For>
+                    </ul>
+                    <h2>"Data recipes"</h2>
+                    <ul>
+                        <For each=matching_flows key=|flow| (flow.server.clone(), flow.name.clone()) let(flow)>
+                            {
+                                let chosen = flow.clone();
+                                let current = flow.clone();
+                                view! {
+                                    <li>
+                                        <button class="au-recipes__item" data-testid=format!("recipe-flow-{}", flow.name)
+                                            aria-current=move || (selected.get() == Selected::Flow(current.clone())).then_some("true")
+                                            on:click=move |_| selected.set(Selected::Flow(chosen.clone()))>
+                                            <strong>{flow.name.clone()}</strong><small>{format!("{} \u{b7} {}", flow.server, flow.description)}</small>
+                                        </button>
+                                    </li>
+                                }
                             }
-                        }
-                    </For>
-                </ul>
-            </nav>
-            <div class="au-recipes__detail">
-                {move || match selected.get() {
-                    Selected::Widget(kind) => view! { <WidgetDetail kind /> }.into_any(),
-                    Selected::Flow(flow) => view! { <FlowDetail flow /> }.into_any(),
-                }}
+                        </For>
+                    </ul>
+                </nav>
+                <div class="au-recipes__detail">
+                    {move || match selected.get() {
+                        Selected::Widget(kind) => view! { <WidgetDetail kind /> }.into_any(),
+                        Selected::Flow(flow) => view! { <FlowDetail flow /> }.into_any(),
+                    }}
+                </div>
             </div>
         </section>
     }

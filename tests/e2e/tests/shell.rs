@@ -168,3 +168,29 @@ async fn on_a_narrow_screen_a_notice_leaves_an_open_panels_close_button_in_reach
     })
     .await;
 }
+
+/// The recipes page keeps a recipe readable at any width: its list beside the recipe while there is
+/// room, above it when the page is narrow (here beside the chat in a 900 px window), never a recipe
+/// squeezed into a column a few words wide.
+#[tokio::test]
+async fn the_recipes_page_puts_its_list_above_the_recipe_when_the_page_is_narrow() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/#/recipes").await;
+        page.click("[data-testid=recipe-stat-card]").await;
+        page.wait_for_text("[data-testid=recipes]", "An enriched KPI card").await;
+        let layout = "const box = (css) => document.querySelector(css).getBoundingClientRect();
+                      const list = box('.au-recipes__list'), detail = box('.au-recipes__detail'), page = box('[data-testid=recipes]');
+                      return { beside: detail.left >= list.right - 1 && detail.top < list.bottom,
+                               below: detail.top >= list.bottom - 1, detail: Math.round(detail.width), page: Math.round(page.width) };";
+        let wide = page.eval(layout, vec![]).await;
+        assert_eq!(wide["beside"], true, "with room, the list is beside the recipe: {wide}");
+
+        page.client().set_window_size(900, 900).await.expect("narrow the window");
+        assert!(page.is_displayed("[data-testid=chat-input]").await, "the chat stays open beside the page");
+        page.wait_until("the page narrows", "return document.querySelector('[data-testid=recipes]').getBoundingClientRect().width < 640;").await;
+        let narrow = page.eval(layout, vec![]).await;
+        assert_eq!(narrow["below"], true, "narrow, the recipe comes below the list: {narrow}");
+        assert_eq!(narrow["detail"], narrow["page"], "and takes the page's whole width: {narrow}");
+    })
+    .await;
+}
