@@ -335,3 +335,33 @@ async fn a_bubble_charts_data_table_lists_every_point_with_its_series_and_keeps_
     assert_no_injected_markup(&mounted);
     mounted.container.remove();
 }
+
+/// A donut's total stays inside its hole: whole while it fits at a readable size, compact in a small
+/// frame (`29.6M €`), never spilling over the ring as a full 10-figure total would.
+#[wasm_bindgen_test]
+async fn a_donuts_total_stays_inside_its_hole_whole_when_it_fits_compact_when_not() {
+    let sales = json!({"type": "donut", "unit": " €", "labels": ["Hardware", "Software", "Services"],
+        "data": [{"label": "Revenue", "values": [12100936, 12390514, 5147074]}]});
+    // The hole's width and the total's drawn width and text, for the donut in a `width` × `height` box.
+    let measure = |mounted: &Mounted| {
+        let ring = mounted.query_all(".au-chart-rich__slice").iter().map(|slice| slice.get_bounding_client_rect()).fold(
+            (f64::MAX, f64::MIN),
+            |(left, right), rect| (left.min(rect.left()), right.max(rect.right())),
+        );
+        let total = mounted.query(".au-chart-rich__total").expect("the total");
+        let hole = (ring.1 - ring.0) * 0.6;
+        (hole, total.get_bounding_client_rect().width(), total.text_content().unwrap_or_default())
+    };
+    for (width, height, expected) in [(560, 340, "29,638,524 €"), (240, 240, "29.6M €")] {
+        let mounted = drawn(sales.clone()).await;
+        mounted.container.style().set_property("width", &format!("{width}px")).expect("width");
+        mounted.container.style().set_property("height", &format!("{height}px")).expect("height");
+        for _ in 0..3 {
+            next_frame().await;
+        }
+        let (hole, drawn_width, text) = measure(&mounted);
+        assert_eq!(text, expected, "in {width} × {height}");
+        assert!(drawn_width > 0.0 && drawn_width < hole, "the total ({drawn_width} px) fits the hole ({hole} px) in {width} × {height}");
+        mounted.container.remove();
+    }
+}

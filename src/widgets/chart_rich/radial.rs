@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use autoui_core::view::chart::{Slice, arc_path, num, pie, polar};
+use autoui_core::view::bar::compact_number;
+use autoui_core::view::chart::{Slice, arc_path, hole_text, num, pie, polar};
 use autoui_core::view::present::{format_number, series_color};
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -77,10 +78,12 @@ pub fn RadialPlot(chart: Arc<Chart>) -> impl IntoView {
         donut.then_some(
             move || {
                 let ((cx, cy), _, inner) = circle();
+                let (full, compact) = (format_value(total, &chart.unit), format!("{}{}", compact_number(total), chart.unit));
+                let (text, size) = hole_text(&full, &compact, inner);
                 view! {
                     <g class="au-chart-rich__hole" aria-hidden="true">
                         <text class="au-chart-rich__total" x=num(cx) y=num(cy - inner * 0.08) text-anchor="middle"
-                            dominant-baseline="middle">{format_value(total, &chart.unit)}</text>
+                            dominant-baseline="middle" style:font-size=format!("{}px", num(size))>{text.to_owned()}</text>
                         <text class="au-chart-rich__total-label" x=num(cx) y=num(cy + inner * 0.3) text-anchor="middle"
                             dominant-baseline="middle">"Total"</text>
                     </g>

@@ -218,6 +218,39 @@ pub fn pie(values: &[f64]) -> Vec<Slice> {
         .collect()
 }
 
+/// The largest and smallest font size (px) of the total in a donut's hole.
+const HOLE_TEXT_MAX: f64 = 20.0;
+const HOLE_TEXT_MIN: f64 = 14.0;
+
+/// What a donut's hole of `inner` radius shows of its total, and at which font size: the full text
+/// (`29,638,524 €`) as large as fits up to 20 px, or, when that would be under 14 px, the compact text
+/// (`29.6M €`) as large as fits. Widths are estimated on the wide side, since the text cannot be
+/// measured before it is drawn: figures and letters 0.7 em (bold figures of common UI fonts are 0.55
+/// to 0.7), separators 0.35 em, `M`, `W` and `%` 0.9 em.
+pub fn hole_text<'a>(full: &'a str, compact: &'a str, inner: f64) -> (&'a str, f64) {
+    // The widest chord at the text's height, with a margin from the ring.
+    let room = 2.0 * inner * 0.85;
+    let fitting = |text: &str| (room / em_width(text)).min(HOLE_TEXT_MAX);
+    let size = fitting(full);
+    if size >= HOLE_TEXT_MIN {
+        (full, size)
+    } else {
+        (compact, fitting(compact))
+    }
+}
+
+fn em_width(text: &str) -> f64 {
+    let width: f64 = text
+        .chars()
+        .map(|c| match c {
+            ',' | '.' | ' ' | '\u{a0}' | '\u{202f}' | '\'' | ':' => 0.35,
+            'M' | 'W' | '%' | 'm' | 'w' => 0.9,
+            _ => 0.7,
+        })
+        .sum();
+    width.max(0.7)
+}
+
 /// The point at `angle` (clockwise from three o'clock, SVG y down) on the circle of `radius` around `center`.
 pub fn polar(center: (f64, f64), radius: f64, angle: f64) -> (f64, f64) {
     (
@@ -624,5 +657,23 @@ mod tests {
         assert_eq!(full.matches('A').count(), 2, "{full}");
         let full_donut = arc_path((50.0, 50.0), 40.0, 20.0, -FRAC_PI_2, 3.0 * FRAC_PI_2);
         assert_eq!(full_donut.matches('A').count(), 4, "{full_donut}");
+    }
+
+    #[test]
+    fn a_donuts_total_is_whole_while_it_fits_its_hole_and_compact_when_it_would_be_too_small() {
+        // A large hole: the full figure at the largest size.
+        assert_eq!(hole_text("29,638,524 €", "29.6M €", 120.0), ("29,638,524 €", 20.0));
+        // A middling one: the full figure, smaller, while it stays readable.
+        let (text, size) = hole_text("29,638,524 €", "29.6M €", 70.0);
+        assert_eq!(text, "29,638,524 €");
+        assert!((14.0..20.0).contains(&size), "{size}");
+        // A small one (a donut in a half-width frame): the compact figure, which fits at a larger size.
+        let (text, size) = hole_text("29,638,524 €", "29.6M €", 54.0);
+        assert_eq!(text, "29.6M €");
+        assert!(size * em_width(text) <= 2.0 * 54.0 * 0.85 + 1e-9 && size > 14.0, "{size}");
+        // Short totals never grow past 20 px, and a tiny hole still gets a size that fits.
+        assert_eq!(hole_text("42", "42", 54.0), ("42", 20.0));
+        let (_, size) = hole_text("1,234,567,890", "1.2B", 12.0);
+        assert!(size > 0.0 && size * em_width("1.2B") <= 2.0 * 12.0 * 0.85 + 1e-9, "{size}");
     }
 }
