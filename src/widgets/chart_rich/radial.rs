@@ -74,11 +74,11 @@ pub fn RadialPlot(chart: Arc<Chart>) -> impl IntoView {
     };
 
     let hole = {
-        let chart = chart.clone();
+        // The total's two forms do not change with the size: only which one shows, and how large.
+        let (full, compact) = (format_value(total, &chart.unit), format!("{}{}", compact_number(total), chart.unit));
         donut.then_some(
             move || {
                 let ((cx, cy), _, inner) = circle();
-                let (full, compact) = (format_value(total, &chart.unit), format!("{}{}", compact_number(total), chart.unit));
                 let (text, size) = hole_text(&full, &compact, inner);
                 view! {
                     <g class="au-chart-rich__hole" aria-hidden="true">
