@@ -1,7 +1,8 @@
 //! The canvas by hand: widgets added from the gallery, moved with the keyboard, undone, restored
 //! after a reload, saved as a named dashboard, and shared read-only with another browser; a widget
 //! placed at its default size grown to show its content; text for screen readers that never gives a
-//! frame a scrollbar; a canvas too narrow for its columns showing its widgets in reading order.
+//! frame a scrollbar; a canvas too narrow for its columns showing its widgets in reading order; Tab
+//! going through the widgets in the order they are laid out.
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::with_app;
@@ -303,6 +304,28 @@ attempt(100);"#;
     .await;
 }
 
+/// Opens the canvas with three KPI cards and a table, the first card added then moved to the row's
+/// end: reading order (Orders, Revenue, that card, the table) is not the order they were added in.
+/// Gives their ids in the order added.
+async fn cards_and_a_table_out_of_order(page: &autoui_e2e::page::Page) -> Vec<String> {
+    page.open("/#/").await;
+    let mut ids = Vec::new();
+    for (name, params) in [
+        ("stat-card", json!({ "label": "Added first, placed last", "value": "1", "delta": "+1" })),
+        ("stat-card", json!({ "label": "Orders", "value": "1,204", "unit": "orders", "delta": "+4.2% on May" })),
+        ("stat-card", json!({ "label": "Revenue", "value": "29.6M", "unit": "€", "delta": "+11.4% in 2024" })),
+        ("data-table", json!({ "title": "Regions", "rows": [{ "region": "North", "revenue": 8800 }, { "region": "South", "revenue": 7200 }] })),
+    ] {
+        let shown = page.call_tool("widget_display", json!({ "name": name, "params": params })).await;
+        ids.push(shown["structuredContent"]["id"].as_str().expect("the widget's id").to_owned());
+    }
+    page.call_tool("canvas", json!({ "action": "move", "id": ids[0], "x": 9, "y": 0 })).await;
+    page.wait_for_count("[data-testid=widget]", 4).await;
+    page.wait_until("the first card is at the row's end", &format!(
+        "return /grid-column: 10 \\//.test(document.querySelector(`[data-widget-id='{}']`).getAttribute('style'));", ids[0])).await;
+    ids
+}
+
 /// Each frame's box on screen, in the order `ids` gives: `[left, top, width]` in CSS pixels, with the
 /// grid's width last (`[0, 0, width]`).
 async fn boxes(page: &autoui_e2e::page::Page, ids: &[String]) -> Vec<[f64; 3]> {
@@ -336,24 +359,8 @@ async fn drag(page: &autoui_e2e::page::Page, css: &str, dx: f64, dy: f64) {
 #[tokio::test]
 async fn a_canvas_too_narrow_for_its_columns_shows_its_widgets_in_reading_order() {
     with_app(BrowserOptions::default(), |page| async move {
-        page.open("/#/").await;
-        let mut ids = Vec::new();
-        for (name, params) in [
-            ("stat-card", json!({ "label": "Added first, placed last", "value": "1", "delta": "+1" })),
-            ("stat-card", json!({ "label": "Orders", "value": "1,204", "unit": "orders", "delta": "+4.2% on May" })),
-            ("stat-card", json!({ "label": "Revenue", "value": "29.6M", "unit": "€", "delta": "+11.4% in 2024" })),
-            ("data-table", json!({ "title": "Regions", "rows": [{ "region": "North", "revenue": 8800 }, { "region": "South", "revenue": 7200 }] })),
-        ] {
-            let shown = page.call_tool("widget_display", json!({ "name": name, "params": params })).await;
-            ids.push(shown["structuredContent"]["id"].as_str().expect("the widget's id").to_owned());
-        }
-        // The first card moves to the row's end: reading order (Orders, Revenue, it, the table) is
-        // no longer the order the widgets were added in.
-        page.call_tool("canvas", json!({ "action": "move", "id": ids[0], "x": 9, "y": 0 })).await;
+        let ids = cards_and_a_table_out_of_order(&page).await;
         let (first, orders, revenue, table) = (0, 1, 2, 3);
-        page.wait_for_count("[data-testid=widget]", 4).await;
-        page.wait_until("the first card is at the row's end", &format!(
-            "return /grid-column: 10 \\//.test(document.querySelector(`[data-widget-id='{}']`).getAttribute('style'));", ids[first])).await;
 
         // The window of the other tests: the cards side by side as placed, a quarter of the grid each.
         let placed = boxes(&page, &ids).await;
@@ -399,6 +406,45 @@ async fn a_canvas_too_narrow_for_its_columns_shows_its_widgets_in_reading_order(
         page.client().set_window_size(1400, 900).await.expect("resize the window");
         page.wait_until("the canvas has its columns again", "return document.querySelector('.au-canvas__grid').getBoundingClientRect().width >= 800;").await;
         assert_eq!(boxes(&page, &ids).await, placed, "every widget back in its place");
+    })
+    .await;
+}
+
+/// Presses Tab from the canvas toolbar's Share button until the focus has been through the grid and
+/// left it; gives the widgets the focus went through, each once, in the order it reached them.
+async fn tab_through_the_canvas(page: &autoui_e2e::page::Page) -> Vec<String> {
+    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    use fantoccini::key::Key;
+    page.eval("document.querySelector('[data-testid=share]').focus();", vec![]).await;
+    let mut visited: Vec<String> = Vec::new();
+    for _ in 0..120 {
+        let tab = KeyActions::new("keyboard".to_owned())
+            .then(KeyAction::Down { value: Key::Tab.into() })
+            .then(KeyAction::Up { value: Key::Tab.into() });
+        page.client().perform_actions(tab).await.expect("press Tab");
+        let focused = page.eval("return document.activeElement.closest('[data-widget-id]')?.dataset.widgetId ?? null;", vec![]).await;
+        match focused.as_str() {
+            Some(id) if visited.last().map(String::as_str) != Some(id) => visited.push(id.to_owned()),
+            Some(_) => {}
+            None if !visited.is_empty() => return visited,
+            None => {}
+        }
+    }
+    panic!("Tab never left the canvas; it went through {visited:?}");
+}
+
+/// Tab goes through the widgets as they are laid out, row by row, not in the order the agent added
+/// them (screen readers follow the same order), on the 12 columns and on a reflowed canvas alike.
+#[tokio::test]
+async fn tab_goes_through_the_widgets_in_the_order_they_are_laid_out() {
+    with_app(BrowserOptions::default(), |page| async move {
+        let ids = cards_and_a_table_out_of_order(&page).await;
+        let laid_out = [&ids[1], &ids[2], &ids[0], &ids[3]].map(String::to_owned).to_vec();
+        assert_eq!(tab_through_the_canvas(&page).await, laid_out, "Tab on the 12 columns (ids in the order added: {ids:?})");
+
+        page.client().set_window_size(1200, 900).await.expect("resize the window");
+        page.wait_until("the canvas reflows", "return document.querySelector('.au-canvas__grid').getBoundingClientRect().width < 800;").await;
+        assert_eq!(tab_through_the_canvas(&page).await, laid_out, "Tab on the reflowed canvas (ids in the order added: {ids:?})");
     })
     .await;
 }
