@@ -3,7 +3,9 @@
 //! (Continue) that shows a held-back image ("Load image"), a server's elicitation form and sampling request, a tool call
 //! waiting for approval, the servers drawer with remembered approval choices, the gallery,
 //! the recipes, each drawer and menu open, a bound widget's source editor, and last the servers a
-//! dashboard needs once its server is removed. A new screen is one more row in `SCREENS`.
+//! dashboard needs once its server is removed; then, in narrower windows, the canvas reflowed beside
+//! the chat and, on a phone, the canvas, the chat and the console drawer. A new screen is one more row in
+//! `SCREENS` (or `NARROW_SCREENS`).
 
 use autoui_e2e::axe::{Violation, audit};
 use autoui_e2e::browser::BrowserOptions;
@@ -130,6 +132,55 @@ const SCREENS: &[Screen] = &[
     },
 ];
 
+/// Screens whose layout changes with the window, in narrower windows than the 1,400 px of the others:
+/// the canvas reflowed beside the chat, and on a phone the canvas, the chat and a drawer over it.
+const NARROW_SCREENS: &[(u32, u32, Screen)] = &[
+    (
+        1200,
+        900,
+        Screen {
+            name: "canvas with one widget of each kind, reflowed beside the chat",
+            route: "/#/",
+            prompt: None,
+            clicks: &[],
+            ready: "[data-widget-type=trombinoscope]",
+        },
+    ),
+    (
+        390,
+        844,
+        Screen {
+            name: "canvas with one widget of each kind on a phone",
+            route: "/#/",
+            prompt: None,
+            clicks: &[],
+            ready: "[data-widget-type=trombinoscope]",
+        },
+    ),
+    (
+        390,
+        844,
+        Screen {
+            name: "the chat over the canvas on a phone",
+            route: "/#/",
+            prompt: None,
+            clicks: &["[data-testid=open-chat]"],
+            ready: "[data-testid=chat-input]",
+        },
+    ),
+    (
+        390,
+        844,
+        Screen {
+            name: "console drawer on a phone",
+            route: "/#/",
+            prompt: None,
+            clicks: &["[data-testid=open-console]"],
+            ready: "[data-testid=console]",
+        },
+    ),
+];
+
 #[tokio::test]
 async fn no_screen_has_an_accessibility_violation_in_the_light_theme() {
     audit_every_screen("light").await;
@@ -190,6 +241,17 @@ async fn audit_every_screen(theme: &'static str) {
                 }
             }
         }
+        for (width, height, screen) in NARROW_SCREENS {
+            page.client().set_window_size(*width, *height).await.expect("resize the window");
+            let violations = audit_screen(&page, screen).await;
+            if !violations.is_empty() {
+                report.push_str(&format!("\n{} in a {width} px window ({theme} theme):\n", screen.name));
+                for violation in &violations {
+                    report.push_str(&violation.to_string());
+                }
+            }
+        }
+        page.client().set_window_size(1400, 900).await.expect("resize the window");
         let violations = audit_needed_servers(&page).await;
         if !violations.is_empty() {
             report.push_str(&format!("\nthe servers a dashboard needs ({theme} theme):\n"));
