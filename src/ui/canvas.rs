@@ -140,6 +140,8 @@ pub fn CanvasArea(
                         <button class="au-button au-button--primary" data-testid="make-copy" on:click=move |_| on_make_copy.run(())>
                             "Make a copy to edit"
                         </button>
+                        <button class="au-button" data-testid="print-shared" title="Print the dashboard or save it as a PDF (Ctrl+P)"
+                            on:click=|_| { let _ = window().print(); }>"Print"</button>
                     </div>
                 </Show>
             </Show>

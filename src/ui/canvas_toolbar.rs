@@ -1,5 +1,6 @@
 //! The canvas toolbar: undo/redo (also Ctrl+Z / Ctrl+Shift+Z), clear, named dashboards (and "Export
-//! all", `backup.rs`), file export/import (a backup file is read back as one) and share links.
+//! all", `backup.rs`), file export/import (a backup file is read back as one), print (the browser's
+//! dialog, which also saves a PDF) and share links.
 
 use autoui_core::canvas::exchange;
 use autoui_core::canvas::model::Canvas;
@@ -254,6 +255,10 @@ pub fn CanvasToolbar() -> impl IntoView {
                 </div>
             </details>
             <button class="au-button au-button--ghost" data-testid="export-file" on:click=export_file title="Download the canvas as a JSON file">"Export"</button>
+            // The browser's print dialog, which also saves a PDF; app.css's print rules leave the dashboard alone on the page.
+            <button class="au-button au-button--ghost" data-testid="print" title="Print the dashboard or save it as a PDF (Ctrl+P)"
+                disabled=move || canvas.is_empty()
+                on:click=move |_| { let _ = window().print(); }>"Print"</button>
             <label class="au-button au-button--ghost" title="Open a dashboard file">
                 "Import"
                 <input type="file" accept="application/json,.json,.md" class="au-visually-hidden" data-testid="import-file" on:change=import_file />

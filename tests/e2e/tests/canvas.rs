@@ -2,7 +2,7 @@
 //! after a reload, saved as a named dashboard, and shared read-only with another browser; a widget
 //! placed at its default size grown to show its content; text for screen readers that never gives a
 //! frame a scrollbar; a canvas too narrow for its columns showing its widgets in reading order; Tab
-//! going through the widgets in the order they are laid out.
+//! going through the widgets in the order they are laid out; printing the dashboard alone.
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::with_app;
@@ -85,6 +85,7 @@ async fn a_share_link_opens_the_same_dashboard_read_only_in_a_fresh_browser() {
         page.find("[data-widget-type=stat-card]").await;
         page.find("[data-testid=read-only-banner]").await;
         assert!(!page.is_displayed("[data-testid=widget-remove]").await, "a shared dashboard has no edit tools");
+        assert_eq!(print_dialogs_after_clicking(&page, "[data-testid=print-shared]").await, 1, "a shared dashboard prints as it is");
         page.click("[data-testid=make-copy]").await;
         page.find("[data-testid=widget-remove]").await;
     })
@@ -445,6 +446,63 @@ async fn tab_goes_through_the_widgets_in_the_order_they_are_laid_out() {
         page.client().set_window_size(1200, 900).await.expect("resize the window");
         page.wait_until("the canvas reflows", "return document.querySelector('.au-canvas__grid').getBoundingClientRect().width < 800;").await;
         assert_eq!(tab_through_the_canvas(&page).await, laid_out, "Tab on the reflowed canvas (ids in the order added: {ids:?})");
+    })
+    .await;
+}
+
+/// How many times the browser's print dialog opens (counted instead of shown) when `css` is clicked.
+async fn print_dialogs_after_clicking(page: &autoui_e2e::page::Page, css: &str) -> u64 {
+    page.eval("window.printed = 0; window.print = () => { window.printed += 1; };", vec![]).await;
+    page.click(css).await;
+    page.eval("return window.printed;", vec![]).await.as_u64().expect("a count")
+}
+
+/// Printing (the toolbar's Print, or the browser's own) gives the dashboard alone, light even when the
+/// app is dark, on as many pages as it takes: not the app's header, chat and toolbar around one
+/// window's worth of canvas. On paper a table keeps its filter only while the filter narrows it.
+#[tokio::test]
+async fn printing_gives_the_whole_dashboard_alone_on_as_many_pages_as_it_takes() {
+    with_app(BrowserOptions::default(), |page| async move {
+        let mut ids = cards_and_a_table_out_of_order(&page).await;
+        for region in ["North", "South", "East", "West"] {
+            let rows: Vec<_> = (1..=6).map(|month| json!({ "month": format!("2024-0{month}"), "revenue": 1000 * month })).collect();
+            let shown = page.call_tool("widget_display", json!({ "name": "data-table", "params": { "title": format!("{region} by month"), "rows": rows } })).await;
+            ids.push(shown["structuredContent"]["id"].as_str().expect("the widget's id").to_owned());
+        }
+        page.wait_for_count("[data-testid=widget]", ids.len()).await;
+        page.click("[data-testid=theme-toggle]").await;
+        page.wait_until("the app is dark", "return getComputedStyle(document.querySelector('.au-frame')).backgroundColor !== 'rgb(255, 255, 255)';").await;
+
+        assert_eq!(print_dialogs_after_clicking(&page, "[data-testid=print]").await, 1, "Print opens the print dialog");
+
+        // A table narrowed by its filter says so on paper too.
+        let regions = format!("[data-widget-id='{}']", ids[3]);
+        page.type_into(&format!("{regions} .au-data-table__filter-input"), "North").await;
+        page.wait_for_text(&format!("{regions} .au-data-table__count"), "1 of 2 rows").await;
+
+        // What the page looks like to the printer.
+        autoui_e2e::cdp::cdp(page.client(), "Emulation.setEmulatedMedia", json!({ "media": "print" })).await.expect("print media");
+        let printed = page.eval(
+            "const shown = (css) => [...document.querySelectorAll(css)].some((e) => e.checkVisibility());
+             const frames = [...document.querySelectorAll('[data-testid=widget]')];
+             const canvas = document.querySelector('.au-canvas');
+             return {
+               app: ['.au-header', '[data-testid=chat]', '.au-canvas-toolbar', '.au-frame__tools', '.au-frame__resize', '.au-data-table__export'].filter(shown),
+               filters: [...document.querySelectorAll('.au-data-table__filter')].filter((e) => e.checkVisibility()).map((e) => e.closest('[data-widget-id]').dataset.widgetId),
+               frames: frames.filter((f) => f.checkVisibility()).length,
+               cut: canvas.scrollHeight > canvas.clientHeight + 1,
+               bottom: Math.max(...frames.map((f) => f.getBoundingClientRect().bottom)) <= document.documentElement.scrollHeight,
+               white: frames.every((f) => getComputedStyle(f).backgroundColor === 'rgb(255, 255, 255)'),
+             };",
+            vec![],
+        ).await;
+        autoui_e2e::cdp::cdp(page.client(), "Emulation.setEmulatedMedia", json!({ "media": "" })).await.expect("screen media");
+        assert_eq!(printed["app"], json!([]), "none of the app around the dashboard prints: {printed}");
+        assert_eq!(printed["frames"], json!(ids.len()), "every widget prints: {printed}");
+        assert_eq!(printed["filters"], json!([ids[3]]), "only the filter that narrows its table prints: {printed}");
+        assert_eq!(printed["cut"], false, "the canvas is not cut at the window's height: {printed}");
+        assert_eq!(printed["bottom"], true, "the page holds the last widget: {printed}");
+        assert_eq!(printed["white"], true, "the dark app prints light: {printed}");
     })
     .await;
 }
