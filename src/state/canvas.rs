@@ -255,9 +255,11 @@ impl CanvasCtx {
         self.order.get()
     }
 
-    /// Where block `id` stands in [`CanvasCtx::order`] (tracked), without copying the order.
-    pub fn position(&self, id: &BlockId) -> Option<usize> {
-        self.order.with(|order| order.iter().position(|shown| shown == id))
+    /// Where block `id` stands in reading order, row by row as the page reads the canvas (tracked:
+    /// it follows every change, moves included).
+    pub fn reading_position(&self, id: &BlockId) -> Option<usize> {
+        self.revision.track();
+        self.store.with_value(|store| store.canvas().reading_position(id))
     }
 
     pub fn is_empty(&self) -> bool {

@@ -16,12 +16,14 @@ use autoui_core::tool::Origin;
 use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 use serde_json::Value;
+use wasm_bindgen::JsCast;
 use web_sys::{KeyboardEvent, PointerEvent};
 
 use crate::adapters::clock::{BrowserRandom, local_time};
 use crate::deferred::Status;
 use crate::state::canvas::{BlockCell, CanvasCtx, FrameState, use_canvas};
 use crate::state::engine::use_engine;
+use crate::state::notices::{NoticesCtx, use_notices};
 use crate::state::refresh::use_refresh;
 use crate::ui::canvas::placement;
 use crate::ui::export::ExportMenu;
@@ -193,6 +195,44 @@ fn content_height(body: &web_sys::HtmlElement) -> i32 {
     height
 }
 
+/// Removes block `id` at the person's request (its Remove button, or Delete on its frame), says how to
+/// bring it back, and hands the keyboard focus, which was on the frame or its button, to the widget
+/// now in its place in reading order (Undo on a canvas left empty) rather than the page's start.
+fn remove_by_hand(canvas: CanvasCtx, notices: NoticesCtx, id: &BlockId) {
+    let (name, neighbour) = canvas.with_store(|store| {
+        let canvas = store.canvas();
+        let name = canvas.get(id).map(|block| match block_title(&block.data) {
+            Some(title) => format!("\u{201c}{title}\u{201d}"),
+            None => format!("the {} widget", block.kind),
+        });
+        (name, canvas.reading_neighbour(id))
+    });
+    let Some(name) = name else { return };
+    if let Err(error) = canvas.apply(Op::Remove { id: id.clone() }, Origin::User) {
+        notices.error(format!("{name} could not be removed: {error}"));
+        return;
+    }
+    notices.info(format!("Removed {name}. Undo (Ctrl+Z) brings it back."));
+    // Once the frame has left the page.
+    request_animation_frame(move || {
+        let document = document();
+        let target = match neighbour {
+            Some(next) => document
+                .query_selector_all(".au-frame[data-widget-id]")
+                .ok()
+                .and_then(|frames| {
+                    (0..frames.length())
+                        .filter_map(|index| frames.item(index)?.dyn_into::<web_sys::Element>().ok())
+                        .find(|frame| frame.get_attribute("data-widget-id").as_deref() == Some(next.as_str()))
+                }),
+            None => document.query_selector(".au-canvas-toolbar [data-testid=undo]").ok().flatten(),
+        };
+        if let Some(target) = target.and_then(|target| target.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = target.focus();
+        }
+    });
+}
+
 fn apply(canvas: CanvasCtx, op: Op) {
     if let Err(error) = canvas.apply(op, Origin::User) {
         leptos::logging::warn!("canvas change refused: {error}");
@@ -202,6 +242,7 @@ fn apply(canvas: CanvasCtx, op: Op) {
 #[component]
 pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> impl IntoView {
     let canvas = use_canvas();
+    let notices = use_notices();
     let events = use_widget_events();
     let id = cell.id.clone();
     let kind = cell.kind;
@@ -243,7 +284,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
         let title = title.clone();
         let id = id.clone();
         move || {
-            let place = canvas.position(&id).map_or(0, |place| place + 1);
+            let place = canvas.reading_position(&id).map_or(0, |place| place + 1);
             match title() {
                 Some(title) => format!("{kind} content: {title}, widget {place}"),
                 None => format!("{kind} content, widget {place}"),
@@ -340,7 +381,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
                 "ArrowDown" => (0, 1),
                 "Delete" => {
                     event.prevent_default();
-                    apply(canvas, Op::Remove { id: id.clone() });
+                    remove_by_hand(canvas, notices, &id);
                     return;
                 }
                 _ => return,
@@ -373,7 +414,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
     };
     let remove = {
         let id = id.clone();
-        move |_| apply(canvas, Op::Remove { id: id.clone() })
+        move |_| remove_by_hand(canvas, notices, &id)
     };
 
     // The bound widget's source editor, open while `editing`; closing it gives focus back to its button.

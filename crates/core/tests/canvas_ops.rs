@@ -589,3 +589,27 @@ fn fit_keeps_a_block_at_least_one_row_tall() {
     assert_eq!(place(&canvas, "w_tags"), (0, 0, 4, 1));
 }
 
+
+#[test]
+fn reading_order_goes_row_by_row_and_a_removed_blocks_neighbour_is_the_next_else_the_previous() {
+    let mut canvas = Canvas::new();
+    add(&mut canvas, "w_right", WidgetKind::Stat, Some(at(9, 0, 3, 2)));
+    add(&mut canvas, "w_below", WidgetKind::DataTable, Some(at(0, 2, 12, 4)));
+    add(&mut canvas, "w_left", WidgetKind::Stat, Some(at(0, 0, 3, 2)));
+    add(&mut canvas, "w_middle", WidgetKind::Stat, Some(at(3, 0, 3, 2)));
+    assert_eq!(
+        canvas.reading_order(),
+        [id("w_left"), id("w_middle"), id("w_right"), id("w_below")],
+        "row by row, left to right, not in the order added"
+    );
+    let positions: Vec<_> = ["w_right", "w_below", "w_left", "w_middle", "w_gone"].map(|name| canvas.reading_position(&id(name))).into();
+    assert_eq!(positions, [Some(2), Some(3), Some(0), Some(1), None], "each block's place in that order");
+    assert_eq!(canvas.reading_neighbour(&id("w_middle")), Some(id("w_right")));
+    assert_eq!(canvas.reading_neighbour(&id("w_right")), Some(id("w_below")), "the next row's first");
+    assert_eq!(canvas.reading_neighbour(&id("w_below")), Some(id("w_right")), "the last one's is the one before");
+    assert_eq!(canvas.reading_neighbour(&id("w_gone")), None);
+
+    let mut alone = Canvas::new();
+    add(&mut alone, "w_only", WidgetKind::Stat, None);
+    assert_eq!(alone.reading_neighbour(&id("w_only")), None, "nothing left to read");
+}

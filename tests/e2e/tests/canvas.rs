@@ -2,7 +2,8 @@
 //! after a reload, saved as a named dashboard, and shared read-only with another browser; a widget
 //! placed at its default size grown to show its content; text for screen readers that never gives a
 //! frame a scrollbar; a canvas too narrow for its columns showing its widgets in reading order; Tab
-//! going through the widgets in the order they are laid out; printing the dashboard alone.
+//! going through the widgets in the order they are laid out, and staying on the canvas when one is
+//! removed from the keyboard; printing the dashboard alone.
 
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::with_app;
@@ -414,16 +415,11 @@ async fn a_canvas_too_narrow_for_its_columns_shows_its_widgets_in_reading_order(
 /// Presses Tab from the canvas toolbar's Share button until the focus has been through the grid and
 /// left it; gives the widgets the focus went through, each once, in the order it reached them.
 async fn tab_through_the_canvas(page: &autoui_e2e::page::Page) -> Vec<String> {
-    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
-    use fantoccini::key::Key;
     page.eval("document.querySelector('[data-testid=share]').focus();", vec![]).await;
     let mut visited: Vec<String> = Vec::new();
     for _ in 0..120 {
-        let tab = KeyActions::new("keyboard".to_owned())
-            .then(KeyAction::Down { value: Key::Tab.into() })
-            .then(KeyAction::Up { value: Key::Tab.into() });
-        page.client().perform_actions(tab).await.expect("press Tab");
-        let focused = page.eval("return document.activeElement.closest('[data-widget-id]')?.dataset.widgetId ?? null;", vec![]).await;
+        press(page, fantoccini::key::Key::Tab).await;
+        let focused = focused_widget(page).await;
         match focused.as_str() {
             Some(id) if visited.last().map(String::as_str) != Some(id) => visited.push(id.to_owned()),
             Some(_) => {}
@@ -446,6 +442,64 @@ async fn tab_goes_through_the_widgets_in_the_order_they_are_laid_out() {
         page.client().set_window_size(1200, 900).await.expect("resize the window");
         page.wait_until("the canvas reflows", "return document.querySelector('.au-canvas__grid').getBoundingClientRect().width < 800;").await;
         assert_eq!(tab_through_the_canvas(&page).await, laid_out, "Tab on the reflowed canvas (ids in the order added: {ids:?})");
+    })
+    .await;
+}
+
+/// Presses `key` on whatever has the focus, as a keyboard user would.
+async fn press(page: &autoui_e2e::page::Page, key: fantoccini::key::Key) {
+    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    let keys = KeyActions::new("keyboard".to_owned())
+        .then(KeyAction::Down { value: key.into() })
+        .then(KeyAction::Up { value: key.into() });
+    page.client().perform_actions(keys).await.expect("press a key");
+}
+
+/// The widget holding the keyboard focus (`null` when it is elsewhere).
+async fn focused_widget(page: &autoui_e2e::page::Page) -> serde_json::Value {
+    page.eval("return document.activeElement.closest('[data-widget-id]')?.dataset.widgetId ?? null;", vec![]).await
+}
+
+/// A widget removed from the keyboard (Delete on its frame, or its Remove button) hands the focus
+/// to the widget now in its place in reading order, not to the page's start, and a notice says how
+/// to bring it back; the last one hands it to Undo. Each widget's content is numbered in reading
+/// order too.
+#[tokio::test]
+async fn removing_a_widget_from_the_keyboard_keeps_the_focus_on_the_canvas_and_says_how_to_undo() {
+    use fantoccini::key::Key;
+    with_app(BrowserOptions::default(), |page| async move {
+        let ids = cards_and_a_table_out_of_order(&page).await;
+        let (first, orders, revenue, table) = (0, 1, 2, 3);
+        let frame = |index: usize| format!("[data-widget-id='{}']", ids[index]);
+        let number = |index: usize| format!("return document.querySelector(`[data-widget-id='{}'] .au-frame__body`).getAttribute('aria-label');", ids[index]);
+
+        // Delete on Revenue's frame: the card after it in reading order (the first one added) takes the focus.
+        page.eval(&format!("document.querySelector(`{}`).focus();", frame(revenue)), vec![]).await;
+        press(&page, Key::Delete).await;
+        page.wait_for_count("[data-testid=widget]", 3).await;
+        page.wait_for_text("[data-testid=notices]", "Removed \u{201c}Revenue\u{201d}. Undo (Ctrl+Z) brings it back.").await;
+        assert_eq!(focused_widget(&page).await, json!(ids[first]), "the focus goes on to the next widget");
+
+        // The table's Remove button, pressed with Enter: the last in reading order hands the focus back.
+        page.eval(&format!("document.querySelector(`{} [data-testid=widget-remove]`).focus();", frame(table)), vec![]).await;
+        press(&page, Key::Enter).await;
+        page.wait_for_count("[data-testid=widget]", 2).await;
+        assert_eq!(focused_widget(&page).await, json!(ids[first]), "the focus goes back to the widget before");
+        assert!(page.eval(&number(orders), vec![]).await.as_str().is_some_and(|label| label.ends_with("widget 1")), "Orders reads first");
+        assert!(page.eval(&number(first), vec![]).await.as_str().is_some_and(|label| label.ends_with("widget 2")), "the card added first reads second");
+
+        press(&page, Key::Delete).await;
+        page.wait_for_count("[data-testid=widget]", 1).await;
+        assert_eq!(focused_widget(&page).await, json!(ids[orders]));
+        press(&page, Key::Delete).await;
+        page.wait_for_count("[data-testid=widget]", 0).await;
+        assert_eq!(
+            page.eval("return document.activeElement.dataset.testid ?? null;", vec![]).await,
+            json!("undo"),
+            "on the emptied canvas the focus is on Undo"
+        );
+        press(&page, Key::Enter).await;
+        page.wait_for_count("[data-testid=widget]", 1).await;
     })
     .await;
 }

@@ -100,6 +100,29 @@ impl Canvas {
         self.blocks.len()
     }
 
+    /// The blocks' ids in reading order: row by row, then column by column, in creation order where
+    /// two start at the same place. The order the page reads them in (app.css's `reading-flow`).
+    pub fn reading_order(&self) -> Vec<BlockId> {
+        let mut blocks: Vec<&Block> = self.blocks.iter().collect();
+        crate::sort::sort_by_key(&mut blocks, |block| (block.layout.y, block.layout.x));
+        blocks.into_iter().map(|block| block.id.clone()).collect()
+    }
+
+    /// Where block `id` stands in [`Canvas::reading_order`] (from 0), without sorting the canvas.
+    pub fn reading_position(&self, id: &BlockId) -> Option<usize> {
+        let at = self.blocks.iter().position(|block| &block.id == id)?;
+        let key = |index: usize| (self.blocks[index].layout.y, self.blocks[index].layout.x, index);
+        Some((0..self.blocks.len()).filter(|&other| key(other) < key(at)).count())
+    }
+
+    /// Where the reading goes on when block `id` is gone: the block after it in reading order, else
+    /// the one before it (`None` when it is the only one, or not on the canvas).
+    pub fn reading_neighbour(&self, id: &BlockId) -> Option<BlockId> {
+        let order = self.reading_order();
+        let at = order.iter().position(|shown| shown == id)?;
+        order.get(at + 1).or_else(|| at.checked_sub(1).and_then(|before| order.get(before))).cloned()
+    }
+
     /// The first row below every block (0 for an empty canvas).
     pub fn bottom(&self) -> u32 {
         self.blocks
