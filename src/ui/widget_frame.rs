@@ -17,6 +17,7 @@ use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 use web_sys::{KeyboardEvent, PointerEvent};
 
 use crate::adapters::clock::{BrowserRandom, local_time};
@@ -110,23 +111,58 @@ const FIT_ROWS: u32 = 8;
 /// Once the widget's code has come and the browser has laid the widget out, fits block `id` to its
 /// content, unless somebody has sized it meanwhile: as many rows taller as the content overflows the
 /// frame's body, up to [`FIT_ROWS`] rows in all, and for a kind sized by its content as many rows
-/// shorter as it leaves empty. On narrow screens frames already take their content's height (the
-/// grid's rows are `auto`): nothing to do.
+/// shorter as it leaves empty. A canvas too narrow for its 12 columns shows another layout than the
+/// one a fit edits: the fit waits until the canvas has its columns again (a wider window, the chat
+/// closed).
 fn fit_when_shown(canvas: CanvasCtx, fit: Fit) {
-    Effect::new(move |scheduled: Option<bool>| {
-        if scheduled == Some(true) || !matches!(views().status(), Status::Ready(_)) {
-            return scheduled.unwrap_or(false);
+    let columns = columns_shown(fit.body);
+    Effect::new(move |_| {
+        if !matches!(views().status(), Status::Ready(_)) || !columns.get() {
+            return;
         }
         let fit = fit.clone();
         // In the next frame, once the widget is in the page: reading its height lays out what that
         // frame would lay out anyway.
         request_animation_frame(move || {
-            if canvas.end_fit(&fit.id) {
+            if columns.get_untracked() && canvas.end_fit(&fit.id) {
                 fit.apply(canvas);
             }
         });
-        true
     });
+}
+
+type GridObserver = (web_sys::ResizeObserver, Closure<dyn FnMut()>);
+
+/// Whether the canvas grid holding `body` shows its 12 columns, not the reflowed layout of a narrow
+/// canvas; followed as the grid is resized, until the frame leaves the page.
+fn columns_shown(body: NodeRef<leptos::html::Div>) -> ReadSignal<bool> {
+    let (shown, set_shown) = signal(false);
+    let observer = StoredValue::new_local(None::<GridObserver>);
+    Effect::new(move |_| {
+        let Some(grid) = body.get().and_then(|body| body.closest(".au-canvas__grid").ok().flatten()) else { return };
+        if observer.with_value(Option::is_some) {
+            return;
+        }
+        let observed = grid.clone();
+        let callback = Closure::<dyn FnMut()>::new(move || {
+            let columns = window().get_computed_style(&observed).ok().flatten().is_some_and(|style| !reflowed(&style));
+            if shown.get_untracked() != columns {
+                set_shown.set(columns);
+            }
+        });
+        if let Ok(resize) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+            resize.observe(&grid);
+            observer.set_value(Some((resize, callback)));
+        }
+    });
+    on_cleanup(move || {
+        observer.try_update_value(|slot| {
+            if let Some((resize, _callback)) = slot.take() {
+                resize.disconnect();
+            }
+        });
+    });
+    shown
 }
 
 /// For a widget whose height comes later ([`ContentResized`]): each time it says its content changed

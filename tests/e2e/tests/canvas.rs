@@ -206,6 +206,32 @@ async fn a_widget_added_at_its_default_size_grows_to_show_its_content_once() {
     .await;
 }
 
+/// A widget added while the canvas is too narrow for its columns (a window beside the chat) keeps its
+/// default size there, where the layout a fit would edit is not on screen, and is fitted to its
+/// content once the canvas has its columns again.
+#[tokio::test]
+async fn a_widget_added_to_a_reflowed_canvas_is_fitted_once_the_canvas_has_its_columns() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.client().set_window_size(1200, 900).await.expect("resize the window");
+        page.open("/#/gallery").await;
+        page.click("[data-testid=gallery-add-tags]").await;
+        page.open("/#/").await;
+        page.find("[data-widget-type=tags] .au-frame__body").await;
+        page.wait_until("the canvas reflows", "return document.querySelector('.au-canvas__grid').getBoundingClientRect().width < 800;").await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(rows_of(&page, "tags").await, 1, "no fit while the canvas is reflowed");
+
+        page.client().set_window_size(1400, 900).await.expect("resize the window");
+        page.wait_until(
+            "the tags widget is fitted to its two lines of tags",
+            "const e = document.querySelector('[data-widget-type=tags] .au-frame__body'); return !/span 1;/.test(e.parentElement.getAttribute('style')) && e.scrollHeight <= e.clientHeight + 1;",
+        )
+        .await;
+        assert!(rows_of(&page, "tags").await > 1, "the fit grew it past its default single row");
+    })
+    .await;
+}
+
 /// The first grid row and the rows the frame of the widget `kind` spans (its placement style).
 async fn rows_from_of(page: &autoui_e2e::page::Page, kind: &str) -> (u64, u64) {
     let place = page
