@@ -589,7 +589,6 @@ fn fit_keeps_a_block_at_least_one_row_tall() {
     assert_eq!(place(&canvas, "w_tags"), (0, 0, 4, 1));
 }
 
-
 #[test]
 fn reading_order_goes_row_by_row_and_a_removed_blocks_neighbour_is_the_next_else_the_previous() {
     let mut canvas = Canvas::new();

@@ -234,36 +234,32 @@ async fn audit_every_screen(theme: &'static str) {
         let mut report = String::new();
         for screen in SCREENS {
             let violations = audit_screen(&page, screen).await;
-            if !violations.is_empty() {
-                report.push_str(&format!("\n{} ({theme} theme):\n", screen.name));
-                for violation in &violations {
-                    report.push_str(&violation.to_string());
-                }
-            }
+            report_violations(&mut report, &format!("{} ({theme} theme)", screen.name), &violations);
         }
         for (width, height, screen) in NARROW_SCREENS {
             page.client().set_window_size(*width, *height).await.expect("resize the window");
             let violations = audit_screen(&page, screen).await;
-            if !violations.is_empty() {
-                report.push_str(&format!("\n{} in a {width} px window ({theme} theme):\n", screen.name));
-                for violation in &violations {
-                    report.push_str(&violation.to_string());
-                }
-            }
+            report_violations(&mut report, &format!("{} in a {width} px window ({theme} theme)", screen.name), &violations);
         }
         page.client().set_window_size(1400, 900).await.expect("resize the window");
         let violations = audit_needed_servers(&page).await;
-        if !violations.is_empty() {
-            report.push_str(&format!("\nthe servers a dashboard needs ({theme} theme):\n"));
-            for violation in &violations {
-                report.push_str(&violation.to_string());
-            }
-        }
+        report_violations(&mut report, &format!("the servers a dashboard needs ({theme} theme)"), &violations);
         assert!(report.is_empty(), "axe-core found accessibility violations:{report}");
         let errors = page.console_errors().await;
         assert!(errors.is_empty(), "console errors: {errors:#?}");
     })
     .await;
+}
+
+/// Adds `violations`, if any, to `report` under `heading`.
+fn report_violations(report: &mut String, heading: &str, violations: &[Violation]) {
+    if violations.is_empty() {
+        return;
+    }
+    report.push_str(&format!("\n{heading}:\n"));
+    for violation in violations {
+        report.push_str(&violation.to_string());
+    }
 }
 
 /// Stores settings with `theme` and the scripted model, then reloads so the app starts with them.
