@@ -245,7 +245,7 @@ fn remove_by_hand(canvas: CanvasCtx, notices: NoticesCtx, id: &BlockId) {
     });
     let Some(name) = name else { return };
     if let Err(error) = canvas.apply(Op::Remove { id: id.clone() }, Origin::User) {
-        notices.error(format!("{name} could not be removed: {error}"));
+        notices.error(format!("Could not remove {name}: {error}"));
         return;
     }
     notices.info(format!("Removed {name}. Undo (Ctrl+Z) brings it back."));
