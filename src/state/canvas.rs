@@ -85,6 +85,8 @@ pub struct CanvasCtx {
     store: StoredValue<CanvasStore>,
     cells: StoredValue<HashMap<BlockId, BlockCell>>,
     order: RwSignal<Vec<BlockId>>,
+    /// Block ids in reading order, row by row (`Canvas::reading_order`); set only when that changes.
+    reading: RwSignal<Vec<BlockId>>,
     undo: RwSignal<UndoState>,
     revision: RwSignal<u64>,
     read_only: RwSignal<bool>,
@@ -115,10 +117,12 @@ impl CanvasCtx {
         let cells: HashMap<BlockId, BlockCell> =
             canvas.blocks().iter().map(|block| (block.id.clone(), BlockCell::new(block))).collect();
         let order = canvas.ids();
+        let reading = canvas.reading_order();
         CanvasCtx {
             store: StoredValue::new(CanvasStore::new(canvas, HistoryLimits::default())),
             cells: StoredValue::new(cells),
             order: RwSignal::new(order),
+            reading: RwSignal::new(reading),
             undo: RwSignal::new(UndoState::default()),
             revision: RwSignal::new(0),
             read_only: RwSignal::new(false),
@@ -256,10 +260,9 @@ impl CanvasCtx {
     }
 
     /// Where block `id` stands in reading order, row by row as the page reads the canvas (tracked:
-    /// it follows every change, moves included).
+    /// changes only when that order does).
     pub fn reading_position(&self, id: &BlockId) -> Option<usize> {
-        self.revision.track();
-        self.store.with_value(|store| store.canvas().reading_position(id))
+        self.reading.with(|reading| reading.iter().position(|shown| shown == id))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -319,9 +322,12 @@ impl CanvasCtx {
                 }
             }
         });
-        let ids = self.store.with_value(|store| store.canvas().ids());
+        let (ids, reading) = self.store.with_value(|store| (store.canvas().ids(), store.canvas().reading_order()));
         if self.order.with_untracked(|order| order != &ids) {
             self.order.set(ids);
+        }
+        if self.reading.with_untracked(|known| known != &reading) {
+            self.reading.set(reading);
         }
         let undo = self.store.with_value(|store| UndoState {
             can_undo: store.history().can_undo(),

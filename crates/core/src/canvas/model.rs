@@ -108,13 +108,6 @@ impl Canvas {
         blocks.into_iter().map(|block| block.id.clone()).collect()
     }
 
-    /// Where block `id` stands in [`Canvas::reading_order`] (from 0), without sorting the canvas.
-    pub fn reading_position(&self, id: &BlockId) -> Option<usize> {
-        let at = self.blocks.iter().position(|block| &block.id == id)?;
-        let key = |index: usize| (self.blocks[index].layout.y, self.blocks[index].layout.x, index);
-        Some((0..self.blocks.len()).filter(|&other| key(other) < key(at)).count())
-    }
-
     /// Where the reading goes on when block `id` is gone: the block after it in reading order, else
     /// the one before it (`None` when it is the only one, or not on the canvas).
     pub fn reading_neighbour(&self, id: &BlockId) -> Option<BlockId> {
