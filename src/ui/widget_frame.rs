@@ -115,7 +115,8 @@ const FIT_ROWS: u32 = 8;
 /// one a fit edits: the fit waits until the canvas has its columns again (a wider window, the chat
 /// closed).
 fn fit_when_shown(canvas: CanvasCtx, fit: Fit) {
-    let columns = columns_shown(fit.body);
+    let waiting = fit.id.clone();
+    let columns = columns_shown(fit.body, move || canvas.awaits_fit(&waiting));
     Effect::new(move |_| {
         if !matches!(views().status(), Status::Ready(_)) || !columns.get() {
             return;
@@ -134,8 +135,8 @@ fn fit_when_shown(canvas: CanvasCtx, fit: Fit) {
 type GridObserver = (web_sys::ResizeObserver, Closure<dyn FnMut()>);
 
 /// Whether the canvas grid holding `body` shows its 12 columns, not the reflowed layout of a narrow
-/// canvas; followed as the grid is resized, until the frame leaves the page.
-fn columns_shown(body: NodeRef<leptos::html::Div>) -> ReadSignal<bool> {
+/// canvas; followed as the grid is resized while `wanted` (the block still waits for its fit).
+fn columns_shown(body: NodeRef<leptos::html::Div>, wanted: impl Fn() -> bool + Clone + 'static) -> ReadSignal<bool> {
     let (shown, set_shown) = signal(false);
     let observer = StoredValue::new_local(None::<GridObserver>);
     Effect::new(move |_| {
@@ -144,7 +145,11 @@ fn columns_shown(body: NodeRef<leptos::html::Div>) -> ReadSignal<bool> {
             return;
         }
         let observed = grid.clone();
+        let wanted = wanted.clone();
         let callback = Closure::<dyn FnMut()>::new(move || {
+            if !wanted() {
+                return;
+            }
             let columns = window().get_computed_style(&observed).ok().flatten().is_some_and(|style| !reflowed(&style));
             if shown.get_untracked() != columns {
                 set_shown.set(columns);
