@@ -94,7 +94,7 @@ pub struct CanvasCtx {
     following: RwSignal<bool>,
     foreign: RwSignal<Option<Foreign>>,
     /// What to do before a block's widget goes, by block (an MCP Apps view is asked to tear down
-    /// first), with the token of the component that registered it.
+    /// first; the frame holding the focus hands it on), with each registration's token.
     before_removal: StoredValue<Vec<BeforeRemoval>, LocalStorage>,
     /// Blocks added at their kind's default size in this page and not fitted yet: their frame grows
     /// them to their content when it first shows them (`ui::widget_frame`), unless somebody sizes
@@ -174,17 +174,28 @@ impl CanvasCtx {
         }
     }
 
-    /// Runs `hook` when block `id` is removed, before its widget leaves the page; `token` names
-    /// the registration for [`CanvasCtx::forget_before_removal`].
-    pub fn before_removal(&self, id: BlockId, token: u64, hook: impl FnOnce() + 'static) {
-        self.before_removal.update_value(|hooks| {
-            hooks.retain(|(known, _, _)| *known != id);
-            hooks.push((id, token, Box::new(hook)));
+    /// Runs `hook` when block `id` is removed, before its widget leaves the page (a block may have
+    /// several); returns the registration's token for [`CanvasCtx::forget_before_removal`].
+    pub fn before_removal(&self, id: BlockId, hook: impl FnOnce() + 'static) -> u64 {
+        thread_local!(static LAST: std::cell::Cell<u64> = const { std::cell::Cell::new(0) });
+        let token = LAST.with(|last| {
+            last.set(last.get() + 1);
+            last.get()
         });
+        self.before_removal.update_value(|hooks| hooks.push((id, token, Box::new(hook))));
+        token
     }
 
     pub fn forget_before_removal(&self, id: &BlockId, token: u64) {
         self.before_removal.try_update_value(|hooks| hooks.retain(|(known, held, _)| known != id || *held != token));
+    }
+
+    /// The block that takes removed block `gone`'s place in reading order (`Canvas::taking_place_of`).
+    /// Meaningful in a [`CanvasCtx::before_removal`] hook, while the reading order is still the one
+    /// before the removal.
+    pub fn taking_place_of(&self, gone: &BlockId) -> Option<BlockId> {
+        self.reading
+            .with_untracked(|before| self.store.with_value(|store| store.canvas().taking_place_of(before, gone)))
     }
 
     pub fn set_read_only(&self, read_only: bool) {

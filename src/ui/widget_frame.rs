@@ -236,17 +236,14 @@ fn content_height(body: &web_sys::HtmlElement) -> i32 {
     height
 }
 
-/// Removes block `id` at the person's request (its Remove button, or Delete on its frame), says how to
-/// bring it back, and hands the keyboard focus, which was on the frame or its button, to the widget
-/// now in its place in reading order (Undo on a canvas left empty) rather than the page's start.
+/// Removes block `id` at the person's request (its Remove button, or Delete on its frame) and says
+/// how to bring it back; the frame hands the focus on as it goes (`hand_focus_on`).
 fn remove_by_hand(canvas: CanvasCtx, notices: NoticesCtx, id: &BlockId) {
-    let (name, neighbour) = canvas.with_store(|store| {
-        let canvas = store.canvas();
-        let name = canvas.get(id).map(|block| match block_title(&block.data) {
+    let name = canvas.with_store(|store| {
+        store.canvas().get(id).map(|block| match block_title(&block.data) {
             Some(title) => format!("\u{201c}{title}\u{201d}"),
             None => format!("the {} widget", block.kind),
-        });
-        (name, canvas.reading_neighbour(id))
+        })
     });
     let Some(name) = name else { return };
     if let Err(error) = canvas.apply(Op::Remove { id: id.clone() }, Origin::User) {
@@ -254,10 +251,16 @@ fn remove_by_hand(canvas: CanvasCtx, notices: NoticesCtx, id: &BlockId) {
         return;
     }
     notices.info(format!("Removed {name}. Undo (Ctrl+Z) brings it back."));
-    // Once the frame has left the page.
+}
+
+/// Gives the keyboard focus, which was in a frame being removed, to the frame of `successor` (the
+/// widget taking its place in reading order) or, on a canvas left empty, to Undo, once the removed
+/// frame has left the page: not to the page's start, where a keyboard user would have to find their
+/// way back.
+fn hand_focus_on(successor: Option<BlockId>) {
     request_animation_frame(move || {
         let document = document();
-        let target = match neighbour {
+        let target = match successor {
             Some(next) => document
                 .query_selector_all(".au-frame[data-widget-id]")
                 .ok()
@@ -292,6 +295,20 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
     let preview = RwSignal::new(None::<Layout>);
     let gesture = StoredValue::new(None::<Gesture>);
     let body = NodeRef::<leptos::html::Div>::new();
+    let element = NodeRef::<leptos::html::Article>::new();
+    // Removed while it holds the focus, by the person, the agent, another agent or an undo alike,
+    // the frame hands the focus on.
+    {
+        let gone = id.clone();
+        let token = canvas.before_removal(id.clone(), move || {
+            let focused = document().active_element();
+            if element.get_untracked().is_some_and(|frame| frame.contains(focused.as_ref().map(|f| f.unchecked_ref()))) {
+                hand_focus_on(canvas.taking_place_of(&gone));
+            }
+        });
+        let id = id.clone();
+        on_cleanup(move || canvas.forget_before_removal(&id, token));
+    }
     if canvas.awaits_fit(&id) && !read_only.get_untracked() {
         let fit = Fit { id: id.clone(), kind, frame: frame.clone(), body };
         // An MCP Apps view says its height once loaded, after its frame first shows it.
@@ -516,7 +533,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
         <article class="au-frame au-widget" class:au-frame--dragging=move || preview.get().is_some()
             class:au-frame--fixed=move || read_only.get()
             style=move || format!("{}{}", placement(), custom_style())
-            tabindex="0" aria-label=label on:keydown=on_key
+            tabindex="0" aria-label=label on:keydown=on_key node_ref=element
             data-testid="widget" data-widget-id=id.to_string() data-widget-type=kind.as_str()>
             <header class="au-frame__header"
                 on:pointerdown={let begin = begin.clone(); move |e| begin(e, false)}

@@ -255,12 +255,11 @@ fn ViewFrame(app: McpAppData, call: CallSoFar, block: BlockId, servers: ServersC
         outgoing.iter().for_each(post);
     });
     // Asked to tear down before the block goes (see `tear_down`).
-    let token = next_token();
     let canvas = use_context::<CanvasCtx>();
     let own_block = block.clone();
     if let Some(canvas) = canvas {
         let (agent, name) = (agent, format!("{server} (view)"));
-        canvas.before_removal(block.clone(), token, move || tear_down(frame, bridge, agent, name));
+        let token = canvas.before_removal(block.clone(), move || tear_down(frame, bridge, agent, name));
         on_cleanup(move || canvas.forget_before_removal(&block, token));
     }
     // The view's HTML goes to the proxy once both are there, once.
@@ -464,15 +463,6 @@ fn ViewFrame(app: McpAppData, call: CallSoFar, block: BlockId, servers: ServersC
             })}
         </div>
     }
-}
-
-/// A number telling one mounted view from another (for its canvas hook).
-fn next_token() -> u64 {
-    thread_local!(static NEXT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) });
-    NEXT.with(|next| {
-        next.set(next.get() + 1);
-        next.get()
-    })
 }
 
 /// Before the view's block goes: asks a ready view to tear down (`ui/resource-teardown`) and keeps

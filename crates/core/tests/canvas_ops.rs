@@ -590,23 +590,40 @@ fn fit_keeps_a_block_at_least_one_row_tall() {
 }
 
 #[test]
-fn reading_order_goes_row_by_row_and_a_removed_blocks_neighbour_is_the_next_else_the_previous() {
+fn reading_order_goes_row_by_row_and_a_removed_blocks_place_goes_to_the_next_left_else_the_previous() {
     let mut canvas = Canvas::new();
     add(&mut canvas, "w_right", WidgetKind::Stat, Some(at(9, 0, 3, 2)));
     add(&mut canvas, "w_below", WidgetKind::DataTable, Some(at(0, 2, 12, 4)));
     add(&mut canvas, "w_left", WidgetKind::Stat, Some(at(0, 0, 3, 2)));
     add(&mut canvas, "w_middle", WidgetKind::Stat, Some(at(3, 0, 3, 2)));
+    let before = canvas.reading_order();
     assert_eq!(
-        canvas.reading_order(),
+        before,
         [id("w_left"), id("w_middle"), id("w_right"), id("w_below")],
         "row by row, left to right, not in the order added"
     );
-    assert_eq!(canvas.reading_neighbour(&id("w_middle")), Some(id("w_right")));
-    assert_eq!(canvas.reading_neighbour(&id("w_right")), Some(id("w_below")), "the next row's first");
-    assert_eq!(canvas.reading_neighbour(&id("w_below")), Some(id("w_right")), "the last one's is the one before");
-    assert_eq!(canvas.reading_neighbour(&id("w_gone")), None);
-
-    let mut alone = Canvas::new();
-    add(&mut alone, "w_only", WidgetKind::Stat, None);
-    assert_eq!(alone.reading_neighbour(&id("w_only")), None, "nothing left to read");
+    let without = |canvas: &Canvas, gone: &[&str]| {
+        let mut after = canvas.clone();
+        for name in gone {
+            after.apply(Op::Remove { id: id(name) }, &Origin::User, 2.0).unwrap();
+        }
+        after
+    };
+    let after = without(&canvas, &["w_middle"]);
+    assert_eq!(after.taking_place_of(&before, &id("w_middle")), Some(id("w_right")));
+    let after = without(&canvas, &["w_right"]);
+    assert_eq!(after.taking_place_of(&before, &id("w_right")), Some(id("w_below")), "the next row's first");
+    let after = without(&canvas, &["w_below"]);
+    assert_eq!(after.taking_place_of(&before, &id("w_below")), Some(id("w_right")), "the last one's is the one before");
+    let after = without(&canvas, &["w_middle", "w_right"]);
+    assert_eq!(
+        after.taking_place_of(&before, &id("w_middle")),
+        Some(id("w_below")),
+        "blocks removed by the same change are passed over"
+    );
+    let after = without(&canvas, &["w_right", "w_below"]);
+    assert_eq!(after.taking_place_of(&before, &id("w_right")), Some(id("w_middle")), "else the nearest one before");
+    assert_eq!(canvas.taking_place_of(&before, &id("w_gone")), None, "not on the canvas before");
+    let after = without(&canvas, &["w_left", "w_middle", "w_right", "w_below"]);
+    assert_eq!(after.taking_place_of(&before, &id("w_left")), None, "nothing left to read");
 }

@@ -530,6 +530,40 @@ async fn removing_a_widget_from_the_keyboard_keeps_the_focus_on_the_canvas_and_s
     .await;
 }
 
+/// A widget removed while it holds the focus, by another agent or an agent's clear as much as by the
+/// person, hands the focus to the widget taking its place in reading order (Undo on a canvas left
+/// empty): a keyboard user is not sent back to the page's start by a change they did not make.
+#[tokio::test]
+async fn a_widget_an_agent_removes_under_the_focus_hands_it_on() {
+    with_app(BrowserOptions::default(), |page| async move {
+        let ids = cards_and_a_table_out_of_order(&page).await;
+        let (first, orders, revenue, table) = (0, 1, 2, 3);
+        let focus = |css: String| format!("document.querySelector(`{css}`).focus();");
+        let frame = |index: usize| format!("[data-widget-id='{}']", ids[index]);
+
+        // The person is typing in the table's filter (last in reading order) when another agent removes the table.
+        page.eval(&focus(format!("{} .au-data-table__filter-input", frame(table))), vec![]).await;
+        page.call_tool("canvas", json!({ "action": "remove", "id": ids[table] })).await;
+        page.wait_for_count("[data-testid=widget]", 3).await;
+        page.wait_until("the focus is back on the canvas", "return document.activeElement !== document.body;").await;
+        assert_eq!(focused_widget(&page).await, json!(ids[first]), "the widget before the table takes the focus");
+
+        // Revenue's frame holds the focus: the card after it in reading order takes it.
+        page.eval(&focus(frame(revenue)), vec![]).await;
+        page.call_tool("canvas", json!({ "action": "remove", "id": ids[revenue] })).await;
+        page.wait_for_count("[data-testid=widget]", 2).await;
+        page.wait_until("the focus is back on the canvas", "return document.activeElement !== document.body;").await;
+        assert_eq!(focused_widget(&page).await, json!(ids[first]), "the widget after Revenue takes the focus");
+
+        // Cleared under the focus: Undo takes it, and brings the widgets back.
+        page.eval(&focus(frame(orders)), vec![]).await;
+        page.call_tool("canvas", json!({ "action": "clear" })).await;
+        page.wait_for_count("[data-testid=widget]", 0).await;
+        page.wait_until("Undo has the focus", "return document.activeElement.dataset.testid === 'undo';").await;
+    })
+    .await;
+}
+
 /// How many times the browser's print dialog opens (counted instead of shown) when `css` is clicked.
 async fn print_dialogs_after_clicking(page: &autoui_e2e::page::Page, css: &str) -> u64 {
     page.eval("window.printed = 0; window.print = () => { window.printed += 1; };", vec![]).await;

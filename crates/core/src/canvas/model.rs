@@ -108,12 +108,13 @@ impl Canvas {
         blocks.into_iter().map(|block| block.id.clone()).collect()
     }
 
-    /// Where the reading goes on when block `id` is gone: the block after it in reading order, else
-    /// the one before it (`None` when it is the only one, or not on the canvas).
-    pub fn reading_neighbour(&self, id: &BlockId) -> Option<BlockId> {
-        let order = self.reading_order();
-        let at = order.iter().position(|shown| shown == id)?;
-        order.get(at + 1).or_else(|| at.checked_sub(1).and_then(|before| order.get(before))).cloned()
+    /// The block that takes `gone`'s place once a change removed it: in `before`, the reading order
+    /// before the change, the next block still on this canvas, else the nearest one before it (`None`
+    /// when none is left, or `gone` was not in `before`).
+    pub fn taking_place_of(&self, before: &[BlockId], gone: &BlockId) -> Option<BlockId> {
+        let at = before.iter().position(|shown| shown == gone)?;
+        let remains = |id: &&BlockId| self.get(id).is_some();
+        before[at + 1..].iter().find(remains).or_else(|| before[..at].iter().rev().find(remains)).cloned()
     }
 
     /// The first row below every block (0 for an empty canvas).
