@@ -9,6 +9,7 @@ pub mod elicitation;
 pub mod engine;
 pub mod notices;
 pub mod oauth;
+pub mod paper;
 pub mod pending;
 pub mod persist;
 pub mod refresh;

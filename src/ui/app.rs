@@ -18,6 +18,7 @@ use crate::state::attachments::provide_attachments;
 use crate::state::canvas::{CanvasCtx, Foreign, provide_canvas};
 use crate::state::engine::{provide_engine, wanted_at_start};
 use crate::state::notices::{NoticesCtx, provide_notices};
+use crate::state::paper::provide_paper;
 use crate::state::persist::{PersistCtx, Restored, provide_persist};
 use crate::state::settings::provide_settings;
 use crate::state::tabs::share_with_other_tabs;
@@ -72,6 +73,7 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     let notices = provide_notices();
     let settings = provide_settings();
     apply_theme(settings);
+    provide_paper();
     provide_attachments();
 
     let persist = provide_persist(&mut restored, notices);

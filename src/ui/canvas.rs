@@ -12,6 +12,7 @@ use crate::deferred::{Part, Slot, Status};
 use crate::state::agent::use_agent;
 use crate::state::canvas::{BlockCell, Foreign, use_canvas};
 use crate::state::engine::use_engine;
+use crate::state::paper::use_paper;
 use crate::state::settings::use_settings;
 use crate::ui::canvas_toolbar::CanvasToolbar;
 use crate::ui::views::views;
@@ -124,6 +125,7 @@ pub fn CanvasArea(
     let canvas = use_canvas();
     let agent = use_agent();
     let engine = use_engine();
+    let paper = use_paper();
     let needed_servers = move || {
         engine.is_ready().then(|| engine.view(move |loaded| (loaded.needed_servers)(on_open_servers)))
     };
@@ -141,7 +143,7 @@ pub fn CanvasArea(
                             "Make a copy to edit"
                         </button>
                         <button class="au-button" data-testid="print-shared" title="Print the dashboard or save it as a PDF (Ctrl+P)"
-                            on:click=|_| { let _ = window().print(); }>"Print"</button>
+                            on:click=move |_| paper.print()>"Print"</button>
                     </div>
                 </Show>
             </Show>

@@ -20,6 +20,7 @@ use crate::state::refresh::use_refresh;
 use crate::state::agent::use_agent;
 use crate::state::canvas::{CanvasCtx, Foreign, use_canvas};
 use crate::state::notices::{NoticesCtx, use_notices};
+use crate::state::paper::use_paper;
 use crate::state::persist::{LibraryChangeError, use_persist};
 use crate::state::servers::ServersCtx;
 use crate::ui::backup::{Targets, import_backup, is_backup};
@@ -198,6 +199,7 @@ pub fn CanvasToolbar() -> impl IntoView {
     };
 
     let engine = use_engine();
+    let paper = use_paper();
     view! {
         <div class="au-canvas-toolbar" role="toolbar" aria-label="Canvas">
             <button class="au-button au-button--ghost" data-testid="undo" title="Undo (Ctrl+Z)"
@@ -258,7 +260,7 @@ pub fn CanvasToolbar() -> impl IntoView {
             // The browser's print dialog, which also saves a PDF; app.css's print rules leave the dashboard alone on the page.
             <button class="au-button au-button--ghost" data-testid="print" title="Print the dashboard or save it as a PDF (Ctrl+P)"
                 disabled=move || canvas.is_empty()
-                on:click=move |_| { let _ = window().print(); }>"Print"</button>
+                on:click=move |_| paper.print()>"Print"</button>
             <label class="au-button au-button--ghost" title="Open a dashboard file">
                 "Import"
                 <input type="file" accept="application/json,.json,.md" class="au-visually-hidden" data-testid="import-file" on:change=import_file />

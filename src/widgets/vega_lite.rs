@@ -13,7 +13,9 @@ use leptos::prelude::*;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
 
+use crate::adapters::theme::shows_dark;
 use crate::adapters::vega::{self, Chart};
+use crate::state::paper::PaperCtx;
 use crate::state::settings::SettingsCtx;
 use crate::widgets::WidgetProps;
 use crate::widgets::chart_rich::size::use_element_size;
@@ -52,6 +54,18 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
         }
     });
 
+    // Paper is light: a chart on a canvas drawn in the dark theme's colours is drawn again for the
+    // print at once (within the print's microtasks, `state::paper`), and again after it.
+    let paper = use_context::<PaperCtx>();
+    Effect::new(move |first: Option<()>| {
+        if let Some(paper) = paper {
+            paper.printing();
+        }
+        if first.is_some() && shows_dark() && data.with_untracked(|spec| vega_lite::drawn_on_canvas(spec)) {
+            redraws.update(|n| *n += 1);
+        }
+    });
+
     Effect::new(move |_| {
         redraws.track();
         let spec: Arc<Value> = data.get();
@@ -76,7 +90,8 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
             let (width, height) = box_size(&host);
             let measured = if width >= 1.0 && height >= 1.0 { (width, height) } else { size.get_untracked() };
             let tip: web_sys::HtmlElement = tip.unchecked_into();
-            let drawn = vega::draw(&host, &tip, &spec, measured).await;
+            let for_paper = paper.is_some_and(|paper| paper.printing_untracked());
+            let drawn = vega::draw(&host, &tip, &spec, measured, for_paper).await;
             if draws.try_get_value() != Some(draw) {
                 return;
             }

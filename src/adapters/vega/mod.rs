@@ -52,8 +52,8 @@ pub fn engine_loaded() -> bool {
 /// A chart drawn, with the warnings vega gave while drawing it.
 type Drawn = (Chart, Vec<String>);
 
-/// Draws a spec in a host element at a size, with the element its tooltips go in.
-type Draw = for<'a> fn(&'a Element, &'a HtmlElement, &'a Value, (f64, f64)) -> LocalBoxFuture<'a, Result<Drawn, String>>;
+/// Draws a spec in a host element at a size, with the element its tooltips go in, for paper or not.
+type Draw = for<'a> fn(&'a Element, &'a HtmlElement, &'a Value, (f64, f64), bool) -> LocalBoxFuture<'a, Result<Drawn, String>>;
 
 #[derive(Clone, Copy)]
 struct Charts {
@@ -68,7 +68,7 @@ part! {
     fn charts() -> Part<Charts> {
         Charts {
             load: || load_engine_now().boxed_local(),
-            draw: |host, tip, spec, size| draw_now(host, tip, spec, size).boxed_local(),
+            draw: |host, tip, spec, size, paper| draw_now(host, tip, spec, size, paper).boxed_local(),
             resize: resize_now,
             compile: |spec| verdict(spec).boxed_local(),
         }
@@ -84,10 +84,11 @@ pub async fn load_engine() -> Result<(), String> {
     (loaded().await?.load)().await
 }
 
-/// Draws `spec` (already checked by the core) into `host` at `size`, its tooltips in `tip`.
+/// Draws `spec` (already checked by the core) into `host` at `size`, its tooltips in `tip`; on a
+/// canvas, in the colours the page shows, or for `paper` in the light theme's (a print is light).
 /// Returns the chart and Vega-Lite's warnings, or the error that stopped it.
-pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<Drawn, String> {
-    (loaded().await?.draw)(host, tip, spec, size).await
+pub async fn draw(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64), paper: bool) -> Result<Drawn, String> {
+    (loaded().await?.draw)(host, tip, spec, size, paper).await
 }
 
 /// What Vega-Lite and Vega say about `spec` without drawing it. The compiled spec is kept, so
@@ -219,17 +220,17 @@ impl Drop for Chart {
 ///
 /// The dataflow the check parsed is drawn as it is, sized by the view's signals: a spec is compiled
 /// and parsed once. A spec naming a built-in map is compiled here, with the map's outlines inlined.
-async fn draw_now(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64)) -> Result<Drawn, String> {
+async fn draw_now(host: &Element, tip: &HtmlElement, spec: &Value, size: (f64, f64), paper: bool) -> Result<Drawn, String> {
     load_engine_now().await?;
     let maps = vega_lite::atlases_used(spec);
     let compiled = if maps.is_empty() {
-        compiled(spec)?
+        compiled(spec, paper)?
     } else {
         let mut loaded = Vec::new();
         for map in maps {
             loaded.push((map, (*atlas(map).await?).clone()));
         }
-        let (with_maps, config) = source(vega_lite::with_atlases(spec, &loaded), size, vega_lite::drawn_on_canvas(spec));
+        let (with_maps, config) = source(vega_lite::with_atlases(spec, &loaded), size, vega_lite::drawn_on_canvas(spec), paper);
         compile_now(&with_maps, &config)?
     };
     if let Some(error) = compiled.verdict.errors.into_iter().next() {
@@ -321,10 +322,10 @@ pub async fn canvas_chart_svg(host: &Element) -> Option<String> {
 
 /// `spec` sized to fill its widget and the theme's config, each as JSON text. A canvas cannot read CSS
 /// variables: for a chart drawn on one, both have the theme's colours written in as the page shows
-/// them now.
-fn source(spec: Value, size: (f64, f64), canvas: bool) -> (String, String) {
+/// them now, or for `paper` the light theme's.
+fn source(spec: Value, size: (f64, f64), canvas: bool, paper: bool) -> (String, String) {
     let (spec, config) = (sized(spec, size).to_string(), theme(canvas).to_string());
-    if canvas { (tokens::resolve(spec), tokens::resolve(config)) } else { (spec, config) }
+    if canvas { (tokens::resolve(spec, paper), tokens::resolve(config, paper)) } else { (spec, config) }
 }
 
 /// The page's [`ChartCompiler`]: the engine's own compile and parse steps (Vega-Lite to Vega, then
@@ -366,13 +367,13 @@ thread_local! {
 
 async fn verdict(spec: &Value) -> Result<ChartVerdict, String> {
     load_engine_now().await?;
-    Ok(compiled(spec)?.verdict)
+    Ok(compiled(spec, false)?.verdict)
 }
 
-/// `spec` compiled at [`PLANNED_SIZE`]: the kept one, or compiled now and kept (a chart on a canvas
-/// is compiled again once the theme's colours have changed).
-fn compiled(spec: &Value) -> Result<Compiled, String> {
-    let (spec, config) = source(spec.clone(), PLANNED_SIZE, vega_lite::drawn_on_canvas(spec));
+/// `spec` compiled at [`PLANNED_SIZE`] (for `paper`, see [`draw`]): the kept one, or compiled now
+/// and kept (a chart on a canvas is compiled again once the colours written in have changed).
+fn compiled(spec: &Value, paper: bool) -> Result<Compiled, String> {
+    let (spec, config) = source(spec.clone(), PLANNED_SIZE, vega_lite::drawn_on_canvas(spec), paper);
     let key = format!("{config}\n{spec}");
     let kept = COMPILED.with(|kept| kept.borrow().iter().find(|(known, _)| *known == key).map(|(_, compiled)| compiled.clone()));
     if let Some(compiled) = kept {

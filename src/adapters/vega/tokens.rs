@@ -15,13 +15,13 @@ thread_local! {
     static KNOWN: RefCell<(bool, HashMap<String, Option<String>>)> = RefCell::new((false, HashMap::new()));
 }
 
-/// `text` (JSON) with every `var(--name)` replaced by the token's value now, left as it is when the
-/// page does not define it.
-pub fn resolve(text: String) -> String {
+/// `text` (JSON) with every `var(--name)` replaced by the token's value now (the light theme's for
+/// `paper`), left as it is when the page does not define it.
+pub fn resolve(text: String, paper: bool) -> String {
     if !text.contains("var(--") {
         return text;
     }
-    let dark = shows_dark();
+    let dark = !paper && shows_dark();
     KNOWN.with(|known| {
         let (read_dark, values) = &mut *known.borrow_mut();
         if *read_dark != dark {
@@ -32,7 +32,7 @@ pub fn resolve(text: String) -> String {
         replace_vars(&text, |name| {
             values
                 .entry(name.to_owned())
-                .or_insert_with(|| reader.get_or_insert_with(Reader::new).as_ref()?.value(name))
+                .or_insert_with(|| reader.get_or_insert_with(|| Reader::new(dark)).as_ref()?.value(name))
                 .clone()
         })
     })
@@ -60,7 +60,8 @@ fn replace_vars(text: &str, mut value: impl FnMut(&str) -> Option<String>) -> St
 }
 
 /// Reads tokens from the root element's computed style; a `light-dark(...)` colour is resolved by
-/// giving it to a hidden probe's `color`, under the page's colour scheme.
+/// giving it to a hidden probe's `color`, under the colour scheme asked for (the page may show the
+/// other: a print is light).
 struct Reader {
     window: Window,
     style: CssStyleDeclaration,
@@ -68,7 +69,7 @@ struct Reader {
 }
 
 impl Reader {
-    fn new() -> Option<Reader> {
+    fn new(dark: bool) -> Option<Reader> {
         let window = web_sys::window()?;
         let document = window.document()?;
         let root: Element = document.document_element()?;
@@ -76,6 +77,7 @@ impl Reader {
         let probe = document.create_element("span").ok().and_then(|probe| probe.dyn_into::<HtmlElement>().ok());
         if let Some(probe) = &probe {
             probe.set_hidden(true);
+            let _ = probe.style().set_property("color-scheme", if dark { "dark" } else { "light" });
             let _ = root.append_child(probe);
         }
         Some(Reader { window, style, probe })

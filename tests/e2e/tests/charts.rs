@@ -70,3 +70,69 @@ async fn an_invalid_vega_lite_spec_is_fixed_in_one_retry_and_draws_under_the_csp
     assert!(refused.contains("/data/url") && refused.contains("refused"), "{refused}");
     llm.stop().await;
 }
+
+/// A chart drawn on a canvas has its theme's colours in its pixels, so in the dark theme it would print
+/// light grey labels on white paper. Printing (the toolbar's Print, or the browser's own) draws it
+/// again in the light theme's colours, and once more in the dark theme's once the print is done.
+#[tokio::test]
+async fn a_chart_drawn_on_a_canvas_prints_in_the_light_themes_colours_from_the_dark_theme() {
+    with_app(BrowserOptions::default(), |page| async move {
+        // What the canvases draw text with while the page prints, noted by listeners called before the app's.
+        let noting = "window.printing = false; window.printInk = [];
+            addEventListener('beforeprint', () => { window.printing = true; });
+            addEventListener('afterprint', () => { window.printing = false; });
+            const fillText = CanvasRenderingContext2D.prototype.fillText;
+            CanvasRenderingContext2D.prototype.fillText = function (...args) {
+              if (window.printing) window.printInk.push(String(this.fillStyle));
+              return fillText.apply(this, args);
+            };";
+        autoui_e2e::cdp::cdp(page.client(), "Page.addScriptToEvaluateOnNewDocument", json!({ "source": noting })).await.expect("a script run first");
+        page.open("/#/").await;
+        page.click("[data-testid=theme-toggle]").await;
+        page.wait_until("the app is dark", "return document.documentElement.dataset.theme === 'dark';").await;
+        let points: Vec<Value> = (0..800).map(|i| json!({"day": i, "orders": (i * 37) % 101})).collect();
+        page.call_tool("widget_display", json!({"name": "vega-lite", "params": {"title": "Orders per day", "data": {"values": points},
+            "mark": "point", "encoding": {"x": {"field": "day", "type": "quantitative"}, "y": {"field": "orders", "type": "quantitative"}}}})).await;
+        page.wait_for_count("[data-widget-type=vega-lite] figure.au-vega-lite[data-status=drawn] canvas", 1).await;
+        page.eval(
+            "window.inkLightness = () => {
+               const canvas = document.querySelector('[data-widget-type=vega-lite] .au-vega-lite__chart canvas');
+               if (!canvas) return null;
+               const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+               let sum = 0, count = 0;
+               for (let i = 0; i < data.length; i += 4) {
+                 const [r, g, b, a] = [data[i], data[i + 1], data[i + 2], data[i + 3]];
+                 if (a > 200 && Math.max(r, g, b) - Math.min(r, g, b) < 60) { sum += (r + g + b) / 3; count += 1; }
+               }
+               return count > 50 ? sum / count : null;
+             };
+             window.inkWhenPrinted = [];
+             window.print = () => window.inkWhenPrinted.push(window.inkLightness());",
+            vec![],
+        )
+        .await;
+        let on_screen = page.eval("return window.inkLightness();", vec![]).await.as_f64().expect("grey ink on the chart");
+        assert!(on_screen > 140.0, "on screen, the dark theme's light labels: {on_screen}");
+
+        // The toolbar's Print: the dialog opens once the chart is drawn for paper.
+        page.click("[data-testid=print]").await;
+        page.wait_until("the print dialog opened", "return window.inkWhenPrinted.length === 1;").await;
+        let printed = page.eval("return window.inkWhenPrinted[0];", vec![]).await.as_f64().expect("grey ink when printed");
+        assert!(printed < 120.0, "the chart printed with dark labels, as on light paper: {printed}");
+        page.wait_until("the chart is dark again", "return window.inkLightness() > 140;").await;
+
+        // The browser's own print (Ctrl+P, its menu; here WebDriver's, which is Chromium's): the chart is
+        // drawn for paper after `beforeprint` and before `afterprint`, between which the print's layout
+        // comes with no task in the middle, so only drawing in the event's microtasks reaches the paper.
+        page.eval("window.printInk = [];", vec![]).await;
+        page.client().print(fantoccini::wd::PrintConfiguration::default()).await.expect("a PDF of the page");
+        let ink: Vec<String> = serde_json::from_value(page.eval("return window.printInk;", vec![]).await).expect("labels");
+        // --au-text (the title) and --au-text-2 (the axis labels), light.
+        assert!(ink.contains(&"#1a1a2e".to_owned()) && ink.iter().all(|style| ["#1a1a2e", "#5c5c80"].contains(&style.as_str())),
+            "while printing the labels were drawn in the light theme's colours only: {ink:?}");
+        page.wait_until("the chart is dark again", "return window.inkLightness() > 140;").await;
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
