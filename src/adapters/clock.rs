@@ -13,6 +13,15 @@ pub fn local_time(unix_ms: f64) -> String {
     String::from(js_sys::Date::new(&unix_ms.into()).to_locale_time_string("en-GB"))
 }
 
+/// The day and time of `unix_ms` in the person's time zone, as "7 Dec, 09:12".
+pub fn local_date_time(unix_ms: f64) -> String {
+    let options = js_sys::Object::new();
+    for (key, value) in [("day", "numeric"), ("month", "short"), ("hour", "2-digit"), ("minute", "2-digit")] {
+        let _ = js_sys::Reflect::set(&options, &key.into(), &value.into());
+    }
+    String::from(js_sys::Date::new(&unix_ms.into()).to_locale_string("en-GB", &options))
+}
+
 impl Clock for BrowserClock {
     fn now_ms(&self) -> f64 {
         web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or_else(js_sys::Date::now)

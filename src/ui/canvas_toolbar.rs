@@ -5,6 +5,7 @@
 use autoui_core::canvas::exchange;
 use autoui_core::canvas::model::Canvas;
 use autoui_core::canvas::op::Op;
+use autoui_core::canvas::persist::Saved;
 use autoui_core::canvas::share;
 use autoui_core::ids::ServerId;
 use autoui_core::tool::Origin;
@@ -13,7 +14,8 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::adapters::clock::BrowserRandom;
+use crate::adapters::clock::{BrowserRandom, local_date_time};
+use crate::adapters::confirm::confirm;
 use crate::adapters::download::{download_text, timestamped_name};
 use crate::state::engine::use_engine;
 use crate::state::refresh::use_refresh;
@@ -56,6 +58,10 @@ fn install_shortcuts(canvas: CanvasCtx) {
         }
     });
     on_cleanup(move || handle.remove());
+}
+
+fn widget_count(widgets: usize) -> String {
+    if widgets == 1 { "1 widget".to_owned() } else { format!("{widgets} widgets") }
 }
 
 /// Whether the canvas was replaced.
@@ -143,14 +149,31 @@ pub fn CanvasToolbar() -> impl IntoView {
     let dashboard_name = RwSignal::new(String::new());
     let share_link = RwSignal::new(None::<String>);
 
+    // A saved dashboard of the same name is replaced only once the person agreed, however the name got
+    // there (typed, or kept from the dashboard last opened or saved, so that Save updates it).
     let save_dashboard = move |_| {
-        let name = dashboard_name.get_untracked();
+        let name = dashboard_name.get_untracked().trim().to_owned();
         let current = canvas.with_store(|store| store.canvas().clone());
+        let taken = library.with_untracked(|l| l.list().into_iter().find(|saved| saved.name == name));
+        if let Some(taken) = taken {
+            let question = format!(
+                "\u{201c}{name}\u{201d} is saved already ({}, saved {}). Replace it with this canvas ({})?",
+                widget_count(taken.widgets),
+                local_date_time(taken.saved_ms),
+                widget_count(current.len())
+            );
+            if !confirm(&question) {
+                return;
+            }
+        }
         leptos::task::spawn_local(async move {
             match persist.save_dashboard(&name, &current).await {
-                Ok(_) => {
-                    dashboard_name.set(String::new());
-                    notices.info(format!("Saved \u{201c}{}\u{201d}.", name.trim()));
+                Ok(saved) => {
+                    dashboard_name.set(name.clone());
+                    notices.info(match saved {
+                        Saved::Created => format!("Saved \u{201c}{name}\u{201d}."),
+                        Saved::Replaced => format!("Replaced the saved \u{201c}{name}\u{201d} with this canvas."),
+                    });
                 }
                 Err(LibraryChangeError::Invalid(error)) => {
                     notices.error(format!("The dashboard could not be saved: {error}"))
@@ -167,6 +190,7 @@ pub fn CanvasToolbar() -> impl IntoView {
                 // One of the person's own dashboards: its buttons work.
                 if replace_canvas(canvas, notices, saved, &format!("Opened \u{201c}{name}\u{201d}")) {
                     canvas.set_foreign(None);
+                    dashboard_name.set(name);
                 }
             }
             Err(error) => notices.error(error.to_string()),
@@ -175,7 +199,12 @@ pub fn CanvasToolbar() -> impl IntoView {
     let delete_dashboard = move |name: String| {
         leptos::task::spawn_local(async move {
             match persist.delete_dashboard(&name).await {
-                Ok(_) => notices.info(format!("Deleted \u{201c}{name}\u{201d}.")),
+                Ok(_) => {
+                    if dashboard_name.get_untracked().trim() == name {
+                        dashboard_name.set(String::new());
+                    }
+                    notices.info(format!("Deleted \u{201c}{name}\u{201d}."));
+                }
                 Err(LibraryChangeError::Invalid(error)) => notices.error(error.to_string()),
                 Err(LibraryChangeError::Refused) => {}
             }
@@ -237,7 +266,7 @@ pub fn CanvasToolbar() -> impl IntoView {
                                         <button class="au-menu__open" data-testid="dashboard-open"
                                             on:click=move |_| open_dashboard(open_name.clone())>
                                             <span>{dashboard.name.clone()}</span>
-                                            <small>{if dashboard.widgets == 1 { "1 widget".to_owned() } else { format!("{} widgets", dashboard.widgets) }}</small>
+                                            <small>{format!("{} \u{b7} {}", widget_count(dashboard.widgets), local_date_time(dashboard.saved_ms))}</small>
                                         </button>
                                         <button class="au-icon-button" aria-label=format!("Delete {}", dashboard.name)
                                             title="Delete" data-testid="dashboard-delete" on:click=move |_| delete_dashboard(delete_name.clone())>

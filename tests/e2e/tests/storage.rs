@@ -612,14 +612,79 @@ async fn export_all_writes_one_file_that_import_reads_back_without_overwriting_a
 
         // On a canvas with work, the person is asked first; cancelling keeps it as it is.
         page.import_file(&backup, "backup.json").await;
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while page.client().get_alert_text().await.is_err() {
-            assert!(std::time::Instant::now() < deadline, "the import never asked before replacing the canvas");
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
+        question_asked(&page).await;
         page.client().dismiss_alert().await.expect("cancel");
         page.wait_until("the third copy is listed", "return document.querySelectorAll('[data-testid=dashboard-open]').length === 3;").await;
         assert_eq!(page.count("[data-widget-type=data-table]").await, 1, "the canvas stayed as it was");
+    })
+    .await;
+}
+
+/// The question the page asks with `confirm`, once it is up.
+async fn question_asked(page: &Page) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        if let Ok(text) = page.client().get_alert_text().await {
+            return text;
+        }
+        assert!(std::time::Instant::now() < deadline, "the page never asked");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// What the dashboards menu lists under each name (its widgets and when it was saved).
+async fn dashboard_details(page: &Page) -> Vec<String> {
+    let details = page.eval("return [...document.querySelectorAll('[data-testid=dashboard-open] small')].map((s) => s.textContent);", vec![]).await;
+    serde_json::from_value(details).unwrap_or_default()
+}
+
+/// Saving under the name of a saved dashboard replaces it only once the person agrees, and says it
+/// did; the name of the dashboard last saved or opened stays in the box, so Save updates it.
+#[tokio::test]
+async fn saving_over_a_saved_dashboard_asks_first_and_the_name_stays_for_the_next_save() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        add_table(&page, 1, 5).await;
+        page.click("[data-testid=dashboards] summary").await;
+        page.type_into("[data-testid=dashboard-name]", "Sales").await;
+        page.click("[data-testid=dashboard-save]").await;
+        page.wait_for_text("[data-testid=notices]", "Saved \u{201c}Sales\u{201d}.").await;
+        let details = dashboard_details(&page).await;
+        assert!(details.len() == 1 && details[0].starts_with("1 widget \u{b7} "), "its widgets and when it was saved: {details:?}");
+        let name_box = "return document.querySelector('[data-testid=dashboard-name]').value;";
+        assert_eq!(page.eval(name_box, vec![]).await, json!("Sales"), "the name stays for the next save");
+
+        // Another canvas, saved under that name: the person is asked, and cancelling keeps the saved one.
+        page.click("[data-testid=clear-canvas]").await;
+        page.wait_for_count("[data-testid=widget]", 0).await;
+        add_table(&page, 2, 5).await;
+        add_table(&page, 3, 5).await;
+        let open_menu = "document.querySelector('[data-testid=dashboards]').open = true;";
+        page.eval(open_menu, vec![]).await;
+        page.click("[data-testid=dashboard-save]").await;
+        let question = question_asked(&page).await;
+        assert!(question.starts_with("\u{201c}Sales\u{201d} is saved already (1 widget, saved "), "{question}");
+        assert!(question.ends_with("Replace it with this canvas (2 widgets)?"), "{question}");
+        page.client().dismiss_alert().await.expect("cancel");
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert!(dashboard_details(&page).await[0].starts_with("1 widget"), "cancelled: the saved dashboard is unchanged");
+
+        page.click("[data-testid=dashboard-save]").await;
+        question_asked(&page).await;
+        page.client().accept_alert().await.expect("replace");
+        page.wait_for_text("[data-testid=notices]", "Replaced the saved \u{201c}Sales\u{201d} with this canvas.").await;
+        page.wait_until("the saved one has the new canvas", "return document.querySelector('[data-testid=dashboard-open] small').textContent.startsWith('2 widgets');").await;
+        assert_eq!(dashboard_names(&page).await, ["Sales"], "replaced, not added");
+
+        // Opening a saved dashboard puts its name in the box.
+        page.eval("const box = document.querySelector('[data-testid=dashboard-name]'); box.value = ''; box.dispatchEvent(new Event('input'));", vec![]).await;
+        page.click("[data-testid=clear-canvas]").await;
+        page.eval(open_menu, vec![]).await;
+        page.click("[data-testid=dashboard-open]").await;
+        page.wait_for_count("[data-widget-type=data-table]", 2).await;
+        assert_eq!(page.eval(name_box, vec![]).await, json!("Sales"));
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
     })
     .await;
 }
