@@ -213,6 +213,25 @@ pub fn RecipesBrowser() -> impl IntoView {
             .map(|r| (r.kind, r.description.clone()))
             .collect::<Vec<_>>()
     };
+    // The list shows the recipe chosen at first (below the fold of a phone's short list), and a newly
+    // chosen recipe is read from its top, not from where the one before was scrolled to.
+    let list = NodeRef::<leptos::html::Nav>::new();
+    let detail = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |shown: Option<Selected>| {
+        let chosen = selected.get();
+        match (shown, list.get(), detail.get()) {
+            (None, Some(list), _) => request_animation_frame(move || {
+                if let Ok(Some(item)) = list.query_selector(".au-recipes__item[aria-current]") {
+                    let options = web_sys::ScrollIntoViewOptions::new();
+                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                    item.scroll_into_view_with_scroll_into_view_options(&options);
+                }
+            }),
+            (Some(before), _, Some(detail)) if before != chosen => detail.set_scroll_top(0),
+            _ => {}
+        }
+        chosen
+    });
     let matching_flows = move || {
         let query = query.get();
         flows.get().unwrap_or_default().into_iter().filter(|f| matches(&query, &[&f.name, &f.description, &f.server])).collect::<Vec<_>>()
@@ -220,7 +239,7 @@ pub fn RecipesBrowser() -> impl IntoView {
     view! {
         <section class="au-recipes" data-testid="recipes" aria-label="Recipes">
             <div class="au-recipes__layout">
-                <nav class="au-recipes__list" aria-label="Recipe list">
+                <nav class="au-recipes__list" aria-label="Recipe list" node_ref=list>
                     <input type="search" class="au-recipes__search" placeholder="Search recipes" aria-label="Search recipes"
                         data-testid="recipes-search" prop:value=move || query.get() on:input=move |e| query.set(event_target_value(&e)) />
                     <h2>"Widgets"</h2>
@@ -254,7 +273,7 @@ pub fn RecipesBrowser() -> impl IntoView {
                         </For>
                     </ul>
                 </nav>
-                <div class="au-recipes__detail">
+                <div class="au-recipes__detail" node_ref=detail>
                     {move || match selected.get() {
                         Selected::Widget(kind) => view! { <WidgetDetail kind /> }.into_any(),
                         Selected::Flow(flow) => view! { <FlowDetail flow /> }.into_any(),

@@ -194,3 +194,34 @@ async fn the_recipes_page_puts_its_list_above_the_recipe_when_the_page_is_narrow
     })
     .await;
 }
+
+/// On a phone the recipes list is a short box above the recipe: it shows the recipe chosen when the
+/// page opens (not only the first few), and a recipe chosen after one was read to its end is shown
+/// from its top.
+#[tokio::test]
+async fn on_a_phone_the_recipes_list_shows_the_chosen_recipe_and_a_new_one_is_read_from_its_top() {
+    with_app(BrowserOptions::default(), |page| async move {
+        page.client().set_window_size(420, 860).await.expect("a phone's width");
+        page.open("/#/recipes").await;
+        page.wait_for_text("[data-testid=recipe-detail] h2", "stat-card").await;
+        page.wait_until(
+            "the chosen recipe shows in the list",
+            "const list = document.querySelector('.au-recipes__list').getBoundingClientRect();
+             const item = document.querySelector('[data-testid=recipe-stat-card]').getBoundingClientRect();
+             return item.top >= list.top && item.bottom <= list.bottom;",
+        )
+        .await;
+
+        let read_to_the_end = "const detail = document.querySelector('.au-recipes__detail');
+                               detail.scrollTop = detail.scrollHeight; return detail.scrollTop;";
+        assert!(page.eval(read_to_the_end, vec![]).await.as_f64().unwrap_or_default() > 100.0, "the recipe is longer than its box");
+        page.click("[data-testid=recipe-kv]").await;
+        page.wait_for_text("[data-testid=recipe-detail] h2", "kv").await;
+        assert_eq!(
+            page.eval("return document.querySelector('.au-recipes__detail').scrollTop;", vec![]).await,
+            json!(0),
+            "the new recipe is shown from its top"
+        );
+    })
+    .await;
+}
