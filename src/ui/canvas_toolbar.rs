@@ -29,10 +29,16 @@ use crate::ui::backup::{Targets, import_backup, is_backup};
 use crate::ui::files::with_files;
 use crate::ui::icons::{Icon, IconSvg};
 
-/// Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes, unless the person is typing in a field.
-fn install_shortcuts(canvas: CanvasCtx) {
+/// Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes, unless the person is typing in a field; Ctrl+S
+/// runs `to_save` (the browser would save the app's page, which keeps no dashboard) wherever the focus is.
+fn install_shortcuts(canvas: CanvasCtx, to_save: impl Fn() + 'static) {
     let handle = window_event_listener(ev::keydown, move |event| {
         if !(event.ctrl_key() || event.meta_key()) {
+            return;
+        }
+        if event.key().eq_ignore_ascii_case("s") && !event.shift_key() {
+            event.prevent_default();
+            to_save();
             return;
         }
         let typing = event
@@ -142,7 +148,16 @@ pub fn CanvasToolbar() -> impl IntoView {
     let notices = use_notices();
     // The servers come with the engine, after this toolbar: the file tools look them up under this owner.
     let owner = Owner::current().unwrap_or_default();
-    install_shortcuts(canvas);
+    let dashboards_menu = NodeRef::<leptos::html::Details>::new();
+    let name_box = NodeRef::<leptos::html::Input>::new();
+    // Ctrl+S opens the dashboards menu at the name box: Enter saves under the name there.
+    install_shortcuts(canvas, move || {
+        if let (Some(menu), Some(name_box)) = (dashboards_menu.get_untracked(), name_box.get_untracked()) {
+            menu.set_open(true);
+            let _ = name_box.focus();
+            name_box.select();
+        }
+    });
     let persist = use_persist();
     let agent = use_agent();
     let library = persist.library();
@@ -196,7 +211,17 @@ pub fn CanvasToolbar() -> impl IntoView {
             Err(error) => notices.error(error.to_string()),
         }
     };
+    // A saved dashboard deleted is gone (no undo reaches the library): the person confirms first.
     let delete_dashboard = move |name: String| {
+        let Some(saved) = library.with_untracked(|l| l.list().into_iter().find(|saved| saved.name == name)) else { return };
+        let question = format!(
+            "Delete the saved dashboard \u{201c}{name}\u{201d} ({}, saved {})? This cannot be undone.",
+            widget_count(saved.widgets),
+            local_date_time(saved.saved_ms)
+        );
+        if !confirm(&question) {
+            return;
+        }
         leptos::task::spawn_local(async move {
             match persist.delete_dashboard(&name).await {
                 Ok(_) => {
@@ -247,12 +272,12 @@ pub fn CanvasToolbar() -> impl IntoView {
                     }
                 }>"Clear"</button>
             <span class="au-canvas-toolbar__spacer"></span>
-            <details class="au-menu" data-testid="dashboards">
-                <summary class="au-button au-button--ghost">"Dashboards"</summary>
+            <details class="au-menu" data-testid="dashboards" node_ref=dashboards_menu>
+                <summary class="au-button au-button--ghost" title="Save this dashboard, or open a saved one (Ctrl+S)">"Dashboards"</summary>
                 <div class="au-menu__panel">
                     <form class="au-menu__row" on:submit=move |e: ev::SubmitEvent| { e.prevent_default(); save_dashboard(()); }>
                         <input type="text" placeholder="Name this dashboard" aria-label="Dashboard name" maxlength="80"
-                            data-testid="dashboard-name" prop:value=move || dashboard_name.get()
+                            data-testid="dashboard-name" node_ref=name_box prop:value=move || dashboard_name.get()
                             on:input=move |e| dashboard_name.set(event_target_value(&e)) />
                         <button type="submit" class="au-button" data-testid="dashboard-save">"Save"</button>
                     </form>

@@ -639,15 +639,26 @@ async fn dashboard_details(page: &Page) -> Vec<String> {
 }
 
 /// Saving under the name of a saved dashboard replaces it only once the person agrees, and says it
-/// did; the name of the dashboard last saved or opened stays in the box, so Save updates it.
+/// did; the name of the dashboard last saved or opened stays in the box, so Save (or Ctrl+S and
+/// Enter) updates it. Deleting one asks first as well.
 #[tokio::test]
-async fn saving_over_a_saved_dashboard_asks_first_and_the_name_stays_for_the_next_save() {
+async fn saving_over_or_deleting_a_saved_dashboard_asks_first_and_the_name_stays_for_the_next_save() {
     with_app(BrowserOptions::default(), |page| async move {
         page.open("/").await;
         add_table(&page, 1, 5).await;
-        page.click("[data-testid=dashboards] summary").await;
-        page.type_into("[data-testid=dashboard-name]", "Sales").await;
-        page.click("[data-testid=dashboard-save]").await;
+        // Ctrl+S opens the dashboards menu at the name box (not the browser's "save page"); Enter saves.
+        {
+            use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+            use fantoccini::key::Key;
+            let keys = KeyActions::new("keyboard".to_owned())
+                .then(KeyAction::Down { value: Key::Control.into() })
+                .then(KeyAction::Down { value: 's' })
+                .then(KeyAction::Up { value: 's' })
+                .then(KeyAction::Up { value: Key::Control.into() });
+            page.client().perform_actions(keys).await.expect("Ctrl+S");
+        }
+        page.wait_until("the name box has the focus", "return document.activeElement.dataset.testid === 'dashboard-name' && document.querySelector('[data-testid=dashboards]').open;").await;
+        page.type_into("[data-testid=dashboard-name]", "Sales\n").await;
         page.wait_for_text("[data-testid=notices]", "Saved \u{201c}Sales\u{201d}.").await;
         let details = dashboard_details(&page).await;
         assert!(details.len() == 1 && details[0].starts_with("1 widget \u{b7} "), "its widgets and when it was saved: {details:?}");
@@ -683,6 +694,21 @@ async fn saving_over_a_saved_dashboard_asks_first_and_the_name_stays_for_the_nex
         page.click("[data-testid=dashboard-open]").await;
         page.wait_for_count("[data-widget-type=data-table]", 2).await;
         assert_eq!(page.eval(name_box, vec![]).await, json!("Sales"));
+
+        // Deleting a saved dashboard (no undo reaches it) asks first too.
+        page.eval(open_menu, vec![]).await;
+        page.click("[data-testid=dashboard-delete]").await;
+        let question = question_asked(&page).await;
+        assert!(question.starts_with("Delete the saved dashboard \u{201c}Sales\u{201d} (2 widgets, saved "), "{question}");
+        page.client().dismiss_alert().await.expect("cancel");
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(dashboard_names(&page).await, ["Sales"], "cancelled: still saved");
+        page.click("[data-testid=dashboard-delete]").await;
+        question_asked(&page).await;
+        page.client().accept_alert().await.expect("delete");
+        page.wait_for_text("[data-testid=notices]", "Deleted \u{201c}Sales\u{201d}.").await;
+        assert_eq!(dashboard_names(&page).await, Vec::<String>::new());
+        assert_eq!(page.eval(name_box, vec![]).await, json!(""), "its name leaves the box with it");
         let errors = page.console_errors().await;
         assert!(errors.is_empty(), "console errors: {errors:#?}");
     })
