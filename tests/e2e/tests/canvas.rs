@@ -568,6 +568,9 @@ async fn a_widget_an_agent_removes_under_the_focus_hands_it_on() {
 async fn print_dialogs_after_clicking(page: &autoui_e2e::page::Page, css: &str) -> u64 {
     page.eval("window.printed = 0; window.print = () => { window.printed += 1; };", vec![]).await;
     page.click(css).await;
+    // The dialog opens on the next task, once the charts are drawn for paper.
+    page.wait_until("the print dialog opened", "return window.printed > 0;").await;
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     page.eval("return window.printed;", vec![]).await.as_u64().expect("a count")
 }
 
