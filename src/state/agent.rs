@@ -18,6 +18,7 @@ use autoui_core::binding::remote::SourceCall;
 use autoui_core::cancel::CancelToken;
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
 use autoui_core::ids::CallId;
+use autoui_core::llm::cost::{cost_text, usage_text};
 use autoui_core::llm::http::HttpChatModel;
 use autoui_core::llm::message::{ContentBlock, Message, Role};
 use autoui_core::llm::model::Usage;
@@ -56,8 +57,8 @@ pub enum NoteKind {
     Activated,
     /// The provider asked us to slow down; the request will be retried.
     Retry,
-    /// The run ended normally.
-    Done,
+    /// What a run took: its requests, tokens and estimated cost.
+    Usage,
     /// The run ended early (Stop, iteration cap, provider failure).
     Stopped,
 }
@@ -502,9 +503,13 @@ impl EventSink for UiSink {
             AgentEvent::RunStopped { reason, iterations, usage, cost_usd } => {
                 ctx.pending.set(Vec::new());
                 ctx.partial_inputs.set(Vec::new());
-                let kind = if reason == StopReason::Completed { NoteKind::Done } else { NoteKind::Stopped };
-                if kind == NoteKind::Stopped {
-                    ctx.push_item(ChatBody::Note { kind, text: reason.describe() });
+                if reason != StopReason::Completed {
+                    ctx.push_item(ChatBody::Note { kind: NoteKind::Stopped, text: reason.describe() });
+                }
+                if iterations > 0 {
+                    let requests = if iterations == 1 { "1 request".to_owned() } else { format!("{iterations} requests") };
+                    let text = format!("{requests} \u{b7} {} \u{b7} {}", usage_text(&usage), cost_text(cost_usd));
+                    ctx.push_item(ChatBody::Note { kind: NoteKind::Usage, text });
                 }
                 ctx.last_stop.set(Some(reason.clone()));
                 ctx.push_console(ConsoleRow::Stopped { reason, iterations, usage, cost_usd });

@@ -124,13 +124,13 @@ fn TranscriptItem(item: ChatItem) -> impl IntoView {
         }
         ChatBody::Tool(record) => view! { <li class="au-chat__tool"><ToolLine record /></li> }.into_any(),
         ChatBody::Note { kind, text } => {
-            let class = match kind {
-                NoteKind::Activated => "au-chat__note au-chat__note--activated",
-                NoteKind::Retry => "au-chat__note au-chat__note--retry",
-                NoteKind::Done => "au-chat__note",
-                NoteKind::Stopped => "au-chat__note au-chat__note--stopped",
+            let (class, testid) = match kind {
+                NoteKind::Activated => ("au-chat__note au-chat__note--activated", "chat-note"),
+                NoteKind::Retry => ("au-chat__note au-chat__note--retry", "chat-note"),
+                NoteKind::Usage => ("au-chat__note", "chat-usage"),
+                NoteKind::Stopped => ("au-chat__note au-chat__note--stopped", "chat-note"),
             };
-            view! { <li class=class data-testid="chat-note">{text}</li> }.into_any()
+            view! { <li class=class data-testid=testid>{text}</li> }.into_any()
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
 use autoui_core::llm::model::Usage;
+use autoui_core::llm::cost::{cost_text, usage_text};
 use autoui_core::view::present::format_number;
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -11,23 +12,6 @@ use wasm_bindgen_futures::JsFuture;
 use crate::state::agent::{ConsoleRow, use_agent};
 use crate::ui::dismiss::follow_focus;
 use crate::ui::icons::{Icon, IconSvg};
-
-fn tokens(usage: &Usage) -> String {
-    let cached = usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
-    let mut text = format!(
-        "{} in \u{b7} {} out",
-        format_number(usage.input_tokens as f64),
-        format_number(usage.output_tokens as f64)
-    );
-    if cached > 0 {
-        text.push_str(&format!(" \u{b7} {} cached", format_number(usage.cache_read_input_tokens as f64)));
-    }
-    text
-}
-
-fn cost(cost_usd: Option<f64>) -> String {
-    cost_usd.map(|c| format!("${c:.4}")).unwrap_or_else(|| "cost unknown for this model".to_owned())
-}
 
 fn row_text(row: &ConsoleRow) -> String {
     match row {
@@ -137,7 +121,7 @@ pub fn ConsolePanel(open: RwSignal<bool>) -> impl IntoView {
                 _ => {}
             }
         }
-        format!("{calls} calls \u{b7} {} \u{b7} {}", tokens(&usage), if priced { format!("${total_cost:.4}") } else { "cost unknown for this model".to_owned() })
+        format!("{calls} calls \u{b7} {} \u{b7} {}", usage_text(&usage), cost_text(priced.then_some(total_cost)))
     };
     view! {
         <div class="au-drawer au-drawer--wide" data-testid="console" role="dialog" aria-labelledby="console-title"
@@ -164,7 +148,7 @@ pub fn ConsolePanel(open: RwSignal<bool>) -> impl IntoView {
                         ConsoleRow::Call(record) => view! { <CallRow record /> }.into_any(),
                         ConsoleRow::Iteration { iteration, usage, cost_usd, request_bytes } => view! {
                             <p class="au-console__iteration" data-testid="console-iteration">
-                                {format!("Iteration {iteration}: {} \u{b7} {} \u{b7} request {} bytes", tokens(&usage), cost(cost_usd), format_number(request_bytes as f64))}
+                                {format!("Iteration {iteration}: {} \u{b7} {} \u{b7} request {} bytes", usage_text(&usage), cost_text(cost_usd), format_number(request_bytes as f64))}
                             </p>
                         }.into_any(),
                         ConsoleRow::Retry { attempt, delay_ms, reason } => view! {
@@ -172,7 +156,7 @@ pub fn ConsolePanel(open: RwSignal<bool>) -> impl IntoView {
                         }.into_any(),
                         ConsoleRow::Stopped { reason, iterations, usage, cost_usd } => view! {
                             <p class="au-console__stopped" data-testid="console-stopped">
-                                {format!("{} ({iterations} iterations, {}, {})", reason.describe(), tokens(&usage), cost(cost_usd))}
+                                {format!("{} ({iterations} iterations, {}, {})", reason.describe(), usage_text(&usage), cost_text(cost_usd))}
                             </p>
                         }.into_any(),
                         ConsoleRow::Refresh { label, outcome } => { let ok = outcome.is_ok().to_string(); view! {

@@ -7,6 +7,8 @@ use autoui_e2e::llm::{Reply, ScriptedLlm, tool_names, tool_results};
 use autoui_e2e::with_app;
 use serde_json::{Value, json};
 
+/// A turn end to end: the chat lists each tool call and ends with what the turn took (requests,
+/// tokens, estimated cost); the console lists the same calls with their timings and totals.
 #[tokio::test]
 async fn the_agent_finds_a_recipe_and_displays_a_widget_while_chat_and_console_follow() {
     let llm = ScriptedLlm::start(|_request: &Value, index| match index {
@@ -39,6 +41,13 @@ async fn the_agent_finds_a_recipe_and_displays_a_widget_while_chat_and_console_f
         let elapsed = page.text("[data-testid=console-elapsed]").await;
         assert!(elapsed.ends_with(" ms"), "each call shows its elapsed time: {elapsed:?}");
         page.wait_for_text("[data-testid=console-totals]", "3 calls").await;
+
+        // The chat says what the turn took: its requests, tokens (42 out each, as the model answered)
+        // and estimated cost, as the console adds them up.
+        let usage = page.text("[data-testid=chat-usage]").await;
+        assert!(usage.starts_with("4 requests \u{b7} ") && usage.contains(" in \u{b7} 168 out \u{b7} "), "{usage}");
+        let totals = page.text("[data-testid=console-totals]").await;
+        assert_eq!(usage.strip_prefix("4 requests"), totals.strip_prefix("3 calls"), "the chat and the console agree");
 
         let errors = page.console_errors().await;
         assert!(errors.is_empty(), "console errors: {errors:#?}");

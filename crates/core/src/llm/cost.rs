@@ -2,6 +2,7 @@
 
 use crate::llm::model::Usage;
 use crate::llm::profile::Prices;
+use crate::view::present::format_number;
 
 /// The estimated cost in USD at `prices`: `Some(0.0)` for a model served from this machine, `None`
 /// when the price is unknown.
@@ -17,6 +18,21 @@ pub fn estimate_at(prices: Option<Prices>, base_url: &str, usage: &Usage) -> Opt
             + per_token(usage.cache_creation_input_tokens, price.cache_write)
             + per_token(usage.cache_read_input_tokens, price.cache_read),
     )
+}
+
+/// Token counts as a person reads them: "12,345 in · 678 out", with "· 10,000 cached" when the
+/// provider's cache served some of the input.
+pub fn usage_text(usage: &Usage) -> String {
+    let mut text = format!("{} in \u{b7} {} out", format_number(usage.input_tokens as f64), format_number(usage.output_tokens as f64));
+    if usage.cache_read_input_tokens > 0 {
+        text.push_str(&format!(" \u{b7} {} cached", format_number(usage.cache_read_input_tokens as f64)));
+    }
+    text
+}
+
+/// An estimated cost as a person reads it ("$0.0123"), or that the model's prices are unknown.
+pub fn cost_text(cost_usd: Option<f64>) -> String {
+    cost_usd.map(|cost| format!("${cost:.4}")).unwrap_or_else(|| "cost unknown for this model".to_owned())
 }
 
 fn is_local(base_url: &str) -> bool {
@@ -57,6 +73,14 @@ mod tests {
         let routed =
             estimate_usd("anthropic/claude-haiku-4.5", "https://openrouter.ai/api/v1", &usage(1_000_000, 0, 0, 0));
         assert_eq!(routed, Some(1.0));
+    }
+
+    #[test]
+    fn usage_and_cost_read_as_a_person_reads_them() {
+        assert_eq!(usage_text(&usage(12_345, 678, 0, 0)), "12,345 in \u{b7} 678 out");
+        assert_eq!(usage_text(&usage(2_000, 50, 300, 10_000)), "2,000 in \u{b7} 50 out \u{b7} 10,000 cached");
+        assert_eq!(cost_text(Some(0.012_34)), "$0.0123");
+        assert_eq!(cost_text(None), "cost unknown for this model");
     }
 
     #[test]
