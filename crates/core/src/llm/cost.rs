@@ -30,9 +30,15 @@ pub fn usage_text(usage: &Usage) -> String {
     text
 }
 
-/// An estimated cost as a person reads it ("$0.0123"), or that the model's prices are unknown.
+/// An estimated cost as a person reads it ("$0.0123", "$0" for a model on this machine), or that the
+/// model's prices are unknown.
 pub fn cost_text(cost_usd: Option<f64>) -> String {
-    cost_usd.map(|cost| format!("${cost:.4}")).unwrap_or_else(|| "cost unknown for this model".to_owned())
+    match cost_usd {
+        None => "cost unknown for this model".to_owned(),
+        Some(cost) if cost <= 0.0 => "$0".to_owned(),
+        Some(cost) if cost < 0.000_05 => "under $0.0001".to_owned(),
+        Some(cost) => format!("${cost:.4}"),
+    }
 }
 
 fn is_local(base_url: &str) -> bool {
@@ -80,6 +86,8 @@ mod tests {
         assert_eq!(usage_text(&usage(12_345, 678, 0, 0)), "12,345 in \u{b7} 678 out");
         assert_eq!(usage_text(&usage(2_000, 50, 300, 10_000)), "2,000 in \u{b7} 50 out \u{b7} 10,000 cached");
         assert_eq!(cost_text(Some(0.012_34)), "$0.0123");
+        assert_eq!(cost_text(Some(0.0)), "$0", "a model on this machine");
+        assert_eq!(cost_text(Some(0.000_01)), "under $0.0001", "not $0.0000");
         assert_eq!(cost_text(None), "cost unknown for this model");
     }
 
