@@ -1,6 +1,6 @@
 //! Refreshing bound widgets (see the core's `binding/`): on the person's click, for the whole canvas
 //! ("Refresh all"), when the dashboard is opened or restored (`on_open`), and on each binding's
-//! interval while the page is visible, backing off after errors; a widget bound to a resource of a
+//! interval while the page is visible, backing off after errors (until the browser is back online); a widget bound to a resource of a
 //! server that offers subscriptions is subscribed to it and refreshed when the server says it
 //! changed (`notifications/resources/updated`, also only while visible). One refresh per widget at a time;
 //! nothing refreshes while the canvas is read-only (a shared link not yet made one's own) or
@@ -101,6 +101,17 @@ impl RefreshCtx {
             }
             ctx.busy.update(|busy| busy.retain(|busy| busy != &id));
         });
+    }
+
+    /// Back online: the widgets whose refreshes failed (the network was down, most likely) are due
+    /// again at the next tick, not once their back-off has passed.
+    fn back_online(&self) {
+        let schedule = self.schedule.get_value();
+        let mut schedule = schedule.borrow_mut();
+        let failed: Vec<BlockId> = schedule.failures.drain().map(|(id, _)| id).collect();
+        for id in failed {
+            schedule.tried.remove(&id);
+        }
     }
 
     /// Refreshes every bound widget.
@@ -239,6 +250,8 @@ pub fn provide_refresh(canvas: CanvasCtx, autoui: AutoUiCtx, servers: ServersCtx
             schedule.borrow_mut().updated.insert(uri.clone());
         }
     });
+    // Both for as long as the page lives.
+    let _online = window_event_listener(leptos::ev::online, move |_| ctx.back_online());
     leptos::task::spawn_local(async move {
         loop {
             BrowserClock.sleep(TICK_MS).await;

@@ -231,6 +231,50 @@ async fn an_interval_binding_refreshes_while_the_page_is_visible_and_calls_nothi
     drop(server);
 }
 
+/// Takes the browser off the network, or puts it back (DevTools' emulation, which the page sees as
+/// `navigator.onLine` and its `offline` and `online` events).
+async fn set_offline(page: &Page, offline: bool) {
+    let conditions = json!({"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1});
+    autoui_e2e::cdp::cdp(page.client(), "Network.enable", json!({})).await.expect("network domain");
+    autoui_e2e::cdp::cdp(page.client(), "Network.emulateNetworkConditions", conditions).await.expect("network conditions");
+}
+
+/// A refresh that fails while the browser is offline marks the card stale and backs off (20 s, then
+/// 40 s...); once the browser is back online, the card is fetched again at once.
+#[tokio::test]
+async fn back_online_a_card_whose_refresh_failed_is_fetched_again_at_once() {
+    let server = McpServer::app(PACKAGE).await;
+    let llm = ScriptedLlm::start(interval_card).await;
+    let base = llm.base_url();
+    let url = server.url();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "basic").await;
+        page.say("Show the server's time, every 10 seconds").await;
+        page.wait_for_runs(1).await;
+        let first = shown_time(&page).await;
+
+        set_offline(&page, true).await;
+        assert_eq!(page.eval("return navigator.onLine;", vec![]).await, json!(false));
+        let stale = "const f = document.querySelector('[data-testid=widget-freshness]'); return !!f && f.dataset.stale === 'true';";
+        // Within the next interval (10 s, checked every second).
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while page.eval(stale, vec![]).await != json!(true) {
+            assert!(Instant::now() < deadline, "offline, the interval's refresh never failed");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        assert!(card_text(&page).await.contains(&first), "a failed refresh keeps the data");
+
+        set_offline(&page, false).await;
+        wait_for_change(&page, &first, Duration::from_secs(6), "back online, the card is fetched again at once").await;
+        page.wait_until("the card is fresh again", &stale.replace("=== 'true'", "=== 'false'")).await;
+    })
+    .await;
+    llm.stop().await;
+    drop(server);
+}
+
 fn counter_card(_request: &Value, index: usize) -> Reply {
     match index {
         0 => Reply::tool(DISPLAY, json!({"name": "stat-card", "params": {"label": "Count"},
