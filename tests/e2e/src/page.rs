@@ -215,16 +215,19 @@ impl Page {
     }
 
     /// Clicks the element matching `css`. An element re-rendered between finding and clicking it
-    /// (a stale reference) is found again, as a person would click the one on screen.
+    /// (a stale reference) is found again, and one that something else covered at that instant (a
+    /// page still laying out, moving it under its neighbour) is clicked again a moment later, as a
+    /// person would click the one on screen.
     pub async fn click(&self, css: &str) {
-        for _ in 0..3 {
+        for _ in 0..5 {
             match self.find(css).await.click().await {
                 Ok(()) => return,
                 Err(error) if error.to_string().contains("stale element") => continue,
+                Err(error) if error.to_string().contains("click intercepted") => tokio::time::sleep(Duration::from_millis(150)).await,
                 Err(error) => panic!("cannot click `{css}`: {error}"),
             }
         }
-        panic!("cannot click `{css}`: it was re-rendered under every attempt");
+        panic!("cannot click `{css}`: it was re-rendered or covered under every attempt");
     }
 
     pub async fn type_into(&self, css: &str, text: &str) {
