@@ -25,6 +25,7 @@ use crate::state::tabs::share_with_other_tabs;
 use crate::ui::canvas::{CanvasArea, request_widget_code};
 use crate::ui::chat::ChatPanel;
 use crate::ui::events::provide_widget_events;
+use crate::ui::present::provide_present;
 use crate::ui::header::Header;
 use crate::ui::notices::Notices;
 use crate::ui::route::{View, use_view};
@@ -165,8 +166,9 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
         chat_open.set(true);
         agent.send(text);
     };
+    let present = provide_present();
     view! {
-        <div class="au-app" class:au-app--chat-closed=move || !chat_open.get()>
+        <div class="au-app" class:au-app--chat-closed=move || !chat_open.get() class:au-app--presenting=move || present.is_presenting()>
             <Header settings_open servers_open console_open chat_open view />
             <main class="au-app__main">
                 {move || match view.get() {
@@ -183,6 +185,10 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
                 {drawer(servers_open, move || engine.current().map(|engine| engine.servers_drawer))}
                 {drawer(console_open, move || engine.current().map(|engine| engine.console_drawer))}
                 <Notices />
+                <Show when=move || present.is_presenting()>
+                    <button class="au-button au-present-exit" data-testid="present-exit" title="Stop presenting (Esc)"
+                        on:click=move |_| present.stop()>"Exit"</button>
+                </Show>
             </main>
         </div>
     }

@@ -15,6 +15,7 @@ use crate::state::engine::use_engine;
 use crate::state::paper::use_paper;
 use crate::state::settings::use_settings;
 use crate::ui::canvas_toolbar::CanvasToolbar;
+use crate::ui::present::use_present;
 use crate::ui::views::views;
 
 /// The frames chunk's entry point: a widget's frame on the canvas, given its block and whether the
@@ -126,6 +127,7 @@ pub fn CanvasArea(
     let agent = use_agent();
     let engine = use_engine();
     let paper = use_paper();
+    let present = use_present();
     let needed_servers = move || {
         engine.is_ready().then(|| engine.view(move |loaded| (loaded.needed_servers)(on_open_servers)))
     };
@@ -144,6 +146,8 @@ pub fn CanvasArea(
                         </button>
                         <button class="au-button" data-testid="print-shared" title="Print the dashboard or save it as a PDF (Ctrl+P)"
                             on:click=move |_| paper.print()>"Print"</button>
+                        <button class="au-button" data-testid="present-shared" title="Show the dashboard alone, full screen (Esc ends it)"
+                            on:click=move |_| present.start()>"Present"</button>
                     </div>
                 </Show>
             </Show>
@@ -161,7 +165,7 @@ pub fn CanvasArea(
             </Show>
             <div class="au-canvas__grid" data-testid="canvas-grid">
                 <For each=move || canvas.order() key=|id| id.clone() let(id)>
-                    {canvas.cell(&id).map(|cell| framed(cell, Signal::derive(move || canvas.is_read_only())))}
+                    {canvas.cell(&id).map(|cell| framed(cell, Signal::derive(move || canvas.is_read_only() || present.is_presenting())))}
                 </For>
                 <For each=move || agent.pending() key=|pending| pending.call_id.clone() let(pending)>
                     {

@@ -28,6 +28,7 @@ use crate::state::servers::ServersCtx;
 use crate::ui::backup::{Targets, import_backup, is_backup};
 use crate::ui::files::with_files;
 use crate::ui::icons::{Icon, IconSvg};
+use crate::ui::present::use_present;
 
 /// Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes, unless the person is typing in a field; Ctrl+S
 /// runs `to_save` (the browser would save the app's page, which keeps no dashboard) wherever the focus is.
@@ -254,6 +255,7 @@ pub fn CanvasToolbar() -> impl IntoView {
 
     let engine = use_engine();
     let paper = use_paper();
+    let present = use_present();
     view! {
         <div class="au-canvas-toolbar" role="toolbar" aria-label="Canvas">
             <button class="au-button au-button--ghost" data-testid="undo" title="Undo (Ctrl+Z)"
@@ -315,6 +317,9 @@ pub fn CanvasToolbar() -> impl IntoView {
             <button class="au-button au-button--ghost" data-testid="print" title="Print the dashboard or save it as a PDF (Ctrl+P)"
                 disabled=move || canvas.is_empty()
                 on:click=move |_| paper.print()>"Print"</button>
+            <button class="au-button au-button--ghost" data-testid="present" title="Show the dashboard alone, full screen (Esc ends it)"
+                disabled=move || canvas.is_empty()
+                on:click=move |_| present.start()>"Present"</button>
             <label class="au-button au-button--ghost" title="Open a dashboard file">
                 "Import"
                 <input type="file" accept="application/json,.json,.md" class="au-visually-hidden" data-testid="import-file" on:change=import_file />

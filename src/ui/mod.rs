@@ -18,6 +18,7 @@ pub mod header;
 pub mod icons;
 pub mod needed_servers;
 pub mod notices;
+pub mod present;
 pub mod prompts;
 pub mod recipes;
 pub mod route;

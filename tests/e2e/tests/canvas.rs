@@ -564,6 +564,50 @@ async fn a_widget_an_agent_removes_under_the_focus_hands_it_on() {
     .await;
 }
 
+/// Present shows the dashboard alone on the screen (a wall display, a meeting): no header, chat,
+/// toolbar or frame tools, the canvas across the window, widgets that cannot be moved by accident;
+/// Escape or the Exit button gives the app back as it was.
+#[tokio::test]
+async fn presenting_shows_the_dashboard_alone_until_escape_or_exit() {
+    use fantoccini::key::Key;
+    with_app(BrowserOptions::default(), |page| async move {
+        let ids = cards_and_a_table_out_of_order(&page).await;
+        let seen = "const shown = (css) => [...document.querySelectorAll(css)].some((e) => e.checkVisibility());
+                    const canvas = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
+                    return { app: ['[data-testid=header]', '[data-testid=chat]', '.au-canvas-toolbar', '.au-frame__tools', '.au-frame__resize'].filter(shown),
+                             exit: shown('[data-testid=present-exit]'), top: canvas.top, wide: canvas.width >= window.innerWidth - 1,
+                             frames: document.querySelectorAll('[data-testid=widget]').length };";
+
+        page.click("[data-testid=present]").await;
+        page.wait_until("presenting", "return !!document.querySelector('.au-app--presenting');").await;
+        let presented = page.eval(seen, vec![]).await;
+        assert_eq!(presented["app"], json!([]), "nothing of the app around the dashboard: {presented}");
+        assert_eq!(presented["frames"], json!(ids.len()), "{presented}");
+        assert_eq!((presented["top"].as_f64(), presented["wide"].clone()), (Some(0.0), json!(true)), "the canvas fills the window: {presented}");
+        assert_eq!(presented["exit"], true, "a way out shows: {presented}");
+        // The layout stays as placed: arrow keys on a frame move nothing while presenting.
+        let place = format!("return document.querySelector(`[data-widget-id='{}']`).getAttribute('style');", ids[1]);
+        let before = page.eval(&place, vec![]).await;
+        page.eval(&format!("document.querySelector(`[data-widget-id='{}']`).focus();", ids[1]), vec![]).await;
+        press(&page, Key::Right).await;
+        assert_eq!(page.eval(&place, vec![]).await, before, "the widget did not move");
+
+        press(&page, Key::Escape).await;
+        page.wait_until("no longer presenting", "return !document.querySelector('.au-app--presenting');").await;
+        let back = page.eval(seen, vec![]).await;
+        assert!(back["app"].as_array().is_some_and(|shown| shown.len() >= 3), "the app is back: {back}");
+        assert_eq!(back["exit"], false, "{back}");
+
+        page.click("[data-testid=present]").await;
+        page.wait_until("presenting", "return !!document.querySelector('.au-app--presenting');").await;
+        page.click("[data-testid=present-exit]").await;
+        page.wait_until("Exit ends it", "return !document.querySelector('.au-app--presenting');").await;
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
+
 /// How many times the browser's print dialog opens (counted instead of shown) when `css` is clicked.
 async fn print_dialogs_after_clicking(page: &autoui_e2e::page::Page, css: &str) -> u64 {
     page.eval("window.printed = 0; window.print = () => { window.printed += 1; };", vec![]).await;
