@@ -28,13 +28,14 @@ use crate::state::servers::ServersCtx;
 use crate::ui::backup::{Targets, import_backup, is_backup};
 use crate::ui::files::with_files;
 use crate::ui::icons::{Icon, IconSvg};
-use crate::ui::present::use_present;
+use crate::ui::present::{PresentCtx, use_present};
 
 /// Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes, unless the person is typing in a field; Ctrl+S
 /// runs `to_save` (the browser would save the app's page, which keeps no dashboard) wherever the focus is.
-fn install_shortcuts(canvas: CanvasCtx, to_save: impl Fn() + 'static) {
+/// None of them while the dashboard is presented, which no key changes.
+fn install_shortcuts(canvas: CanvasCtx, present: PresentCtx, to_save: impl Fn() + 'static) {
     let handle = window_event_listener(ev::keydown, move |event| {
-        if !(event.ctrl_key() || event.meta_key()) {
+        if !(event.ctrl_key() || event.meta_key()) || present.is_presenting_untracked() {
             return;
         }
         if event.key().eq_ignore_ascii_case("s") && !event.shift_key() {
@@ -152,7 +153,8 @@ pub fn CanvasToolbar() -> impl IntoView {
     let dashboards_menu = NodeRef::<leptos::html::Details>::new();
     let name_box = NodeRef::<leptos::html::Input>::new();
     // Ctrl+S opens the dashboards menu at the name box: Enter saves under the name there.
-    install_shortcuts(canvas, move || {
+    let present = use_present();
+    install_shortcuts(canvas, present, move || {
         if let (Some(menu), Some(name_box)) = (dashboards_menu.get_untracked(), name_box.get_untracked()) {
             menu.set_open(true);
             let _ = name_box.focus();
@@ -255,7 +257,6 @@ pub fn CanvasToolbar() -> impl IntoView {
 
     let engine = use_engine();
     let paper = use_paper();
-    let present = use_present();
     view! {
         <div class="au-canvas-toolbar" role="toolbar" aria-label="Canvas">
             <button class="au-button au-button--ghost" data-testid="undo" title="Undo (Ctrl+Z)"

@@ -18,6 +18,10 @@ impl PresentCtx {
         self.presenting.get()
     }
 
+    pub fn is_presenting_untracked(&self) -> bool {
+        self.presenting.get_untracked()
+    }
+
     /// Presents the dashboard, full screen if the browser lets the page (in place otherwise).
     pub fn start(&self) {
         self.presenting.set(true);
@@ -45,13 +49,13 @@ impl PresentCtx {
 pub fn provide_present() -> PresentCtx {
     let present = PresentCtx { presenting: RwSignal::new(false) };
     let escape = window_event_listener(ev::keydown, move |event| {
-        if event.key() == "Escape" && present.presenting.get_untracked() {
+        if event.key() == "Escape" && present.is_presenting_untracked() {
             present.stop();
         }
     });
     // Full screen left another way (the browser's own Escape, F11): the presentation ends with it.
     let left = window_event_listener(ev::fullscreenchange, move |_| {
-        if document().fullscreen_element().is_none() && present.presenting.get_untracked() {
+        if document().fullscreen_element().is_none() && present.is_presenting_untracked() {
             present.stop();
         }
     });

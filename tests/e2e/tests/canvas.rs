@@ -565,8 +565,8 @@ async fn a_widget_an_agent_removes_under_the_focus_hands_it_on() {
 }
 
 /// Present shows the dashboard alone on the screen (a wall display, a meeting): no header, chat,
-/// toolbar or frame tools, the canvas across the window, widgets that cannot be moved by accident;
-/// Escape or the Exit button gives the app back as it was.
+/// toolbar, frame tools or provenance badges, the canvas across the window, a layout no key changes
+/// by accident. Escape or the Exit button gives the app back as it was.
 #[tokio::test]
 async fn presenting_shows_the_dashboard_alone_until_escape_or_exit() {
     use fantoccini::key::Key;
@@ -574,7 +574,7 @@ async fn presenting_shows_the_dashboard_alone_until_escape_or_exit() {
         let ids = cards_and_a_table_out_of_order(&page).await;
         let seen = "const shown = (css) => [...document.querySelectorAll(css)].some((e) => e.checkVisibility());
                     const canvas = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
-                    return { app: ['[data-testid=header]', '[data-testid=chat]', '.au-canvas-toolbar', '.au-frame__tools', '.au-frame__resize'].filter(shown),
+                    return { app: ['[data-testid=header]', '[data-testid=chat]', '.au-canvas-toolbar', '.au-frame__tools', '.au-frame__resize', '[data-testid=provenance]'].filter(shown),
                              exit: shown('[data-testid=present-exit]'), top: canvas.top, wide: canvas.width >= window.innerWidth - 1,
                              frames: document.querySelectorAll('[data-testid=widget]').length };";
 
@@ -591,6 +591,20 @@ async fn presenting_shows_the_dashboard_alone_until_escape_or_exit() {
         page.eval(&format!("document.querySelector(`[data-widget-id='{}']`).focus();", ids[1]), vec![]).await;
         press(&page, Key::Right).await;
         assert_eq!(page.eval(&place, vec![]).await, before, "the widget did not move");
+        // Nor does Ctrl+Z undo anything (the last change moved the first card to the row's end).
+        let first = format!("return document.querySelector(`[data-widget-id='{}']`).getAttribute('style');", ids[0]);
+        let placed = page.eval(&first, vec![]).await;
+        {
+            use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+            let keys = KeyActions::new("keyboard".to_owned())
+                .then(KeyAction::Down { value: Key::Control.into() })
+                .then(KeyAction::Down { value: 'z' })
+                .then(KeyAction::Up { value: 'z' })
+                .then(KeyAction::Up { value: Key::Control.into() });
+            page.client().perform_actions(keys).await.expect("Ctrl+Z");
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        assert_eq!(page.eval(&first, vec![]).await, placed, "nothing was undone");
 
         press(&page, Key::Escape).await;
         page.wait_until("no longer presenting", "return !document.querySelector('.au-app--presenting');").await;
