@@ -1,15 +1,17 @@
 //! Presenting: the dashboard alone on the screen (a wall display, a meeting room), full screen where
 //! the browser allows it, without the header, chat, toolbar or the frames' tools. Bound widgets keep
-//! refreshing and widgets stay interactive; only the layout cannot be edited. Escape, the Exit button
-//! or leaving full screen ends it.
+//! refreshing, widgets stay interactive and the screen stays on (a wake lock); only the layout cannot
+//! be edited. Escape, the Exit button or leaving full screen ends it.
 
 use leptos::ev;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 
 #[derive(Clone, Copy)]
 pub struct PresentCtx {
     presenting: RwSignal<bool>,
+    /// The screen wake lock held while presenting (a wall display must not go to sleep).
+    wake_lock: StoredValue<Option<JsValue>, LocalStorage>,
 }
 
 impl PresentCtx {
@@ -22,20 +24,14 @@ impl PresentCtx {
         self.presenting.get_untracked()
     }
 
-    /// Presents the dashboard, full screen if the browser lets the page (in place otherwise).
+    /// Presents the dashboard, full screen if the browser lets the page (in place otherwise), and
+    /// keeps the screen on meanwhile where it can.
     pub fn start(&self) {
         self.presenting.set(true);
-        // Refused (no user gesture, a frame without the permission): presented in the window, and
-        // the refusal, a rejected promise, is no console error.
-        let asked = document().document_element().and_then(|root| {
-            let request: js_sys::Function = js_sys::Reflect::get(&root, &"requestFullscreen".into()).ok()?.dyn_into().ok()?;
-            request.call0(&root).ok()?.dyn_into::<js_sys::Promise>().ok()
-        });
-        if let Some(asked) = asked {
-            leptos::task::spawn_local(async move {
-                let _ = wasm_bindgen_futures::JsFuture::from(asked).await;
-            });
+        if let Some(root) = document().document_element() {
+            ask(&root, "requestFullscreen", None, |_| {});
         }
+        self.keep_screen_on();
     }
 
     pub fn stop(&self) {
@@ -43,11 +39,47 @@ impl PresentCtx {
         if document().fullscreen_element().is_some() {
             document().exit_fullscreen();
         }
+        if let Some(held) = self.wake_lock.try_update_value(Option::take).flatten() {
+            ask(&held, "release", None, |_| {});
+        }
+    }
+
+    /// Asks for a screen wake lock (the browser drops it when the page is hidden: asked again when
+    /// it shows).
+    fn keep_screen_on(&self) {
+        let Ok(lock) = js_sys::Reflect::get(&window().navigator(), &"wakeLock".into()) else { return };
+        let present = *self;
+        ask(&lock, "request", Some("screen".into()), move |held| {
+            if present.is_presenting_untracked() {
+                present.wake_lock.set_value(Some(held));
+            } else {
+                ask(&held, "release", None, |_| {});
+            }
+        });
     }
 }
 
+/// Calls `target.name(arg)` where the browser has it and hands what its promise gives to `then`. A
+/// refusal (no user gesture, a frame without the permission, a page hidden) changes nothing, and is
+/// no console error.
+fn ask(target: &JsValue, name: &str, arg: Option<JsValue>, then: impl FnOnce(JsValue) + 'static) {
+    let Some(method) = js_sys::Reflect::get(target, &name.into()).ok().and_then(|m| m.dyn_into::<js_sys::Function>().ok()) else {
+        return;
+    };
+    let called = match arg {
+        Some(arg) => method.call1(target, &arg),
+        None => method.call0(target),
+    };
+    let Some(promise) = called.ok().and_then(|value| value.dyn_into::<js_sys::Promise>().ok()) else { return };
+    leptos::task::spawn_local(async move {
+        if let Ok(value) = wasm_bindgen_futures::JsFuture::from(promise).await {
+            then(value);
+        }
+    });
+}
+
 pub fn provide_present() -> PresentCtx {
-    let present = PresentCtx { presenting: RwSignal::new(false) };
+    let present = PresentCtx { presenting: RwSignal::new(false), wake_lock: StoredValue::new_local(None) };
     let escape = window_event_listener(ev::keydown, move |event| {
         if event.key() == "Escape" && present.is_presenting_untracked() {
             present.stop();
@@ -59,9 +91,15 @@ pub fn provide_present() -> PresentCtx {
             present.stop();
         }
     });
+    let shown = window_event_listener(ev::visibilitychange, move |_| {
+        if present.is_presenting_untracked() && !document().hidden() {
+            present.keep_screen_on();
+        }
+    });
     on_cleanup(move || {
         escape.remove();
         left.remove();
+        shown.remove();
     });
     provide_context(present);
     present

@@ -566,7 +566,7 @@ async fn a_widget_an_agent_removes_under_the_focus_hands_it_on() {
 
 /// Present shows the dashboard alone on the screen (a wall display, a meeting): no header, chat,
 /// toolbar, frame tools or provenance badges, the canvas across the window, a layout no key changes
-/// by accident. Escape or the Exit button gives the app back as it was.
+/// by accident, a screen kept on. Escape or the Exit button gives the app back as it was.
 #[tokio::test]
 async fn presenting_shows_the_dashboard_alone_until_escape_or_exit() {
     use fantoccini::key::Key;
@@ -578,8 +578,17 @@ async fn presenting_shows_the_dashboard_alone_until_escape_or_exit() {
                              exit: shown('[data-testid=present-exit]'), top: canvas.top, wide: canvas.width >= window.innerWidth - 1,
                              frames: document.querySelectorAll('[data-testid=widget]').length };";
 
+        // The screen's wake lock, noted instead of held.
+        page.eval(
+            "window.locks = []; window.released = 0;
+             Object.defineProperty(navigator, 'wakeLock', { configurable: true, value: {
+               request: async (type) => { window.locks.push(type); return { release: async () => { window.released += 1; } }; } } });",
+            vec![],
+        )
+        .await;
         page.click("[data-testid=present]").await;
         page.wait_until("presenting", "return !!document.querySelector('.au-app--presenting');").await;
+        page.wait_until("the screen is kept on", "return window.locks.length === 1 && window.locks[0] === 'screen';").await;
         let presented = page.eval(seen, vec![]).await;
         assert_eq!(presented["app"], json!([]), "nothing of the app around the dashboard: {presented}");
         assert_eq!(presented["frames"], json!(ids.len()), "{presented}");
@@ -608,6 +617,7 @@ async fn presenting_shows_the_dashboard_alone_until_escape_or_exit() {
 
         press(&page, Key::Escape).await;
         page.wait_until("no longer presenting", "return !document.querySelector('.au-app--presenting');").await;
+        page.wait_until("the screen may sleep again", "return window.released === 1;").await;
         let back = page.eval(seen, vec![]).await;
         assert!(back["app"].as_array().is_some_and(|shown| shown.len() >= 3), "the app is back: {back}");
         assert_eq!(back["exit"], false, "{back}");
