@@ -506,7 +506,8 @@ impl EventSink for UiSink {
                 if reason != StopReason::Completed {
                     ctx.push_item(ChatBody::Note { kind: NoteKind::Stopped, text: reason.describe() });
                 }
-                if iterations > 0 {
+                // A request the provider refused used nothing: no line for it.
+                if usage != Usage::default() {
                     let requests = if iterations == 1 { "1 request".to_owned() } else { format!("{iterations} requests") };
                     let text = format!("{requests} \u{b7} {} \u{b7} {}", usage_text(&usage), cost_text(cost_usd));
                     ctx.push_item(ChatBody::Note { kind: NoteKind::Usage, text });

@@ -1,8 +1,9 @@
 //! Refreshing bound widgets (see the core's `binding/`): on the person's click, for the whole canvas
 //! ("Refresh all"), when the dashboard is opened or restored (`on_open`), and on each binding's
-//! interval while the page is visible, backing off after errors (until the browser is back online); a widget bound to a resource of a
-//! server that offers subscriptions is subscribed to it and refreshed when the server says it
-//! changed (`notifications/resources/updated`, also only while visible). One refresh per widget at a time;
+//! interval while the page is visible, backing off after errors (until the browser is back online);
+//! a widget bound to a resource of a server that offers subscriptions is subscribed to it and
+//! refreshed when the server says it changed (`notifications/resources/updated`, also only while
+//! visible). One refresh per widget at a time;
 //! nothing refreshes while the canvas is read-only (a shared link not yet made one's own) or
 //! another tab edits it. A refresh never changes a widget's kind or layout, and a failed one keeps
 //! its data, marked stale (`AutoUi::refresh_block`).

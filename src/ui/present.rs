@@ -29,7 +29,7 @@ impl PresentCtx {
     pub fn start(&self) {
         self.presenting.set(true);
         if let Some(root) = document().document_element() {
-            ask(&root, "requestFullscreen", None, |_| {});
+            ask(&root, "requestFullscreen", None, Box::new(|_| {}));
         }
         self.keep_screen_on();
     }
@@ -40,7 +40,7 @@ impl PresentCtx {
             document().exit_fullscreen();
         }
         if let Some(held) = self.wake_lock.try_update_value(Option::take).flatten() {
-            ask(&held, "release", None, |_| {});
+            ask(&held, "release", None, Box::new(|_| {}));
         }
     }
 
@@ -49,20 +49,23 @@ impl PresentCtx {
     fn keep_screen_on(&self) {
         let Ok(lock) = js_sys::Reflect::get(&window().navigator(), &"wakeLock".into()) else { return };
         let present = *self;
-        ask(&lock, "request", Some("screen".into()), move |held| {
-            if present.is_presenting_untracked() {
-                present.wake_lock.set_value(Some(held));
-            } else {
-                ask(&held, "release", None, |_| {});
+        ask(&lock, "request", Some("screen".into()), Box::new(move |held| {
+            // A lock asked for twice (a page shown again as it started) is held once.
+            let unwanted = match present.is_presenting_untracked() {
+                true => present.wake_lock.try_update_value(|lock| lock.replace(held)).flatten(),
+                false => Some(held),
+            };
+            if let Some(unwanted) = unwanted {
+                ask(&unwanted, "release", None, Box::new(|_| {}));
             }
-        });
+        }));
     }
 }
 
 /// Calls `target.name(arg)` where the browser has it and hands what its promise gives to `then`. A
 /// refusal (no user gesture, a frame without the permission, a page hidden) changes nothing, and is
 /// no console error.
-fn ask(target: &JsValue, name: &str, arg: Option<JsValue>, then: impl FnOnce(JsValue) + 'static) {
+fn ask(target: &JsValue, name: &str, arg: Option<JsValue>, then: Box<dyn FnOnce(JsValue)>) {
     let Some(method) = js_sys::Reflect::get(target, &name.into()).ok().and_then(|m| m.dyn_into::<js_sys::Function>().ok()) else {
         return;
     };

@@ -170,6 +170,7 @@ async fn a_refused_api_key_stops_the_run_with_the_providers_words_and_where_to_f
             "{notes:?}"
         );
         page.find("[data-testid=retry]").await;
+        assert_eq!(page.count("[data-testid=chat-usage]").await, 0, "a refused request used no tokens: no usage line");
         assert!(page.text("[data-testid=transcript]").await.contains("How many users?"), "the message is kept");
         page.click("[data-testid=stop-settings]").await;
         page.find("[data-testid=settings-api-key]").await;
