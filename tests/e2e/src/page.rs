@@ -284,6 +284,18 @@ impl Page {
         self.client.refresh().await.expect("reload");
     }
 
+    /// Presses Ctrl and `key` together, as a keyboard shortcut (to whatever holds the focus).
+    pub async fn press_ctrl(&self, key: char) {
+        use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+        use fantoccini::key::Key;
+        let keys = KeyActions::new("keyboard".to_owned())
+            .then(KeyAction::Down { value: Key::Control.into() })
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key })
+            .then(KeyAction::Up { value: Key::Control.into() });
+        self.client.perform_actions(keys).await.unwrap_or_else(|e| panic!("cannot press Ctrl+{key}: {e}"));
+    }
+
     /// Minimizes the browser window, so the page is hidden (`document.visibilityState`), as when the
     /// person switches away; returns once the page sees it.
     pub async fn hide_window(&self) {

@@ -603,15 +603,7 @@ async fn presenting_shows_the_dashboard_alone_until_escape_or_exit() {
         // Nor does Ctrl+Z undo anything (the last change moved the first card to the row's end).
         let first = format!("return document.querySelector(`[data-widget-id='{}']`).getAttribute('style');", ids[0]);
         let placed = page.eval(&first, vec![]).await;
-        {
-            use fantoccini::actions::{InputSource, KeyAction, KeyActions};
-            let keys = KeyActions::new("keyboard".to_owned())
-                .then(KeyAction::Down { value: Key::Control.into() })
-                .then(KeyAction::Down { value: 'z' })
-                .then(KeyAction::Up { value: 'z' })
-                .then(KeyAction::Up { value: Key::Control.into() });
-            page.client().perform_actions(keys).await.expect("Ctrl+Z");
-        }
+        page.press_ctrl('z').await;
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         assert_eq!(page.eval(&first, vec![]).await, placed, "nothing was undone");
 

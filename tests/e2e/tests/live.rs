@@ -194,6 +194,17 @@ async fn wait_for_change(page: &Page, old: &str, limit: Duration, what: &str) ->
     }
 }
 
+/// Has the scripted model show a card bound to the server at `url` every 10 seconds; returns the
+/// time it shows first.
+async fn show_interval_card(page: &Page, llm_base: &str, url: &str) -> String {
+    page.open("/").await;
+    page.configure_llm("anthropic", llm_base).await;
+    page.add_server(url, "basic").await;
+    page.say("Show the server's time, every 10 seconds").await;
+    page.wait_for_runs(1).await;
+    shown_time(page).await
+}
+
 #[tokio::test]
 async fn an_interval_binding_refreshes_while_the_page_is_visible_and_calls_nothing_while_it_is_hidden() {
     let server = McpServer::app(PACKAGE).await;
@@ -202,12 +213,7 @@ async fn an_interval_binding_refreshes_while_the_page_is_visible_and_calls_nothi
     let url = server.url();
     let origin = server.base_url();
     with_app(BrowserOptions::default(), |page| async move {
-        page.open("/").await;
-        page.configure_llm("anthropic", &base).await;
-        page.add_server(&url, "basic").await;
-        page.say("Show the server's time, every 10 seconds").await;
-        page.wait_for_runs(1).await;
-        let first = shown_time(&page).await;
+        let first = show_interval_card(&page, &base, &url).await;
 
         // Visible: the interval fetches again by itself (10 s, checked every second).
         let second = wait_for_change(&page, &first, Duration::from_secs(25), "visible, the interval refreshes").await;
@@ -248,12 +254,7 @@ async fn back_online_a_card_whose_refresh_failed_is_fetched_again_at_once() {
     let base = llm.base_url();
     let url = server.url();
     with_app(BrowserOptions::default(), |page| async move {
-        page.open("/").await;
-        page.configure_llm("anthropic", &base).await;
-        page.add_server(&url, "basic").await;
-        page.say("Show the server's time, every 10 seconds").await;
-        page.wait_for_runs(1).await;
-        let first = shown_time(&page).await;
+        let first = show_interval_card(&page, &base, &url).await;
 
         set_offline(&page, true).await;
         assert_eq!(page.eval("return navigator.onLine;", vec![]).await, json!(false));

@@ -647,16 +647,7 @@ async fn saving_over_or_deleting_a_saved_dashboard_asks_first_and_the_name_stays
         page.open("/").await;
         add_table(&page, 1, 5).await;
         // Ctrl+S opens the dashboards menu at the name box (not the browser's "save page"); Enter saves.
-        {
-            use fantoccini::actions::{InputSource, KeyAction, KeyActions};
-            use fantoccini::key::Key;
-            let keys = KeyActions::new("keyboard".to_owned())
-                .then(KeyAction::Down { value: Key::Control.into() })
-                .then(KeyAction::Down { value: 's' })
-                .then(KeyAction::Up { value: 's' })
-                .then(KeyAction::Up { value: Key::Control.into() });
-            page.client().perform_actions(keys).await.expect("Ctrl+S");
-        }
+        page.press_ctrl('s').await;
         page.wait_until("the name box has the focus", "return document.activeElement.dataset.testid === 'dashboard-name' && document.querySelector('[data-testid=dashboards]').open;").await;
         page.type_into("[data-testid=dashboard-name]", "Sales\n").await;
         page.wait_for_text("[data-testid=notices]", "Saved \u{201c}Sales\u{201d}.").await;
