@@ -1,11 +1,14 @@
 //! Presenting: the dashboard alone on the screen (a wall display, a meeting room), full screen where
 //! the browser allows it, without the header, chat, toolbar or the frames' tools. Bound widgets keep
 //! refreshing, widgets stay interactive and the screen stays on (a wake lock); only the layout cannot
-//! be edited. Escape, the Exit button or leaving full screen ends it.
+//! be edited. Escape, the Exit button or leaving full screen ends it. A page opened at `#/present`
+//! presents from the start.
 
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
+
+use crate::ui::route::{leave_present_address, opened_to_present};
 
 #[derive(Clone, Copy)]
 pub struct PresentCtx {
@@ -36,6 +39,7 @@ impl PresentCtx {
 
     pub fn stop(&self) {
         self.presenting.set(false);
+        leave_present_address();
         if document().fullscreen_element().is_some() {
             document().exit_fullscreen();
         }
@@ -105,6 +109,11 @@ pub fn provide_present() -> PresentCtx {
         shown.remove();
     });
     provide_context(present);
+    // A page opened at `#/present` (a wall display) presents at once: in the window, as full screen
+    // needs a gesture (a kiosk browser is full screen already).
+    if opened_to_present() {
+        present.start();
+    }
     present
 }
 

@@ -22,6 +22,24 @@ impl View {
     }
 }
 
+/// The canvas's presentation's own address (a wall display's browser opens it), the canvas view.
+const PRESENT: &str = "#/present";
+
+/// Whether the page was opened to present its dashboard (`#/present`).
+pub fn opened_to_present() -> bool {
+    current_hash() == PRESENT
+}
+
+/// Once the presentation ends, the address is the canvas's again (a reload does not present), with
+/// no entry added to the history.
+pub fn leave_present_address() {
+    if current_hash() == PRESENT
+        && let Ok(history) = window().history()
+    {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#/"));
+    }
+}
+
 /// The view the page was opened on.
 pub fn initial_view() -> View {
     View::from_hash(&current_hash())

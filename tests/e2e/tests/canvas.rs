@@ -566,7 +566,8 @@ async fn a_widget_an_agent_removes_under_the_focus_hands_it_on() {
 
 /// Present shows the dashboard alone on the screen (a wall display, a meeting): no header, chat,
 /// toolbar, frame tools or provenance badges, the canvas across the window, a layout no key changes
-/// by accident, a screen kept on. Escape or the Exit button gives the app back as it was.
+/// by accident, a screen kept on. Escape or the Exit button gives the app back as it was. A page
+/// opened at `#/present` presents from the start.
 #[tokio::test]
 async fn presenting_shows_the_dashboard_alone_until_escape_or_exit() {
     use fantoccini::key::Key;
@@ -618,6 +619,16 @@ async fn presenting_shows_the_dashboard_alone_until_escape_or_exit() {
         page.wait_until("presenting", "return !!document.querySelector('.au-app--presenting');").await;
         page.click("[data-testid=present-exit]").await;
         page.wait_until("Exit ends it", "return !document.querySelector('.au-app--presenting');").await;
+
+        // A page opened at #/present (a wall display's browser) presents from the start; ending it
+        // gives the canvas its address back, so a reload does not present again.
+        page.eval("location.hash = '#/present';", vec![]).await;
+        page.reload().await;
+        page.wait_until("presenting from the start", "return !!document.querySelector('.au-app--presenting');").await;
+        page.wait_for_count("[data-testid=widget]", ids.len()).await;
+        press(&page, Key::Escape).await;
+        page.wait_until("no longer presenting", "return !document.querySelector('.au-app--presenting');").await;
+        assert_eq!(page.eval("return location.hash;", vec![]).await, json!("#/"));
         let errors = page.console_errors().await;
         assert!(errors.is_empty(), "console errors: {errors:#?}");
     })
