@@ -186,6 +186,8 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
                 {drawer(console_open, move || engine.current().map(|engine| engine.console_drawer))}
                 <Notices />
                 <Show when=move || present.is_presenting()>
+                    // The header, and its heading, are hidden: the page keeps one for screen readers.
+                    <h1 class="au-visually-hidden">"autoui: dashboard presented"</h1>
                     <button class="au-button au-present-exit" data-testid="present-exit" title="Stop presenting (Esc)"
                         on:click=move |_| present.stop()>"Exit"</button>
                 </Show>

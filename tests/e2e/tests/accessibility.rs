@@ -130,6 +130,13 @@ const SCREENS: &[Screen] = &[
         clicks: &["[data-testid=share]"],
         ready: "[data-testid=share-link]",
     },
+    Screen {
+        name: "canvas presented (opened at #/present)",
+        route: "/#/present",
+        prompt: None,
+        clicks: &[],
+        ready: "[data-testid=present-exit]",
+    },
 ];
 
 /// Screens whose layout changes with the window, in narrower windows than the 1,400 px of the others:
