@@ -87,6 +87,10 @@ async fn a_share_link_opens_the_same_dashboard_read_only_in_a_fresh_browser() {
         page.find("[data-testid=read-only-banner]").await;
         assert!(!page.is_displayed("[data-testid=widget-remove]").await, "a shared dashboard has no edit tools");
         assert_eq!(print_dialogs_after_clicking(&page, "[data-testid=print-shared]").await, 1, "a shared dashboard prints as it is");
+        page.click("[data-testid=present-shared]").await;
+        page.wait_until("a shared dashboard is presented", "return !!document.querySelector('.au-app--presenting') && !document.querySelector('[data-testid=read-only-banner]').checkVisibility();").await;
+        page.click("[data-testid=present-exit]").await;
+        page.wait_until("and given back", "return document.querySelector('[data-testid=read-only-banner]').checkVisibility();").await;
         page.click("[data-testid=make-copy]").await;
         page.find("[data-testid=widget-remove]").await;
     })
