@@ -311,13 +311,16 @@ impl CanvasCtx {
         if applied.is_empty() {
             return;
         }
-        let due = self.before_removal.try_update_value(|hooks| {
-            let (due, kept): (Vec<_>, Vec<_>) = std::mem::take(hooks).into_iter().partition(|(id, _, _)| applied.removed.contains(id));
-            *hooks = kept;
-            due
-        });
-        for (_, _, hook) in due.unwrap_or_else(Vec::new) {
-            hook();
+        // Every frame registers a hook: a change that removes nothing (most, a refresh's) skips them.
+        if !applied.removed.is_empty() {
+            let due = self.before_removal.try_update_value(|hooks| {
+                let (due, kept): (Vec<_>, Vec<_>) = std::mem::take(hooks).into_iter().partition(|(id, _, _)| applied.removed.contains(id));
+                *hooks = kept;
+                due
+            });
+            for (_, _, hook) in due.unwrap_or_else(Vec::new) {
+                hook();
+            }
         }
         self.unfitted.update_value(|unfitted| unfitted.retain(|id| !applied.removed.contains(id)));
         self.cells.update_value(|cells| {
