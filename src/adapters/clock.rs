@@ -15,9 +15,18 @@ pub fn local_time(unix_ms: f64) -> String {
 
 /// The day and time of `unix_ms` in the person's time zone, as "7 Dec, 09:12".
 pub fn local_date_time(unix_ms: f64) -> String {
+    formatted(unix_ms, &[("day", "numeric"), ("month", "short"), ("hour", "2-digit"), ("minute", "2-digit")])
+}
+
+/// The same with the year, for what is kept (a print): "7 Dec 2026, 09:12".
+pub fn local_date_time_year(unix_ms: f64) -> String {
+    formatted(unix_ms, &[("day", "numeric"), ("month", "short"), ("year", "numeric"), ("hour", "2-digit"), ("minute", "2-digit")])
+}
+
+fn formatted(unix_ms: f64, parts: &[(&str, &str)]) -> String {
     let options = js_sys::Object::new();
-    for (key, value) in [("day", "numeric"), ("month", "short"), ("hour", "2-digit"), ("minute", "2-digit")] {
-        let _ = js_sys::Reflect::set(&options, &key.into(), &value.into());
+    for (key, value) in parts {
+        let _ = js_sys::Reflect::set(&options, &(*key).into(), &(*value).into());
     }
     String::from(js_sys::Date::new(&unix_ms.into()).to_locale_string("en-GB", &options))
 }

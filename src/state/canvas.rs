@@ -93,6 +93,8 @@ pub struct CanvasCtx {
     /// Another tab edits the session and this one follows it (`state/tabs.rs`).
     following: RwSignal<bool>,
     foreign: RwSignal<Option<Foreign>>,
+    /// The dashboard's name (`SessionState::name`): it titles the page, a print, a file and a link.
+    name: RwSignal<Option<String>>,
     /// What to do before a block's widget goes, by block (an MCP Apps view is asked to tear down
     /// first; the frame holding the focus hands it on), with each registration's token.
     before_removal: StoredValue<Vec<BeforeRemoval>, LocalStorage>,
@@ -128,6 +130,7 @@ impl CanvasCtx {
             read_only: RwSignal::new(false),
             following: RwSignal::new(false),
             foreign: RwSignal::new(None),
+            name: RwSignal::new(None),
             before_removal: StoredValue::new_local(Vec::new()),
             unfitted: StoredValue::new(Vec::new()),
         }
@@ -144,6 +147,21 @@ impl CanvasCtx {
 
     pub fn set_foreign(&self, foreign: Option<Foreign>) {
         self.foreign.set(foreign);
+    }
+
+    /// The dashboard's name, if it has one (tracked).
+    pub fn name(&self) -> Option<String> {
+        self.name.get()
+    }
+
+    pub fn name_untracked(&self) -> Option<String> {
+        self.name.get_untracked()
+    }
+
+    pub fn set_name(&self, name: Option<String>) {
+        if self.name.get_untracked() != name {
+            self.name.set(name);
+        }
     }
 
     /// A shared dashboard opened from a link is read-only until the person makes a copy; a tab

@@ -42,8 +42,8 @@ pub struct Restored {
     pub session: SessionState,
     pub library: DashboardLibrary,
     pub servers: Vec<ServerConfig>,
-    /// The dashboard of the share link the page was opened with, shown read-only.
-    pub shared: Option<Canvas>,
+    /// The dashboard of the share link the page was opened with, shown read-only, and its name.
+    pub shared: Option<(Canvas, Option<String>)>,
     problems: Vec<String>,
     store: Option<Rc<RecordStore>>,
     writer: SessionWriter,
@@ -61,7 +61,7 @@ pub async fn restore() -> Restored {
 
 /// The dashboard of the page's share link (`#hs=…`, or `?hs=…` from an older link), with what could
 /// not be shown of it.
-async fn open_shared() -> (Option<Canvas>, Vec<String>) {
+async fn open_shared() -> (Option<(Canvas, Option<String>)>, Vec<String>) {
     let location = window().location();
     let from_query = || {
         let search = location.search().ok()?;
@@ -81,7 +81,7 @@ async fn open_shared() -> (Option<Canvas>, Vec<String>) {
                 .iter()
                 .map(|part| format!("Part of the shared dashboard could not be shown ({}): {}", part.what, part.reason))
                 .collect();
-            (Some(imported.canvas), problems)
+            (Some((imported.canvas, imported.title)), problems)
         }
         Err(error) => (None, vec![format!("This share link could not be opened: {error}")]),
     }

@@ -69,6 +69,7 @@ pub async fn catch_up(following: Rc<RefCell<Following>>, persist: PersistCtx, ca
         };
         if let Some(state) = read {
             canvas.follow(state.canvas.clone());
+            canvas.set_name(state.name.clone());
             agent.follow(state.agent.clone());
             following.borrow_mut().shown = Some(state);
         }
@@ -87,7 +88,12 @@ pub fn share_with_other_tabs(persist: PersistCtx, canvas: CanvasCtx, agent: Agen
             persist.become_follower();
             canvas.set_following(true);
             let imported = canvas.foreign_untracked() == Some(Foreign::Imported);
-            let shown = SessionState { canvas: canvas.with_store(|store| store.canvas().clone()), agent: agent.snapshot(), imported };
+            let shown = SessionState {
+                canvas: canvas.with_store(|store| store.canvas().clone()),
+                agent: agent.snapshot(),
+                imported,
+                name: canvas.name_untracked(),
+            };
             let following = Rc::new(RefCell::new(Following { shown: Some(shown), ..Following::default() }));
             let channel = Channel::open(move |note| {
                 let start = {

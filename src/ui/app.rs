@@ -60,7 +60,18 @@ fn session_state(canvas: CanvasCtx, agent: crate::state::agent::AgentCtx) -> Ses
         canvas: canvas.with_store(|s| s.canvas().clone()),
         agent: agent.snapshot(),
         imported: canvas.foreign_untracked() == Some(Foreign::Imported),
+        name: canvas.name_untracked(),
     }
+}
+
+/// The tab says which dashboard it shows (among several tabs, and as a PDF's suggested file name).
+fn title_page(canvas: CanvasCtx) {
+    Effect::new(move || {
+        document().set_title(&match canvas.name() {
+            Some(name) => format!("{name} \u{b7} autoui"),
+            None => "autoui".to_owned(),
+        });
+    });
 }
 
 /// The app with nothing restored and no store (browser tests mount it).
@@ -82,8 +93,11 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     let shared = restored.shared.take();
     let read_only = shared.is_some();
     let previous = session.canvas.clone();
-    let canvas = provide_canvas(shared.unwrap_or(session.canvas));
+    let (shown, name) = shared.unwrap_or((session.canvas, session.name));
+    let canvas = provide_canvas(shown);
     canvas.set_read_only(read_only);
+    canvas.set_name(name);
+    title_page(canvas);
     // An imported canvas whose buttons were not allowed yet stays so across reloads.
     let foreign = if read_only { Some(Foreign::Shared) } else { session.imported.then_some(Foreign::Imported) };
     canvas.set_foreign(foreign);
@@ -145,9 +159,9 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
         Delivery::Selection => {}
     }));
 
-    Effect::new(move |seen: Option<(u64, u64, bool)>| {
-        // Allowing an import's buttons changes no block but is saved too.
-        let revision = (canvas.revision(), agent.revision(), canvas.foreign() == Some(Foreign::Imported));
+    Effect::new(move |seen: Option<(u64, u64, bool, Option<String>)>| {
+        // Allowing an import's buttons, or naming the dashboard, changes no block but is saved too.
+        let revision = (canvas.revision(), agent.revision(), canvas.foreign() == Some(Foreign::Imported), canvas.name());
         if seen.is_some_and(|seen| seen != revision) && !canvas.is_read_only() {
             persist.schedule(move || session_state(canvas, agent));
         }

@@ -8,6 +8,7 @@ use autoui_core::canvas::model::Layout;
 use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 
+use crate::adapters::clock::local_date_time_year;
 use crate::deferred::{Part, Slot, Status};
 use crate::state::agent::use_agent;
 use crate::state::canvas::{BlockCell, Foreign, use_canvas};
@@ -116,6 +117,25 @@ fn FirstRun(on_open_settings: Callback<()>, on_prompt: Callback<String>) -> impl
     }
 }
 
+/// What a printed dashboard says at its top (app.css shows it only on paper): its name, and when it
+/// was printed, as a dashboard's numbers are those of that moment.
+#[component]
+fn PrintHeading() -> impl IntoView {
+    let canvas = use_canvas();
+    let widgets = canvas.with_store(|store| store.canvas().len());
+    let printed = format!(
+        "Printed {} \u{b7} {}",
+        local_date_time_year(js_sys::Date::now()),
+        if widgets == 1 { "1 widget".to_owned() } else { format!("{widgets} widgets") }
+    );
+    view! {
+        <header class="au-print-heading" data-testid="print-heading">
+            <h1>{canvas.name_untracked().unwrap_or_else(|| "Dashboard".to_owned())}</h1>
+            <p>{printed}</p>
+        </header>
+    }
+}
+
 #[component]
 pub fn CanvasArea(
     #[prop(into)] on_make_copy: Callback<()>,
@@ -140,7 +160,10 @@ pub fn CanvasArea(
                     </div>
                 }>
                     <div class="au-banner" role="status" data-testid="read-only-banner">
-                        <span>"You are viewing a shared dashboard. It is read-only."</span>
+                        <span>{move || match canvas.name() {
+                            Some(name) => format!("You are viewing a shared dashboard, \u{201c}{name}\u{201d}. It is read-only."),
+                            None => "You are viewing a shared dashboard. It is read-only.".to_owned(),
+                        }}</span>
                         <button class="au-button au-button--primary" data-testid="make-copy" on:click=move |_| on_make_copy.run(())>
                             "Make a copy to edit"
                         </button>
@@ -162,6 +185,9 @@ pub fn CanvasArea(
             </Show>
             <Show when=move || canvas.is_empty()>
                 <FirstRun on_open_settings on_prompt />
+            </Show>
+            <Show when=move || paper.printing()>
+                <PrintHeading />
             </Show>
             <div class="au-canvas__grid" data-testid="canvas-grid">
                 <For each=move || canvas.order() key=|id| id.clone() let(id)>

@@ -89,7 +89,8 @@ fn replace_canvas(canvas: CanvasCtx, notices: NoticesCtx, next: Canvas, what: &s
 /// Downloads the canvas as a dashboard file, saying where the servers its bindings call live.
 pub fn export_canvas(canvas: CanvasCtx, owner: Owner) {
     let urls = server_urls(&owner);
-    let text = canvas.with_store(|store| exchange::export_file(store.canvas(), None, &urls));
+    let name = canvas.name_untracked();
+    let text = canvas.with_store(|store| exchange::export_file(store.canvas(), name.as_deref(), &urls));
     download_text(&timestamped_name("dashboard", "json"), "application/json", &text);
 }
 
@@ -115,6 +116,7 @@ pub async fn import_file(file: web_sys::File, targets: Targets) {
             // Someone else's dashboard: its buttons wait until the person allows them.
             if replace_canvas(canvas, notices, imported.canvas, &format!("Imported {}", file.name())) {
                 canvas.set_foreign(Some(Foreign::Imported));
+                canvas.set_name(imported.title);
             }
         }
         Err(error) => notices.error(format!("{} could not be imported: {error}", file.name())),
@@ -125,7 +127,8 @@ pub async fn import_file(file: web_sys::File, targets: Targets) {
 /// where the servers its bindings call live (their URLs without credentials), never their tokens.
 pub fn share_link(canvas: CanvasCtx, notices: NoticesCtx, owner: Owner) -> String {
     let urls = server_urls(&owner);
-    let param = canvas.with_store(|store| share::encode_param(store.canvas(), None, &urls));
+    let name = canvas.name_untracked();
+    let param = canvas.with_store(|store| share::encode_param(store.canvas(), name.as_deref(), &urls));
     let location = window().location();
     let base = format!(
         "{}{}",
@@ -164,7 +167,10 @@ pub fn CanvasToolbar() -> impl IntoView {
     let persist = use_persist();
     let agent = use_agent();
     let library = persist.library();
+    // The name box starts from the dashboard's name, and follows it when an import or another tab
+    // names the dashboard.
     let dashboard_name = RwSignal::new(String::new());
+    Effect::new(move || dashboard_name.set(canvas.name().unwrap_or_default()));
     let share_link = RwSignal::new(None::<String>);
 
     // A saved dashboard of the same name is replaced only once the person agreed, however the name got
@@ -188,6 +194,7 @@ pub fn CanvasToolbar() -> impl IntoView {
             match persist.save_dashboard(&name, &current).await {
                 Ok(saved) => {
                     dashboard_name.set(name.clone());
+                    canvas.set_name(Some(name.clone()));
                     notices.info(match saved {
                         Saved::Created => format!("Saved \u{201c}{name}\u{201d}."),
                         Saved::Replaced => format!("Replaced the saved \u{201c}{name}\u{201d} with this canvas."),
@@ -208,7 +215,8 @@ pub fn CanvasToolbar() -> impl IntoView {
                 // One of the person's own dashboards: its buttons work.
                 if replace_canvas(canvas, notices, saved, &format!("Opened \u{201c}{name}\u{201d}")) {
                     canvas.set_foreign(None);
-                    dashboard_name.set(name);
+                    dashboard_name.set(name.clone());
+                    canvas.set_name(Some(name));
                 }
             }
             Err(error) => notices.error(error.to_string()),
@@ -230,6 +238,9 @@ pub fn CanvasToolbar() -> impl IntoView {
                 Ok(_) => {
                     if dashboard_name.get_untracked().trim() == name {
                         dashboard_name.set(String::new());
+                    }
+                    if canvas.name_untracked().as_deref() == Some(name.as_str()) {
+                        canvas.set_name(None);
                     }
                     notices.info(format!("Deleted \u{201c}{name}\u{201d}."));
                 }

@@ -355,6 +355,22 @@ fn a_json_file_round_trip_keeps_everything() {
 }
 
 #[test]
+fn a_files_or_links_title_becomes_a_one_line_name_of_at_most_eighty_characters() {
+    let canvas = dashboard(2);
+    let hostile = format!("Sales\n\u{202e}  Q3\t{}", "x".repeat(500));
+    let imported = exchange::import(&exchange::export_file(&canvas, Some(&hostile), &[]), &random(), 9.0).unwrap();
+    let name = imported.title.expect("a name is left");
+    assert!(name.starts_with("Sales Q3 xxx"), "one line, overrides and runs of spaces gone: {name:?}");
+    assert_eq!(name.chars().count(), 80, "{name:?}");
+    assert!(name.ends_with('\u{2026}'), "cut, and says so: {name:?}");
+
+    let blank = exchange::import(&exchange::export_file(&canvas, Some(" \n\u{202e} "), &[]), &random(), 9.0).unwrap();
+    assert_eq!(blank.title, None, "nothing readable: no name");
+    let opened = share::open(&share::encode_param(&canvas, Some("Sales"), &[]), &random(), 9.0).unwrap();
+    assert_eq!(opened.title.as_deref(), Some("Sales"));
+}
+
+#[test]
 fn our_file_is_readable_by_the_reference_viewer_shape() {
     let file: Value = serde_json::from_str(&exchange::export_file(&dashboard(2), None, &[])).unwrap();
     let first = &file["content"]["blocks"][0];

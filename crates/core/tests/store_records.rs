@@ -84,6 +84,7 @@ fn state(store: &CanvasStore) -> SessionState {
             .collect(),
         },
         imported: false,
+        name: None,
     }
 }
 
@@ -143,6 +144,23 @@ fn an_imported_canvas_whose_buttons_are_not_allowed_stays_so_and_allowing_rewrit
     records.apply(&allowed.plan);
     writer.confirm(allowed);
     assert!(!read_back(&records).imported);
+}
+
+#[test]
+fn a_named_dashboard_keeps_its_name_across_a_reload_and_renaming_rewrites_only_the_index() {
+    let store = store_with(2, 50);
+    let mut records = StoredRecords::default();
+    let mut writer = SessionWriter::default();
+    commit(&mut writer, &mut records, SessionState { name: Some("Sales".to_owned()), ..state(&store) });
+    assert_eq!(read_back(&records).name.as_deref(), Some("Sales"));
+
+    let renamed = writer.plan(SessionState { name: Some("Sales Q3".to_owned()), ..state(&store) });
+    assert_eq!(renamed.plan.puts.len(), 1, "only the index changes: {:?}", renamed.plan.puts);
+    records.apply(&renamed.plan);
+    writer.confirm(renamed);
+    assert_eq!(read_back(&records).name.as_deref(), Some("Sales Q3"));
+    commit(&mut writer, &mut records, state(&store));
+    assert_eq!(read_back(&records).name, None);
 }
 
 #[test]

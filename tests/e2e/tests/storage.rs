@@ -705,3 +705,67 @@ async fn saving_over_or_deleting_a_saved_dashboard_asks_first_and_the_name_stays
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_named_dashboard_keeps_its_name_in_the_tab_after_a_reload_and_in_its_print_file_and_link() {
+    with_app(BrowserOptions::default(), |page| async move {
+        let title = "return document.title;";
+        let name_box = "return document.querySelector('[data-testid=dashboard-name]').value;";
+        page.open("/").await;
+        assert_eq!(page.eval(title, vec![]).await, json!("autoui"), "no name yet");
+        add_table(&page, 1, 5).await;
+        page.eval("document.querySelector('[data-testid=dashboards]').open = true;", vec![]).await;
+        page.type_into("[data-testid=dashboard-name]", "Sales\n").await;
+        page.wait_for_text("[data-testid=notices]", "Saved \u{201c}Sales\u{201d}.").await;
+        assert_eq!(page.eval(title, vec![]).await, json!("Sales \u{b7} autoui"), "the tab says which dashboard it shows");
+
+        // The session keeps the name: after a reload the tab and the name box still have it.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while page.eval_async(SESSION_INDEX, vec![]).await["name"] != json!("Sales") {
+            assert!(std::time::Instant::now() < deadline, "the session was never saved with its name");
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+        page.reload().await;
+        page.wait_for_count("[data-widget-type=data-table]", 1).await;
+        assert_eq!(page.eval(title, vec![]).await, json!("Sales \u{b7} autoui"));
+        assert_eq!(page.eval(name_box, vec![]).await, json!("Sales"));
+
+        // A print starts with the name and when it was printed; the screen never shows that heading.
+        page.eval("dispatchEvent(new Event('beforeprint'));", vec![]).await;
+        page.wait_for_count("[data-testid=print-heading]", 1).await;
+        assert_eq!(page.text_content("[data-testid=print-heading] h1").await, "Sales");
+        let printed = page.text_content("[data-testid=print-heading] p").await;
+        let year = page.eval("return String(new Date().getFullYear());", vec![]).await;
+        assert!(printed.starts_with("Printed ") && printed.contains(year.as_str().unwrap()) && printed.ends_with(" \u{b7} 1 widget"), "{printed}");
+        let shown = "return document.querySelector('[data-testid=print-heading]').checkVisibility();";
+        assert_eq!(page.eval(shown, vec![]).await, json!(false), "not on screen");
+        autoui_e2e::cdp::cdp(page.client(), "Emulation.setEmulatedMedia", json!({ "media": "print" })).await.expect("print media");
+        let on_paper = page.eval(shown, vec![]).await;
+        autoui_e2e::cdp::cdp(page.client(), "Emulation.setEmulatedMedia", json!({ "media": "" })).await.expect("screen media");
+        assert_eq!(on_paper, json!(true), "on paper");
+        page.eval("dispatchEvent(new Event('afterprint'));", vec![]).await;
+        page.wait_for_count("[data-testid=print-heading]", 0).await;
+
+        // Its file carries the name; a file's title names the canvas it is imported into, as one line.
+        page.catch_downloads().await;
+        page.click("[data-testid=export-file]").await;
+        let file = page.downloaded_text().await.expect("the dashboard was downloaded");
+        let mut document: serde_json::Value = serde_json::from_str(&file).expect("JSON");
+        assert_eq!(document["meta"]["title"], json!("Sales"));
+        document["meta"]["title"] = json!("Q3\n  review\u{202e}");
+        page.import_file(&document.to_string(), "q3.json").await;
+        page.find("[data-testid=imported-banner]").await;
+        page.wait_until("the import names the canvas", "return document.title === 'Q3 review \u{b7} autoui';").await;
+        assert_eq!(page.eval(name_box, vec![]).await, json!("Q3 review"), "the next save is under the file's name");
+
+        // So does its share link, which opens read-only under that name.
+        let link = page.share_link().await;
+        let fragment = link.split_once('#').map(|(_, fragment)| fragment.to_owned()).expect("a fragment");
+        page.open(&format!("/#{fragment}")).await;
+        page.wait_for_text("[data-testid=read-only-banner]", "You are viewing a shared dashboard, \u{201c}Q3 review\u{201d}.").await;
+        assert_eq!(page.eval(title, vec![]).await, json!("Q3 review \u{b7} autoui"));
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}

@@ -19,6 +19,7 @@ use crate::binding::server_url;
 use crate::binding::source::{Source, servers_needed};
 use crate::canvas::decode::{DecodeContext, SetAside, decode_canvas};
 use crate::canvas::model::Canvas;
+use crate::canvas::persist::readable_name;
 use crate::ids::ServerId;
 use crate::ports::Random;
 use crate::tool::Origin;
@@ -185,7 +186,7 @@ fn import_value(value: &Value, random: &dyn Random, now_ms: f64) -> Result<Impor
         .into_iter()
         .flatten()
         .find_map(Value::as_str)
-        .map(str::to_owned);
+        .and_then(readable_name);
     Ok(Imported {
         canvas,
         title,
@@ -242,8 +243,8 @@ fn markdown(text: &str, random: &dyn Random, now_ms: f64) -> Imported {
         front.lines().find_map(|line| {
             let (key, value) = line.split_once(':')?;
             matches!(key.trim(), "title" | "name")
-                .then(|| value.trim().trim_matches(['"', '\'']).to_owned())
-                .filter(|value| !value.is_empty())
+                .then(|| readable_name(value.trim().trim_matches(['"', '\''])))
+                .flatten()
         })
     });
     let block = json!({ "type": "text", "data": { "content": body.trim() } });

@@ -21,6 +21,25 @@ pub const STORAGE_VERSION: u64 = 1;
 /// Longest dashboard name, in characters.
 pub const MAX_NAME_CHARS: usize = 80;
 
+/// A name from outside (a file's or a share link's title) as the app shows and saves names: one line,
+/// control and bidirectional-override characters as spaces, runs of spaces as one, at most
+/// [`MAX_NAME_CHARS`] (cut with "…"); `None` when nothing readable is left.
+pub fn readable_name(raw: &str) -> Option<String> {
+    let spaced: String = raw
+        .chars()
+        .map(|c| if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') { ' ' } else { c })
+        .collect();
+    let name = spaced.split_whitespace().collect::<Vec<_>>().join(" ");
+    if name.is_empty() {
+        return None;
+    }
+    if name.chars().count() <= MAX_NAME_CHARS {
+        return Some(name);
+    }
+    let kept: String = name.chars().take(MAX_NAME_CHARS - 1).collect();
+    Some(format!("{}\u{2026}", kept.trim_end()))
+}
+
 const SESSION: &str = "session";
 const LIBRARY: &str = "dashboards";
 

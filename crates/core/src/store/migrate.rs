@@ -63,7 +63,7 @@ pub fn migrate(documents: &LegacyDocuments, random: &dyn Random, now_ms: f64) ->
             Ok(mut loaded) => {
                 set_aside.append(&mut loaded.set_aside);
                 let agent = SessionSnapshot { messages: loaded.value.conversation, ..SessionSnapshot::default() };
-                session = SessionState { canvas: loaded.value.canvas, agent, imported: false };
+                session = SessionState { canvas: loaded.value.canvas, agent, imported: false, name: None };
                 moved.push(LEGACY_SESSION_KEY);
             }
             Err(error) => unreadable.push((LEGACY_SESSION_KEY, error)),

@@ -31,6 +31,8 @@ pub struct SessionState {
     /// The canvas came from an imported file and the person has not allowed its buttons to message
     /// the agent yet: a reload must not allow them.
     pub imported: bool,
+    /// The dashboard's name: the one it was last saved or opened under, or its file's or link's title.
+    pub name: Option<String>,
 }
 
 /// The session's index record.
@@ -53,6 +55,8 @@ struct SessionIndex {
     in_flight: bool,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     imported: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
     /// The views the conversation's calls placed, by call id (small: a view's input and result).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     views: BTreeMap<String, Value>,
@@ -168,6 +172,7 @@ fn written_from(state: SessionState) -> Written {
         tool_lists: state.agent.tool_lists.iter().map(|list| list.server.clone()).collect(),
         in_flight: state.agent.in_flight,
         imported: state.imported,
+        name: state.name,
         views: state.agent.views,
     };
     Written {
@@ -330,7 +335,7 @@ fn read_over<const FOLLOWING: bool>(
         in_flight: index.in_flight,
         views: index.views,
     };
-    let value = SessionState { canvas, agent, imported: index.imported };
+    let value = SessionState { canvas, agent, imported: index.imported, name: index.name };
     Ok(Some(ReadSession { loaded: Loaded { value, set_aside }, orphans }))
 }
 
