@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use autoui_core::binding::source::Binding;
 use autoui_core::canvas::event::WidgetAction;
-use autoui_core::canvas::model::Layout;
+use autoui_core::canvas::model::{Layout, retitled};
 use autoui_core::canvas::op::Op;
 use autoui_core::ids::BlockId;
 use autoui_core::tool::Origin;
@@ -420,6 +420,34 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
         preview.set(None);
     };
 
+    // Renaming by hand (double-click the title, or F2 on the frame): a box in the title's place; Enter
+    // or leaving it renames (undoable), Escape keeps the name. The focus goes back to the frame.
+    let renaming = RwSignal::new(false);
+    let rename_box = NodeRef::<leptos::html::Input>::new();
+    Effect::new(move || {
+        if let Some(input) = rename_box.get() {
+            let _ = input.focus();
+            input.select();
+        }
+    });
+    let finish_rename = {
+        let id = id.clone();
+        let data = data.clone();
+        move |keep: bool| {
+            if !renaming.get_untracked() {
+                return;
+            }
+            renaming.set(false);
+            let typed = rename_box.get_untracked().map(|input| input.value()).unwrap_or_default();
+            if keep && let Some(renamed) = retitled(kind, &data.get_untracked(), &typed) {
+                apply(canvas, Op::Update { id: id.clone(), data: Arc::new(renamed) });
+            }
+            if let Some(frame) = element.get_untracked() {
+                let _ = frame.focus();
+            }
+        }
+    };
+
     let on_key = {
         let id = id.clone();
         let frame = frame.clone();
@@ -433,6 +461,11 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
             }
             let l = frame.with_untracked(|f| f.layout);
             let (dx, dy): (i64, i64) = match event.key().as_str() {
+                "F2" if kind.title_key().is_some() => {
+                    event.prevent_default();
+                    renaming.set(true);
+                    return;
+                }
                 "ArrowLeft" => (-1, 0),
                 "ArrowRight" => (1, 0),
                 "ArrowUp" => (0, -1),
@@ -507,6 +540,7 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
             let name = title().map(|t| format!(": {t}")).unwrap_or_default();
             let moves = match read_only.get() {
                 true => "",
+                false if kind.title_key().is_some() => " Arrow keys move it, Shift and arrow keys resize it, F2 renames it, Delete removes it.",
                 false => " Arrow keys move it, Shift and arrow keys resize it, Delete removes it.",
             };
             format!("{kind} widget{name}.{moves}")
@@ -541,7 +575,38 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
                 <Show when=move || !read_only.get()>
                     <span class="au-frame__grip" aria-hidden="true"><IconSvg icon=Icon::Grip /></span>
                 </Show>
-                <span class="au-frame__title" title=title_tip>{move || title().unwrap_or_else(|| kind.as_str().to_owned())}</span>
+                {move || match renaming.get() {
+                    true => {
+                        let finish = finish_rename.clone();
+                        let leave = finish_rename.clone();
+                        // A press elsewhere leaves the box even where it moves no focus (a frame's
+                        // header, which may start a drag); presses in the box stop before the window.
+                        let outside = finish_rename.clone();
+                        let press = window_event_listener(leptos::ev::pointerdown, move |_| outside(true));
+                        on_cleanup(move || press.remove());
+                        view! {
+                            <input class="au-frame__rename" type="text" data-testid="widget-rename" aria-label="Widget name"
+                                maxlength="200" prop:value=title.clone()().unwrap_or_default() node_ref=rename_box
+                                on:pointerdown=|e: PointerEvent| e.stop_propagation()
+                                on:keydown=move |e: KeyboardEvent| {
+                                    // Not the frame's keys (arrows move it) nor the page's.
+                                    e.stop_propagation();
+                                    match e.key().as_str() {
+                                        "Enter" => { e.prevent_default(); finish(true); }
+                                        "Escape" => { e.prevent_default(); finish(false); }
+                                        _ => {}
+                                    }
+                                }
+                                on:blur=move |_| leave(true) />
+                        }.into_any()
+                    }
+                    false => view! {
+                        <span class="au-frame__title" title=title_tip.clone()
+                            on:dblclick=move |_| if kind.title_key().is_some() && !read_only.get_untracked() { renaming.set(true) }>
+                            {title.clone()().unwrap_or_else(|| kind.as_str().to_owned())}
+                        </span>
+                    }.into_any(),
+                }}
                 <span class="au-frame__kind">{kind.as_str()}</span>
                 <span class="au-frame__badge" data-testid="provenance" title=provenance_tip>{badge}</span>
                 <Freshness id=id.clone() binding=binding.into() read_only=read_only />

@@ -98,6 +98,17 @@ impl WidgetKind {
         )
     }
 
+    /// The parameter that names a widget of this kind, shown as its frame's title, which the person
+    /// can rename by hand (a code widget has none). A native test holds it to the recipes' schemas.
+    pub fn title_key(self) -> Option<&'static str> {
+        match self {
+            WidgetKind::Code => None,
+            WidgetKind::Stat | WidgetKind::StatCard | WidgetKind::Tags => Some("label"),
+            WidgetKind::Profile => Some("name"),
+            _ => Some("title"),
+        }
+    }
+
     /// Whether it shows something only a connected MCP server has (an MCP Apps view): its recipe
     /// example cannot render alone, so the gallery leaves it out.
     pub fn needs_server(self) -> bool {

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use autoui_core::canvas::model::retitled;
 use autoui_core::recipes::showcase::showcase;
 use autoui_core::recipes::{RecipeGroup, Registry, registry};
 use autoui_core::widget_kind::WidgetKind;
@@ -62,6 +63,33 @@ fn every_example_validates_against_its_own_schema() {
                 index + 1
             );
         }
+    }
+}
+
+#[test]
+fn every_kind_with_a_name_in_its_schema_can_be_renamed_by_hand_into_valid_params() {
+    for recipe in registry().all() {
+        let properties = &recipe.schema["properties"];
+        let named = ["title", "label", "name"].into_iter().find(|key| properties.get(*key).is_some());
+        assert_eq!(recipe.kind.title_key(), named, "{}: the name the frame shows is the schema's", recipe.name());
+        let validator = recipe.validator().unwrap();
+        for example in &recipe.examples {
+            let Some(renamed) = retitled(recipe.kind, example, "  Q3\n revenue ") else {
+                assert_eq!(named, None, "{}: renaming changed nothing", recipe.name());
+                continue;
+            };
+            let errors: Vec<String> = validator.iter_errors(&renamed).map(|error| error.to_string()).collect();
+            assert!(errors.is_empty(), "{} renamed: {errors:?}", recipe.name());
+            assert_eq!(renamed[named.unwrap()], "Q3 revenue", "{}: one line, trimmed", recipe.name());
+            let others = |data: &serde_json::Value| {
+                let mut data = data.clone();
+                data.as_object_mut().unwrap().remove(named.unwrap());
+                data
+            };
+            assert_eq!(others(&renamed), others(example), "{}: nothing else changes", recipe.name());
+            assert_eq!(retitled(recipe.kind, &renamed, "Q3 revenue"), None, "{}: unchanged is no change", recipe.name());
+        }
+        assert_eq!(retitled(recipe.kind, &recipe.examples[0], " \t "), None, "{}: a blank name is no rename", recipe.name());
     }
 }
 

@@ -698,3 +698,82 @@ async fn printing_gives_the_whole_dashboard_alone_on_as_many_pages_as_it_takes()
     })
     .await;
 }
+
+/// Double-clicks the element `css` matches, as a mouse user would.
+async fn double_click(page: &autoui_e2e::page::Page, css: &str) {
+    use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+    let element = page.find(css).await;
+    let mouse = MouseActions::new("mouse".to_owned())
+        .then(PointerAction::MoveToElement { element, duration: None, x: 0.0, y: 0.0 })
+        .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+        .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT })
+        .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+        .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+    page.client().perform_actions(mouse).await.expect("double-click");
+}
+
+/// A widget's name is changed by hand: a double-click on its title, or F2 on its frame, gives a box
+/// in the title's place; Enter renames it under the parameter its kind is named by (a KPI's label),
+/// Escape keeps the name, and Undo brings the old one back. The frame keeps the focus, and the arrow
+/// keys typed in the box move the caret, not the widget.
+#[tokio::test]
+async fn a_widget_is_renamed_by_hand_from_its_title_or_f2_and_undo_brings_the_name_back() {
+    use fantoccini::key::Key;
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        let table = page.call_tool("widget_display", json!({ "name": "data-table", "params": { "title": "Table 1", "rows": [{ "city": "Lyon" }] } })).await;
+        let card = page.call_tool("widget_display", json!({ "name": "stat-card", "params": { "label": "Revenue", "value": "1.2M" } })).await;
+        let (table, card) = (table["structuredContent"]["id"].as_str().unwrap().to_owned(), card["structuredContent"]["id"].as_str().unwrap().to_owned());
+        page.wait_for_count("[data-testid=widget]", 2).await;
+        let title = |id: &str| format!("[data-widget-id='{id}'] .au-frame__title");
+        let layout = format!("return document.querySelector(`[data-widget-id='{table}']`).style.gridArea;");
+        let placed = page.eval(&layout, vec![]).await;
+
+        double_click(&page, &title(&table)).await;
+        let rename = format!("[data-widget-id='{table}'] [data-testid=widget-rename]");
+        page.wait_until("the box has the focus", &format!("return document.activeElement === document.querySelector(`{rename}`);")).await;
+        assert_eq!(page.eval("return document.activeElement.value;", vec![]).await, json!("Table 1"), "it starts from the name");
+        page.client().find(Locator::Css(&rename)).await.expect("the box")
+            .send_keys("\u{e009}a\u{e000}Cities by size\u{e012}\u{e012}").await.expect("type a name");
+        press(&page, Key::Enter).await;
+        page.wait_for_text(&title(&table), "Cities by size").await;
+        assert_eq!(page.eval(&layout, vec![]).await, placed, "the arrow keys in the box did not move the widget");
+        assert_eq!(focused_widget(&page).await, json!(table), "the frame has the focus back");
+        let get = page.call_tool(&format!("block_{table}_get"), json!({})).await;
+        let data: serde_json::Value = serde_json::from_str(get["content"][0]["text"].as_str().unwrap_or_default()).unwrap_or_default();
+        assert_eq!(data["data"]["title"], json!("Cities by size"), "other agents read the new name: {get}");
+
+        // F2 on a KPI's frame renames its label; Escape keeps it.
+        page.eval(&format!("document.querySelector(`[data-widget-id='{card}']`).focus();"), vec![]).await;
+        press(&page, Key::F2).await;
+        let rename = format!("[data-widget-id='{card}'] [data-testid=widget-rename]");
+        page.wait_until("the box has the focus", &format!("return document.activeElement === document.querySelector(`{rename}`);")).await;
+        page.client().find(Locator::Css(&rename)).await.expect("the box").send_keys("\u{e009}a\u{e000}Turnover").await.expect("type");
+        press(&page, Key::Escape).await;
+        page.wait_for_count(&rename, 0).await;
+        assert_eq!(page.text(&title(&card)).await, "Revenue", "Escape keeps the name");
+        press(&page, Key::F2).await;
+        page.wait_for_count(&rename, 1).await;
+        page.client().find(Locator::Css(&rename)).await.expect("the box").send_keys("\u{e009}a\u{e000}Turnover\u{e007}").await.expect("type");
+        page.wait_for_text(&title(&card), "Turnover").await;
+        assert!(page.text_content(&format!("[data-widget-id='{card}'] .au-frame__body")).await.contains("Turnover"), "the card says it too");
+
+        // Leaving the box (a click elsewhere) renames too.
+        double_click(&page, &title(&card)).await;
+        page.wait_for_count(&rename, 1).await;
+        page.client().find(Locator::Css(&rename)).await.expect("the box").send_keys("\u{e009}a\u{e000}Sales").await.expect("type");
+        page.click(&title(&table)).await;
+        page.wait_for_text(&title(&card), "Sales").await;
+
+        // Undo brings the names back, one by one.
+        page.click("[data-testid=undo]").await;
+        page.wait_for_text(&title(&card), "Turnover").await;
+        page.click("[data-testid=undo]").await;
+        page.wait_for_text(&title(&card), "Revenue").await;
+        page.click("[data-testid=undo]").await;
+        page.wait_for_text(&title(&table), "Table 1").await;
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}

@@ -127,6 +127,17 @@ impl Canvas {
     }
 }
 
+/// `data` with its widget renamed `title` (trimmed, as one line) under its kind's
+/// [`WidgetKind::title_key`]; `None` when the kind has no name, the title is blank or unchanged.
+pub fn retitled(kind: WidgetKind, data: &Value, title: &str) -> Option<Value> {
+    let key = kind.title_key()?;
+    let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
+    if title.is_empty() || data.get(key).and_then(Value::as_str) == Some(title.as_str()) {
+        return None;
+    }
+    Some(merge_data(data, &serde_json::json!({ key: title })))
+}
+
 /// The data an agent `update` produces: `patch`'s top-level keys replace those of `base`, other keys
 /// are kept. A patch that is not an object (or a base that is not one) replaces the data whole.
 /// The result still has to be validated against the widget's schema before it becomes an `Op::Update`.
