@@ -18,6 +18,7 @@ pub enum Icon {
     Close,
     Grip,
     Source,
+    Expand,
 }
 
 impl Icon {
@@ -38,6 +39,7 @@ impl Icon {
             Icon::Close => "M4 4l8 8M12 4l-8 8",
             Icon::Grip => "M6 4h.01M10 4h.01M6 8h.01M10 8h.01M6 12h.01M10 12h.01",
             Icon::Source => "M5.5 4L2 8l3.5 4M10.5 4L14 8l-3.5 4",
+            Icon::Expand => "M9.5 2.5h4v4M13.5 2.5L9 7M6.5 13.5h-4v-4M2.5 13.5L7 9",
         }
     }
 }

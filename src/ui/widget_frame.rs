@@ -527,12 +527,24 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
     };
 
     let emit_id = id.clone();
-    let props = WidgetProps {
-        id: id.clone(),
-        data: data.clone().into(),
-        emit: Callback::new(move |(action, payload): (WidgetAction, Value)| {
-            events.emit(emit_id.clone(), kind, action, payload);
-        }),
+    let emit = Callback::new(move |(action, payload): (WidgetAction, Value)| {
+        events.emit(emit_id.clone(), kind, action, payload);
+    });
+    let props = WidgetProps { id: id.clone(), data: data.clone().into(), emit };
+    // Expand: the widget large over the page, in a dialog, for any viewer; the layout is unchanged.
+    let expanded = RwSignal::new(false);
+    let expanded_view = {
+        let (id, data, title) = (id.clone(), data.clone(), title.clone());
+        move || {
+            expanded.get().then(|| {
+                let title = title.clone();
+                view! {
+                    <Expanded kind id=id.clone() data=data.clone().into() emit
+                        title=Signal::derive(move || title().unwrap_or_else(|| kind.as_str().to_owned()))
+                        on_close=Callback::new(move |()| expanded.set(false)) />
+                }
+            })
+        }
     };
     let label = {
         let title = title.clone();
@@ -610,8 +622,12 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
                 <span class="au-frame__kind">{kind.as_str()}</span>
                 <span class="au-frame__badge" data-testid="provenance" title=provenance_tip>{badge}</span>
                 <Freshness id=id.clone() binding=binding.into() read_only=read_only />
-                <Show when=move || !read_only.get()>
-                    <div class="au-frame__tools" on:pointerdown=|e: PointerEvent| e.stop_propagation()>
+                <div class="au-frame__tools" on:pointerdown=|e: PointerEvent| e.stop_propagation()>
+                    {expandable(kind).then(|| view! {
+                        <button class="au-icon-button" title="Expand" aria-label="Expand widget" data-testid="widget-expand"
+                            aria-haspopup="dialog" on:click=move |_| expanded.set(true)><IconSvg icon=Icon::Expand /></button>
+                    })}
+                    <Show when=move || !read_only.get()>
                         <Show when=move || binding.with(Option::is_some)>
                             <button class="au-icon-button" title="Data source" aria-label="Edit the widget's data source" data-testid="widget-source"
                                 aria-haspopup="dialog" aria-expanded=move || editing.get().to_string() node_ref=source_button
@@ -622,19 +638,64 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
                         <ExportMenu kind=kind data=export_data />
                         <button class="au-icon-button" title="Remove" aria-label="Remove widget" data-testid="widget-remove"
                             on:click=remove.clone()><IconSvg icon=Icon::Close /></button>
-                    </div>
-                </Show>
+                    </Show>
+                </div>
             </header>
             // Focusable, so a keyboard user can scroll a widget taller than its cell (arrow keys
             // here scroll; on the frame itself they move it).
             <div class="au-frame__body" tabindex="0" role="region" aria-label=content_label node_ref=body>{render_widget(kind, props)}</div>
             <Show when=move || !read_only.get()>{source_editor.clone()}</Show>
+            {expanded_view}
             <Show when=move || !read_only.get()>
                 <div class="au-frame__resize" aria-hidden="true" title="Drag to resize"
                     on:pointerdown={let begin = begin.clone(); move |e| begin(e, true)}
                     on:pointermove=track on:pointerup=finish.clone() on:pointercancel=cancel></div>
             </Show>
         </article>
+    }
+}
+
+/// Whether a widget can be shown expanded: a second rendering of its data. Not a server's view or a
+/// sandboxed script, whose second copy would run again (and an MCP Apps view would call its server).
+fn expandable(kind: WidgetKind) -> bool {
+    !matches!(kind, WidgetKind::McpApp | WidgetKind::JsSandbox)
+}
+
+/// A widget shown large in a modal dialog (Expand), its layout unchanged: a second rendering of the
+/// same data, with ids and state (sorting, scroll) of its own, whose events are the widget's. Escape or
+/// Close ends it, and the browser gives the focus back to the Expand button.
+#[component]
+fn Expanded(
+    kind: WidgetKind,
+    id: BlockId,
+    data: Signal<Arc<Value>>,
+    emit: Callback<(WidgetAction, Value)>,
+    title: Signal<String>,
+    on_close: Callback<()>,
+) -> impl IntoView {
+    let dialog = NodeRef::<leptos::html::Dialog>::new();
+    Effect::new(move || {
+        if let Some(dialog) = dialog.get()
+            && !dialog.open()
+        {
+            let _ = dialog.show_modal();
+        }
+    });
+    // Its own ids: a widget names parts of itself (a table's rows) by its id.
+    let props = WidgetProps { id: BlockId::new(format!("{id}-expanded")), data, emit };
+    view! {
+        <dialog class="au-frame au-expanded" node_ref=dialog data-testid="widget-expanded" aria-label=move || title.get()
+            on:close=move |_| on_close.run(())>
+            <header class="au-frame__header">
+                <h2 class="au-frame__title">{move || title.get()}</h2>
+                <span class="au-frame__kind">{kind.as_str()}</span>
+                <button class="au-icon-button au-expanded__close" title="Close (Esc)" aria-label="Close" data-testid="widget-expanded-close"
+                    on:click=move |_| if let Some(dialog) = dialog.get_untracked() { dialog.close() }><IconSvg icon=Icon::Close /></button>
+            </header>
+            <div class="au-frame__body" tabindex="0" role="region" aria-label=move || format!("{kind} content: {}", title.get())>
+                {render_widget(kind, props)}
+            </div>
+        </dialog>
     }
 }
 

@@ -124,6 +124,13 @@ const SCREENS: &[Screen] = &[
         ready: "[data-testid=source-editor] [data-testid=source-map]",
     },
     Screen {
+        name: "a widget expanded over the page",
+        route: "/#/",
+        prompt: None,
+        clicks: &["[data-widget-type=data-table] [data-testid=widget-expand]"],
+        ready: "[data-testid=widget-expanded] tbody td",
+    },
+    Screen {
         name: "share link",
         route: "/#/",
         prompt: None,

@@ -777,3 +777,65 @@ async fn a_widget_is_renamed_by_hand_from_its_title_or_f2_and_undo_brings_the_na
     })
     .await;
 }
+
+/// Expand shows a widget large over the page, its own copy sorted apart from the frame's, and the
+/// layout untouched; Escape or Close gives the focus back to the Expand button. A shared dashboard,
+/// read-only, expands too.
+#[tokio::test]
+async fn a_widget_expands_over_the_page_until_escape_or_close_and_its_layout_stays() {
+    use fantoccini::key::Key;
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        let rows: Vec<_> = (0..40).map(|n| json!({ "city": format!("City {n:02}"), "people": 1000 + n })).collect();
+        let shown = page.call_tool("widget_display", json!({ "name": "data-table", "params": { "title": "Cities", "rows": rows } })).await;
+        let id = shown["structuredContent"]["id"].as_str().expect("an id").to_owned();
+        page.call_tool("canvas", json!({ "action": "resize", "id": id, "params": { "width": 4, "height": 4 } })).await;
+        let frame = format!("[data-widget-id='{id}']");
+        page.wait_until("a small frame", &format!("return document.querySelector(`{frame}`)?.getBoundingClientRect().width < 400;")).await;
+        let placed = page.eval(&format!("return document.querySelector(`{frame}`).getAttribute('style');"), vec![]).await;
+
+        page.click(&format!("{frame} [data-testid=widget-expand]")).await;
+        page.wait_until("a modal dialog shows the widget", "return document.querySelector(':modal')?.dataset.testid === 'widget-expanded';").await;
+        let sizes = page.eval(
+            &format!("const big = document.querySelector('[data-testid=widget-expanded]').getBoundingClientRect();
+                      const small = document.querySelector(`{frame}`).getBoundingClientRect();
+                      return {{ wider: big.width > 2 * small.width, taller: big.height > 1.5 * small.height,
+                               title: document.querySelector('[data-testid=widget-expanded] h2').textContent,
+                               rows: document.querySelectorAll('[data-testid=widget-expanded] tbody tr').length }};"),
+            vec![],
+        ).await;
+        assert_eq!((sizes["wider"].clone(), sizes["taller"].clone(), sizes["title"].clone()), (json!(true), json!(true), json!("Cities")), "{sizes}");
+        assert!(sizes["rows"].as_u64().is_some_and(|rows| rows > 0), "the table is there: {sizes}");
+        // Its copy sorts on its own: the frame's table keeps its order.
+        // The first row drawn (a long table draws only the rows in view, after a spacer).
+        let first_city = |scope: &str| format!("return [...document.querySelectorAll(`{scope} tbody td`)].find((cell) => cell.textContent)?.textContent;");
+        let sort = "[data-testid=widget-expanded] th:first-child .au-data-table__sort";
+        page.click(sort).await;
+        page.click(sort).await;
+        let expanded_first = first_city("[data-testid=widget-expanded]");
+        page.wait_until("sorted descending", &expanded_first.replace("?.textContent;", "?.textContent === 'City 39';")).await;
+        assert_eq!(page.eval(&first_city(&frame), vec![]).await, json!("City 00"), "the frame's table is as it was");
+
+        press(&page, Key::Escape).await;
+        page.wait_for_count("[data-testid=widget-expanded]", 0).await;
+        assert_eq!(
+            page.eval("return document.activeElement.dataset.testid ?? null;", vec![]).await,
+            json!("widget-expand"),
+            "the focus is back on Expand"
+        );
+        assert_eq!(page.eval(&format!("return document.querySelector(`{frame}`).getAttribute('style');"), vec![]).await, placed, "the layout did not change");
+
+        // A shared dashboard, read-only, expands too; Close ends it.
+        let link = page.share_link().await;
+        let fragment = link.split_once('#').map(|(_, fragment)| fragment.to_owned()).expect("a fragment");
+        page.open(&format!("/#{fragment}")).await;
+        page.find("[data-testid=read-only-banner]").await;
+        page.click("[data-testid=widget-expand]").await;
+        page.wait_until("expanded", "return document.querySelector(':modal')?.dataset.testid === 'widget-expanded';").await;
+        page.click("[data-testid=widget-expanded-close]").await;
+        page.wait_for_count("[data-testid=widget-expanded]", 0).await;
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+}
