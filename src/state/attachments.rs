@@ -1,8 +1,10 @@
-//! Resources the person attached to their next chat message from the servers panel: read from the
-//! server when attached, sent with the message framed as that server's data, then cleared.
+//! What goes with the person's next chat message: resources attached from the servers panel (read
+//! from the server when attached, sent framed as that server's data) and widgets pointed at from
+//! their frames (sent by id); cleared once sent.
 
-use autoui_core::agent::frame::attached_resource;
-use autoui_core::ids::ServerId;
+use autoui_core::agent::frame::{attached_resource, pointed_widgets};
+use autoui_core::ids::{BlockId, ServerId};
+use autoui_core::widget_kind::WidgetKind;
 use leptos::prelude::*;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -14,51 +16,84 @@ pub struct Attachment {
     pub text: String,
 }
 
+/// A widget the person points at for their next message ("Ask about this widget").
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointedWidget {
+    pub id: BlockId,
+    pub kind: WidgetKind,
+    /// What the chat shows of it (its title when it was pointed at); the model gets id and kind.
+    pub title: String,
+}
+
 /// Context handle; `Copy`.
 #[derive(Clone, Copy)]
-pub struct AttachmentsCtx(RwSignal<Vec<Attachment>>);
+pub struct AttachmentsCtx {
+    resources: RwSignal<Vec<Attachment>>,
+    widgets: RwSignal<Vec<PointedWidget>>,
+}
 
 impl AttachmentsCtx {
+    /// Points at `widget` for the next message (once, however often).
+    pub fn point_at(&self, widget: PointedWidget) {
+        self.widgets.update(|list| {
+            list.retain(|kept| kept.id != widget.id);
+            list.push(widget);
+        });
+    }
+
+    pub fn unpoint(&self, id: &BlockId) {
+        self.widgets.update(|list| list.retain(|kept| &kept.id != id));
+    }
+
+    /// The widgets pointed at (tracked).
+    pub fn pointed(&self) -> Vec<PointedWidget> {
+        self.widgets.get()
+    }
+
     /// Adds `attachment`, replacing an earlier one of the same resource.
     pub fn add(&self, attachment: Attachment) {
-        self.0.update(|list| {
+        self.resources.update(|list| {
             list.retain(|kept| kept.server != attachment.server || kept.uri != attachment.uri);
             list.push(attachment);
         });
     }
 
     pub fn remove(&self, uri: &str) {
-        self.0.update(|list| list.retain(|kept| kept.uri != uri));
+        self.resources.update(|list| list.retain(|kept| kept.uri != uri));
     }
 
-    /// Whether nothing is attached (untracked: for event handlers).
+    /// Whether nothing is attached or pointed at (untracked: for event handlers).
     pub fn is_empty(&self) -> bool {
-        self.0.with_untracked(Vec::is_empty)
+        self.resources.with_untracked(Vec::is_empty) && self.widgets.with_untracked(Vec::is_empty)
     }
 
     /// The attached resources (tracked).
     pub fn list(&self) -> Vec<Attachment> {
-        self.0.get()
+        self.resources.get()
     }
 
-    /// The message the model gets: each attached resource framed as its server's data and cut to
-    /// `limit` characters, then `text`; the attachments are cleared. `text` alone when there are none.
-    pub fn take_into(&self, text: &str, limit: usize) -> String {
-        let attached = self.0.try_update(std::mem::take).unwrap_or_default();
-        let mut parts: Vec<String> = attached
+    /// The message the model gets: the widgets pointed at that are still on the canvas (`on_canvas`),
+    /// by id; each attached resource framed as its server's data and cut to `limit` characters; then
+    /// `text`. Everything is cleared. `text` alone when there is nothing.
+    pub fn take_into(&self, text: &str, limit: usize, on_canvas: impl Fn(&BlockId) -> bool) -> String {
+        let pointed = self.widgets.try_update(std::mem::take).unwrap_or_default();
+        let pointed: Vec<(BlockId, WidgetKind)> =
+            pointed.into_iter().filter(|widget| on_canvas(&widget.id)).map(|widget| (widget.id, widget.kind)).collect();
+        let attached = self.resources.try_update(std::mem::take).unwrap_or_default();
+        let mut parts: Vec<String> = pointed_widgets(&pointed).into_iter().collect();
+        parts.extend(attached
             .iter()
             .map(|item| {
                 let read_tool = format!("{}_mcp_read_resource", item.server);
                 attached_resource(&item.server, &item.uri, &item.text, limit, &read_tool)
-            })
-            .collect();
+            }));
         parts.push(text.to_owned());
         parts.join("\n\n")
     }
 }
 
 pub fn provide_attachments() -> AttachmentsCtx {
-    let ctx = AttachmentsCtx(RwSignal::new(Vec::new()));
+    let ctx = AttachmentsCtx { resources: RwSignal::new(Vec::new()), widgets: RwSignal::new(Vec::new()) };
     provide_context(ctx);
     ctx
 }

@@ -23,7 +23,7 @@ use crate::state::persist::{PersistCtx, Restored, provide_persist};
 use crate::state::settings::provide_settings;
 use crate::state::tabs::share_with_other_tabs;
 use crate::ui::canvas::{CanvasArea, request_widget_code};
-use crate::ui::chat::ChatPanel;
+use crate::ui::chat::{ChatCtx, ChatPanel};
 use crate::ui::events::provide_widget_events;
 use crate::ui::present::provide_present;
 use crate::ui::header::Header;
@@ -176,6 +176,8 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
     // Beside the canvas on wide screens; on narrow ones a panel over it, opened from the header.
     let chat_open = RwSignal::new(!narrow_screen());
     follow_layout(chat_open);
+    let chat = ChatCtx::new(chat_open);
+    provide_context(chat);
     let on_prompt = move |text: String| {
         chat_open.set(true);
         agent.send(text);
@@ -194,7 +196,7 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
                     // Its data recipes come from the engine's servers; its examples are widgets.
                     View::Recipes => engine.view(|engine| views().view(move |_| (engine.recipes_page)())),
                 }}
-                <ChatPanel open=chat_open on_open_settings=move |()| settings_open.set(true) />
+                <ChatPanel chat on_open_settings=move |()| settings_open.set(true) />
                 {drawer(settings_open, || settings_drawer().current())}
                 {drawer(servers_open, move || engine.current().map(|engine| engine.servers_drawer))}
                 {drawer(console_open, move || engine.current().map(|engine| engine.console_drawer))}

@@ -6,6 +6,7 @@
 //! key would go over plain http to another machine, it asks (and nothing is sent unless agreed).
 
 use autoui_core::dispatch::record::{CallOutcome, CallRecord};
+use autoui_core::ids::BlockId;
 use autoui_core::provenance::{ImageSources, UrlLedger};
 use leptos::html;
 use leptos::prelude::*;
@@ -14,6 +15,7 @@ use crate::adapters::confirm::confirm;
 use crate::state::agent::{ChatBody, ChatItem, NoteKind, use_agent};
 use crate::state::attachments::use_attachments;
 use crate::state::autoui::AutoUiCtx;
+use crate::state::canvas::use_canvas;
 use crate::state::engine::use_engine;
 use crate::state::servers::ServersCtx;
 use crate::state::settings::use_settings;
@@ -135,9 +137,40 @@ fn TranscriptItem(item: ChatItem) -> impl IntoView {
     }
 }
 
+/// The chat panel as the rest of the page reaches it (a frame's "Ask about this widget").
+#[derive(Clone, Copy)]
+pub struct ChatCtx {
+    pub open: RwSignal<bool>,
+    input: NodeRef<html::Textarea>,
+}
+
+impl ChatCtx {
+    pub fn new(open: RwSignal<bool>) -> ChatCtx {
+        ChatCtx { open, input: NodeRef::new() }
+    }
+
+    /// Opens the panel with the cursor in the message box (opening it puts the cursor there).
+    pub fn open_to_write(&self) {
+        match self.open.get_untracked() {
+            true => {
+                if let Some(input) = self.input.get_untracked() {
+                    let _ = input.focus();
+                }
+            }
+            false => self.open.set(true),
+        }
+    }
+}
+
+pub fn use_chat() -> Option<ChatCtx> {
+    use_context::<ChatCtx>()
+}
+
 #[component]
-pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<()>) -> impl IntoView {
+pub fn ChatPanel(chat: ChatCtx, #[prop(into)] on_open_settings: Callback<()>) -> impl IntoView {
+    let ChatCtx { open, input: input_ref } = chat;
     let agent = use_agent();
+    let canvas = use_canvas();
     let engine = use_engine();
     let settings = use_settings().0;
     let draft = RwSignal::new(String::new());
@@ -145,7 +178,6 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
     // Set while the `/` prompt picker shows: Enter then picks rather than sends.
     let picking = RwSignal::new(false);
     let transcript_ref = NodeRef::<html::Ol>::new();
-    let input_ref = NodeRef::<html::Textarea>::new();
 
     // Opening the panel from the header puts the cursor in the message box.
     Effect::new(move |was_open: Option<bool>| {
@@ -196,9 +228,19 @@ pub fn ChatPanel(open: RwSignal<bool>, #[prop(into)] on_open_settings: Callback<
         match attachments.filter(|attachments| !attachments.is_empty()) {
             Some(attachments) => {
                 let names: Vec<String> = attachments.list().into_iter().map(|item| item.name).collect();
+                let on_canvas = |id: &BlockId| canvas.with_store(|store| store.canvas().get(id).is_some());
+                let pointed: Vec<String> =
+                    attachments.pointed().into_iter().filter(|widget| on_canvas(&widget.id)).map(|widget| widget.title).collect();
                 let limit = settings.with_untracked(|s| s.result_limit);
-                let message = attachments.take_into(&text, limit);
-                agent.send_shown(message, format!("{text}\n\u{1f4ce} {}", names.join(", ")));
+                let message = attachments.take_into(&text, limit, on_canvas);
+                let mut shown = text;
+                if !pointed.is_empty() {
+                    shown.push_str(&format!("\n\u{21b3} {}", pointed.join(", ")));
+                }
+                if !names.is_empty() {
+                    shown.push_str(&format!("\n\u{1f4ce} {}", names.join(", ")));
+                }
+                agent.send_shown(message, shown);
             }
             None => agent.send(text),
         }

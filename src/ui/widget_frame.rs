@@ -22,11 +22,13 @@ use web_sys::{KeyboardEvent, PointerEvent};
 
 use crate::adapters::clock::{BrowserRandom, local_time};
 use crate::deferred::Status;
+use crate::state::attachments::{PointedWidget, use_attachments};
 use crate::state::canvas::{BlockCell, CanvasCtx, FrameState, use_canvas};
 use crate::state::engine::use_engine;
 use crate::state::notices::{NoticesCtx, use_notices};
 use crate::state::refresh::use_refresh;
 use crate::ui::canvas::placement;
+use crate::ui::chat::use_chat;
 use crate::ui::export::ExportMenu;
 use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::events::use_widget_events;
@@ -507,6 +509,20 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
         let id = id.clone();
         move |_| remove_by_hand(canvas, notices, &id)
     };
+    // Points the agent at this widget for the person's next message, in the chat, ready to write.
+    let ask = {
+        let (id, title) = (id.clone(), title.clone());
+        let (attachments, chat) = (use_attachments(), use_chat());
+        move |_| {
+            if let Some(attachments) = attachments {
+                let title = title().unwrap_or_else(|| kind.as_str().to_owned());
+                attachments.point_at(PointedWidget { id: id.clone(), kind, title });
+            }
+            if let Some(chat) = chat {
+                chat.open_to_write();
+            }
+        }
+    };
 
     // The bound widget's source editor, open while `editing`; closing it gives focus back to its button.
     let editing = RwSignal::new(false);
@@ -628,6 +644,8 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
                             aria-haspopup="dialog" on:click=move |_| expanded.set(true)><IconSvg icon=Icon::Expand /></button>
                     })}
                     <Show when=move || !read_only.get()>
+                        <button class="au-icon-button" title="Ask the agent about this widget" aria-label="Ask the agent about this widget"
+                            data-testid="widget-ask" on:click=ask.clone()><IconSvg icon=Icon::Chat /></button>
                         <Show when=move || binding.with(Option::is_some)>
                             <button class="au-icon-button" title="Data source" aria-label="Edit the widget's data source" data-testid="widget-source"
                                 aria-haspopup="dialog" aria-expanded=move || editing.get().to_string() node_ref=source_button

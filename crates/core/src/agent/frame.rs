@@ -1,8 +1,9 @@
 //! The line that opens a remote server's tool result for the model: it names the server and says the
 //! text after it is that server's data, not instructions. A resource the person attaches to their
-//! message is framed the same way.
+//! message is framed the same way. The widgets the person points at for a message are named by id.
 
-use crate::ids::ServerId;
+use crate::ids::{BlockId, ServerId};
+use crate::widget_kind::WidgetKind;
 
 const OPENING: &str = "[Data from MCP server ";
 
@@ -30,9 +31,33 @@ pub fn attached_resource(server: &ServerId, uri: &str, text: &str, limit: usize,
     format!("{}\nAttached resource <{uri}>:\n{shown}{note}", frame_line(server))
 }
 
+/// The widgets the person pointed at for their message (a frame's "Ask about this widget"), as the
+/// model reads them: ids and kinds, which its canvas tools take. Not their titles: those are data,
+/// perhaps a server's, and this line stands in the person's own words.
+pub fn pointed_widgets(widgets: &[(BlockId, WidgetKind)]) -> Option<String> {
+    let named: Vec<String> = widgets.iter().map(|(id, kind)| format!("{id} ({kind})")).collect();
+    match named.as_slice() {
+        [] => None,
+        [one] => Some(format!("[The person points at widget {one} on the canvas.]")),
+        many => Some(format!("[The person points at widgets {} on the canvas.]", many.join(", "))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pointed_widgets_are_named_by_id_and_kind() {
+        assert_eq!(pointed_widgets(&[]), None);
+        let table = (BlockId::new("w_abc"), WidgetKind::DataTable);
+        assert_eq!(pointed_widgets(&[table.clone()]).as_deref(), Some("[The person points at widget w_abc (data-table) on the canvas.]"));
+        let card = (BlockId::new("w_def"), WidgetKind::StatCard);
+        assert_eq!(
+            pointed_widgets(&[table, card]).as_deref(),
+            Some("[The person points at widgets w_abc (data-table), w_def (stat-card) on the canvas.]")
+        );
+    }
 
     #[test]
     fn the_line_names_the_server_and_is_recognised() {
