@@ -612,9 +612,11 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
                         let outside = finish_rename.clone();
                         let press = window_event_listener(leptos::ev::pointerdown, move |_| outside(true));
                         on_cleanup(move || press.remove());
+                        // The name as it was when the box opened: a refresh meanwhile must not
+                        // recreate the box under the person's typing.
                         view! {
                             <input class="au-frame__rename" type="text" data-testid="widget-rename" aria-label="Widget name"
-                                maxlength="200" prop:value=title.clone()().unwrap_or_default() node_ref=rename_box
+                                maxlength="200" prop:value=untrack(title.clone()).unwrap_or_default() node_ref=rename_box
                                 on:pointerdown=|e: PointerEvent| e.stop_propagation()
                                 on:keydown=move |e: KeyboardEvent| {
                                     // Not the frame's keys (arrows move it) nor the page's.

@@ -735,8 +735,13 @@ async fn a_widget_is_renamed_by_hand_from_its_title_or_f2_and_undo_brings_the_na
         assert_eq!(page.eval("return document.activeElement.value;", vec![]).await, json!("Table 1"), "it starts from the name");
         page.client().find(Locator::Css(&rename)).await.expect("the box")
             .send_keys("\u{e009}a\u{e000}Cities by size\u{e012}\u{e012}").await.expect("type a name");
+        // Another agent changes the widget's rows meanwhile: the box and what was typed stay.
+        page.call_tool(&format!("block_{table}_update"), json!({ "rows": [{ "city": "Lyon" }, { "city": "Nantes" }] })).await;
+        page.wait_for_text(&format!("[data-widget-id='{table}'] .au-frame__body"), "Nantes").await;
+        assert_eq!(page.eval("return document.activeElement.value ?? null;", vec![]).await, json!("Cities by size"), "still typing");
         press(&page, Key::Enter).await;
         page.wait_for_text(&title(&table), "Cities by size").await;
+        assert!(page.text_content(&format!("[data-widget-id='{table}'] .au-frame__body")).await.contains("Nantes"), "the rename keeps the new rows");
         assert_eq!(page.eval(&layout, vec![]).await, placed, "the arrow keys in the box did not move the widget");
         assert_eq!(focused_widget(&page).await, json!(table), "the frame has the focus back");
         let get = page.call_tool(&format!("block_{table}_get"), json!({})).await;
