@@ -24,33 +24,28 @@ pub fn AttachmentsBar() -> impl IntoView {
             .collect();
         (!attached.is_empty() || !pointed.is_empty()).then(|| view! {
             <ul class="au-chat__attachments" data-testid="chat-attachments" aria-label="Attached to your next message">
-                {pointed.into_iter().map(|widget| {
-                    let label = format!("\u{21b3} {} ({})", widget.title, widget.kind);
-                    let remove = format!("Stop pointing at {}", widget.title);
-                    view! {
-                        <li class="au-chat__attachment" data-testid="chat-pointed-widget">
-                            <span>{label}</span>
-                            <button type="button" class="au-icon-button" aria-label=remove.clone() title=remove
-                                on:click=move |_| attachments.unpoint(&widget.id)>
-                                <IconSvg icon=Icon::Close />
-                            </button>
-                        </li>
-                    }
+                {pointed.into_iter().map(|widget| view! {
+                    <Chip testid="chat-pointed-widget" label=format!("\u{21b3} {} ({})", widget.title, widget.kind)
+                        remove=format!("Stop pointing at {}", widget.title) on_remove=move || attachments.unpoint(&widget.id) />
                 }).collect_view()}
-                {attached.into_iter().map(|item| {
-                    let label = format!("\u{1f4ce} {} ({})", item.name, item.server);
-                    let remove = format!("Remove {}", item.name);
-                    view! {
-                        <li class="au-chat__attachment" data-testid="chat-attachment">
-                            <span>{label}</span>
-                            <button type="button" class="au-icon-button" aria-label=remove.clone() title=remove
-                                on:click=move |_| attachments.remove(&item.uri)>
-                                <IconSvg icon=Icon::Close />
-                            </button>
-                        </li>
-                    }
+                {attached.into_iter().map(|item| view! {
+                    <Chip testid="chat-attachment" label=format!("\u{1f4ce} {} ({})", item.name, item.server)
+                        remove=format!("Remove {}", item.name) on_remove=move || attachments.remove(&item.uri) />
                 }).collect_view()}
             </ul>
         })
+    }
+}
+
+/// One thing going with the next message, and its button to take it back.
+#[component]
+fn Chip(testid: &'static str, label: String, remove: String, on_remove: impl Fn() + 'static) -> impl IntoView {
+    view! {
+        <li class="au-chat__attachment" data-testid=testid>
+            <span>{label}</span>
+            <button type="button" class="au-icon-button" aria-label=remove.clone() title=remove on:click=move |_| on_remove()>
+                <IconSvg icon=Icon::Close />
+            </button>
+        </li>
     }
 }
