@@ -73,6 +73,8 @@ pub async fn import_backup(text: &str, file: &str, targets: Targets) {
         let replaced = canvas.apply(Op::Replace { blocks: backup.canvas.blocks().to_vec() }, Origin::User).is_ok()
             && agent.replace_conversation(SessionSnapshot { messages: backup.conversation, ..SessionSnapshot::default() });
         if replaced {
+            // A backup does not carry the canvas's name: the one the page had was another canvas's.
+            canvas.set_name(None);
             done.push_str(", with its canvas and conversation");
         } else {
             notices.error("The backup's canvas and conversation were not loaded: a run is going or this tab is read-only.");
