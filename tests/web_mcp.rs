@@ -1248,7 +1248,7 @@ async fn a_resource_attached_in_the_panel_goes_with_the_next_message_framed_as_t
     assert!(attached[0].uri.starts_with("demo://resource/static/document/"), "{:?}", attached[0].uri);
     assert!(!attached[0].text.is_empty(), "the resource was read when attached");
 
-    let message = attachments.take_into("Summarise this document", 10_000, |_| true);
+    let message = attachments.take_into("Summarise this document", 10_000, |_| true).message;
     let prefix = snapshot(&hub, &id).tool_prefix;
     assert!(
         message.starts_with(&format!(

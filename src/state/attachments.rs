@@ -72,24 +72,40 @@ impl AttachmentsCtx {
         self.resources.get()
     }
 
-    /// The message the model gets: the widgets pointed at that are still on the canvas (`on_canvas`),
-    /// by id; each attached resource framed as its server's data and cut to `limit` characters; then
-    /// `text`. Everything is cleared. `text` alone when there is nothing.
-    pub fn take_into(&self, text: &str, limit: usize, on_canvas: impl Fn(&BlockId) -> bool) -> String {
-        let pointed = self.widgets.try_update(std::mem::take).unwrap_or_default();
-        let pointed: Vec<(BlockId, WidgetKind)> =
-            pointed.into_iter().filter(|widget| on_canvas(&widget.id)).map(|widget| (widget.id, widget.kind)).collect();
+    /// What goes out with `text`, and everything is cleared: to the model, the widgets pointed at that
+    /// are still on the canvas (`on_canvas`), by id, then each attached resource framed as its server's
+    /// data and cut to `limit` characters, then `text`; in the transcript, `text` with the widgets'
+    /// titles and the resources' names.
+    pub fn take_into(&self, text: &str, limit: usize, on_canvas: impl Fn(&BlockId) -> bool) -> Outgoing {
+        let mut pointed = self.widgets.try_update(std::mem::take).unwrap_or_default();
+        pointed.retain(|widget| on_canvas(&widget.id));
         let attached = self.resources.try_update(std::mem::take).unwrap_or_default();
-        let mut parts: Vec<String> = pointed_widgets(&pointed).into_iter().collect();
-        parts.extend(attached
-            .iter()
-            .map(|item| {
-                let read_tool = format!("{}_mcp_read_resource", item.server);
-                attached_resource(&item.server, &item.uri, &item.text, limit, &read_tool)
-            }));
+        let ids: Vec<(BlockId, WidgetKind)> = pointed.iter().map(|widget| (widget.id.clone(), widget.kind)).collect();
+        let mut parts: Vec<String> = pointed_widgets(&ids).into_iter().collect();
+        parts.extend(attached.iter().map(|item| {
+            let read_tool = format!("{}_mcp_read_resource", item.server);
+            attached_resource(&item.server, &item.uri, &item.text, limit, &read_tool)
+        }));
         parts.push(text.to_owned());
-        parts.join("\n\n")
+        let mut shown = text.to_owned();
+        let titles: Vec<&str> = pointed.iter().map(|widget| widget.title.as_str()).collect();
+        if !titles.is_empty() {
+            shown.push_str(&format!("\n\u{21b3} {}", titles.join(", ")));
+        }
+        let names: Vec<&str> = attached.iter().map(|item| item.name.as_str()).collect();
+        if !names.is_empty() {
+            shown.push_str(&format!("\n\u{1f4ce} {}", names.join(", ")));
+        }
+        Outgoing { message: parts.join("\n\n"), shown }
     }
+}
+
+/// A message with what went with it ([`AttachmentsCtx::take_into`]).
+pub struct Outgoing {
+    /// What the model gets.
+    pub message: String,
+    /// What the transcript shows.
+    pub shown: String,
 }
 
 pub fn provide_attachments() -> AttachmentsCtx {

@@ -227,20 +227,10 @@ pub fn ChatPanel(chat: ChatCtx, #[prop(into)] on_open_settings: Callback<()>) ->
         draft.set(String::new());
         match attachments.filter(|attachments| !attachments.is_empty()) {
             Some(attachments) => {
-                let names: Vec<String> = attachments.list().into_iter().map(|item| item.name).collect();
                 let on_canvas = |id: &BlockId| canvas.with_store(|store| store.canvas().get(id).is_some());
-                let pointed: Vec<String> =
-                    attachments.pointed().into_iter().filter(|widget| on_canvas(&widget.id)).map(|widget| widget.title).collect();
                 let limit = settings.with_untracked(|s| s.result_limit);
-                let message = attachments.take_into(&text, limit, on_canvas);
-                let mut shown = text;
-                if !pointed.is_empty() {
-                    shown.push_str(&format!("\n\u{21b3} {}", pointed.join(", ")));
-                }
-                if !names.is_empty() {
-                    shown.push_str(&format!("\n\u{1f4ce} {}", names.join(", ")));
-                }
-                agent.send_shown(message, shown);
+                let outgoing = attachments.take_into(&text, limit, on_canvas);
+                agent.send_shown(outgoing.message, outgoing.shown);
             }
             None => agent.send(text),
         }
