@@ -158,10 +158,10 @@ impl CanvasCtx {
         self.name.get_untracked()
     }
 
+    /// Names the dashboard; notifies even when the name is the same (the Dashboards menu's box shows
+    /// the name again after a save or an open).
     pub fn set_name(&self, name: Option<String>) {
-        if self.name.get_untracked() != name {
-            self.name.set(name);
-        }
+        self.name.set(name);
     }
 
     /// A shared dashboard opened from a link is read-only until the person makes a copy; a tab

@@ -15,7 +15,7 @@ use crate::state::canvas::{BlockCell, Foreign, use_canvas};
 use crate::state::engine::use_engine;
 use crate::state::paper::use_paper;
 use crate::state::settings::use_settings;
-use crate::ui::canvas_toolbar::CanvasToolbar;
+use crate::ui::canvas_toolbar::{CanvasToolbar, widget_count};
 use crate::ui::present::use_present;
 use crate::ui::views::views;
 
@@ -123,11 +123,7 @@ fn FirstRun(on_open_settings: Callback<()>, on_prompt: Callback<String>) -> impl
 fn PrintHeading() -> impl IntoView {
     let canvas = use_canvas();
     let widgets = canvas.with_store(|store| store.canvas().len());
-    let printed = format!(
-        "Printed {} \u{b7} {}",
-        local_date_time_year(js_sys::Date::now()),
-        if widgets == 1 { "1 widget".to_owned() } else { format!("{widgets} widgets") }
-    );
+    let printed = format!("Printed {} \u{b7} {}", local_date_time_year(js_sys::Date::now()), widget_count(widgets));
     view! {
         <header class="au-print-heading" data-testid="print-heading">
             <h1>{canvas.name_untracked().unwrap_or_else(|| "Dashboard".to_owned())}</h1>

@@ -68,7 +68,7 @@ fn install_shortcuts(canvas: CanvasCtx, present: PresentCtx, to_save: impl Fn() 
     on_cleanup(move || handle.remove());
 }
 
-fn widget_count(widgets: usize) -> String {
+pub fn widget_count(widgets: usize) -> String {
     if widgets == 1 { "1 widget".to_owned() } else { format!("{widgets} widgets") }
 }
 
@@ -193,7 +193,6 @@ pub fn CanvasToolbar() -> impl IntoView {
         leptos::task::spawn_local(async move {
             match persist.save_dashboard(&name, &current).await {
                 Ok(saved) => {
-                    dashboard_name.set(name.clone());
                     canvas.set_name(Some(name.clone()));
                     notices.info(match saved {
                         Saved::Created => format!("Saved \u{201c}{name}\u{201d}."),
@@ -215,7 +214,6 @@ pub fn CanvasToolbar() -> impl IntoView {
                 // One of the person's own dashboards: its buttons work.
                 if replace_canvas(canvas, notices, saved, &format!("Opened \u{201c}{name}\u{201d}")) {
                     canvas.set_foreign(None);
-                    dashboard_name.set(name.clone());
                     canvas.set_name(Some(name));
                 }
             }
