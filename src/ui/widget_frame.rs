@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use autoui_core::binding::source::Binding;
 use autoui_core::canvas::event::WidgetAction;
-use autoui_core::canvas::model::{Layout, retitled};
+use autoui_core::canvas::model::Layout;
 use autoui_core::canvas::op::Op;
 use autoui_core::ids::BlockId;
 use autoui_core::tool::Origin;
@@ -434,15 +434,14 @@ pub fn WidgetFrame(cell: BlockCell, #[prop(into)] read_only: Signal<bool>) -> im
     });
     let finish_rename = {
         let id = id.clone();
-        let data = data.clone();
         move |keep: bool| {
             if !renaming.get_untracked() {
                 return;
             }
             renaming.set(false);
             let typed = rename_box.get_untracked().map(|input| input.value()).unwrap_or_default();
-            if keep && let Some(renamed) = retitled(kind, &data.get_untracked(), &typed) {
-                apply(canvas, Op::Update { id: id.clone(), data: Arc::new(renamed) });
+            if keep {
+                apply(canvas, Op::Rename { id: id.clone(), title: typed });
             }
             if let Some(frame) = element.get_untracked() {
                 let _ = frame.focus();

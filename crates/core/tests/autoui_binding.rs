@@ -438,3 +438,75 @@ fn a_dashboard_names_each_server_its_bindings_need_once() {
     assert_eq!(needed, vec![ServerId::sanitize("basic")]);
     assert_eq!(servers_needed(&blocks[..1]), vec![], "a snapshot needs no server");
 }
+
+#[test]
+fn a_name_given_by_hand_stays_through_refreshes_and_new_sources_until_the_widget_is_unbound() {
+    use autoui_core::canvas::op::{CanvasPort, Op};
+    use autoui_core::tool::Origin;
+
+    let (h, server, _) = harness();
+    server.time("05:40:01");
+    let mut call = bound_stat_card("every 30s");
+    call["source"]["map"] = json!("{label: (\"Time \" + .time), value: .time}");
+    let id = BlockId::new(h.ok("widget_display", call)["id"].as_str().unwrap());
+    assert_eq!(h.block(id.as_str()).data["label"], "Time 05:40:01", "the map names the widget");
+
+    h.canvas.apply(Op::Rename { id: id.clone(), title: " Clock \n in Paris ".into() }, Origin::User).unwrap();
+    server.time("05:40:31");
+    block_on(h.ui.refresh_block(&id, CancelToken::default())).unwrap();
+    assert_eq!(*h.block(id.as_str()).data, json!({"label": "Clock in Paris", "value": "05:40:31"}), "new data, the person's name");
+    let list = h.ok("canvas", json!({"action": "list"}));
+    assert_eq!(list["widgets"][0]["binding"]["renamed_by_person"], true, "the model learns why its map's name does not show");
+
+    // The agent's new source, and the person's, keep the name; a name the agent gives stays too.
+    server.time("05:41:00");
+    let source = json!({"call": "basic_mcp_get-time", "map": "{label: .time, value: .time}"});
+    let updated = h.ok("canvas", json!({"action": "update", "id": id.as_str(), "params": {"source": source}}));
+    assert_eq!(updated["widget"]["data"]["label"], "Clock in Paris");
+    server.time("05:41:30");
+    let edited = edit::edited(&h.block(id.as_str()).binding.unwrap().source, "{}", "{label: .time, value: .time}").unwrap();
+    block_on(h.ui.rebind(&id, edited)).unwrap();
+    assert_eq!(h.block(id.as_str()).data["label"], "Clock in Paris");
+    h.ok("canvas", json!({"action": "update", "id": id.as_str(), "params": {"data": {"label": "Paris"}}}));
+    server.time("05:42:00");
+    block_on(h.ui.refresh_block(&id, CancelToken::default())).unwrap();
+    assert_eq!(*h.block(id.as_str()).data, json!({"label": "Paris", "value": "05:42:00"}));
+
+    // Unbound, the widget forgets it was renamed: bound again, its map names it.
+    h.ok("canvas", json!({"action": "update", "id": id.as_str(), "params": {"source": null}}));
+    server.time("05:43:00");
+    h.ok("canvas", json!({"action": "update", "id": id.as_str(), "params": {"source": source}}));
+    assert_eq!(h.block(id.as_str()).data["label"], "05:43:00");
+    assert!(!h.block(id.as_str()).binding.unwrap().renamed);
+}
+
+#[test]
+fn renaming_a_bound_widget_is_one_step_to_undo() {
+    use std::sync::Arc;
+
+    use autoui_core::binding::source::{Binding, Source};
+    use autoui_core::canvas::history::HistoryLimits;
+    use autoui_core::canvas::model::Canvas;
+    use autoui_core::canvas::op::Op;
+    use autoui_core::canvas::store::CanvasStore;
+    use autoui_core::tool::Origin;
+    use autoui_core::widget_kind::WidgetKind;
+
+    let mut store = CanvasStore::new(Canvas::new(), HistoryLimits::default());
+    let id = BlockId::new("w_a");
+    let add = Op::Add { id: id.clone(), kind: WidgetKind::StatCard, data: Arc::new(json!({"label": "t", "value": "1"})), layout: None, style: Default::default() };
+    store.apply(add, &Origin::User, 1.0).unwrap();
+    let source = Source::parse(&json!({"call": "s_mcp_t"})).unwrap();
+    store.apply(Op::Bind { id: id.clone(), binding: Some(Arc::new(Binding::fresh(source, 1.0))) }, &Origin::User, 2.0).unwrap();
+    let before = store.canvas().get(&id).unwrap().clone();
+    store.mark();
+
+    assert!(store.apply(Op::Rename { id: id.clone(), title: "  ".into() }, &Origin::User, 3.0).unwrap().is_empty(), "a blank name is no rename");
+    store.apply(Op::Rename { id: id.clone(), title: "Sales".into() }, &Origin::User, 3.0).unwrap();
+    let renamed = store.canvas().get(&id).unwrap();
+    assert_eq!((renamed.data["label"].as_str(), renamed.binding.as_ref().unwrap().renamed), (Some("Sales"), true));
+    assert!(store.changes_since_mark().is_some_and(|changes| changes.contains("w_a")), "the agent hears of the rename");
+    store.undo(&Origin::User).unwrap();
+    let undone = store.canvas().get(&id).unwrap();
+    assert_eq!((&undone.data, undone.binding.as_ref().unwrap().renamed), (&before.data, false), "one undo brings both back");
+}

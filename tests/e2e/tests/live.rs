@@ -1,6 +1,7 @@
 //! Live dashboards, end to end: the scripted model binds a stat card to `get-time` of npm's
 //! `server-basic-vanillajs` (its `structuredContent.time` changes on every call). The card shows the
-//! map's output at once, a new time after its refresh button and after a reload (`on_open`); with
+//! map's output at once, a new time after its refresh button and after a reload (`on_open`), and
+//! the name the person gave it by hand over the one its map writes; with
 //! the server killed, a refresh marks it stale and keeps its time. A share link of it, opened
 //! read-only with the server connected, refreshes nothing and offers no refresh until the person
 //! makes it their own. A map
@@ -21,6 +22,7 @@ use autoui_e2e::llm::{Reply, ScriptedLlm, tool_results};
 use autoui_e2e::mcp_server::{McpServer, Transport};
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
+use fantoccini::Locator;
 use serde_json::{Value, json};
 
 const PACKAGE: &str = "server-basic-vanillajs";
@@ -35,7 +37,7 @@ fn bound_card(map: &str) -> Value {
 
 fn script(_request: &Value, index: usize) -> Reply {
     match index {
-        0 => Reply::tool(DISPLAY, bound_card("{value: .time}")),
+        0 => Reply::tool(DISPLAY, bound_card("{label: \"Server time\", value: .time}")),
         _ => Reply::text("The card shows the server's time and keeps it fresh."),
     }
 }
@@ -77,9 +79,20 @@ async fn a_bound_stat_card_refreshes_on_click_and_on_open_goes_stale_without_its
         page.click("[data-testid=refresh-all]").await;
         let again = wait_for_new_time(&page, &refreshed, "Refresh all shows a new time").await;
 
+        // Renamed by hand (F2), it keeps the person's name through its refreshes, though its map
+        // writes one.
+        page.client().find(Locator::Css(CARD)).await.expect("the card").send_keys("\u{e032}").await.expect("F2");
+        page.client().find(Locator::Css("[data-testid=widget-rename]")).await.expect("the rename box")
+            .send_keys("\u{e009}a\u{e000}Paris clock\u{e007}").await.expect("type a name");
+        page.wait_for_text(&format!("{CARD} .au-frame__title"), "Paris clock").await;
+        page.click("[data-testid=widget-refresh]").await;
+        let again = wait_for_new_time(&page, &again, "the renamed card refreshes").await;
+        assert_eq!(page.text(&format!("{CARD} .au-frame__title")).await, "Paris clock", "the refresh kept the name");
+
         // on_open: a reload fetches again once the server is back.
         page.reload().await;
         let reopened = wait_for_new_time(&page, &again, "the reload refreshes the on_open binding").await;
+        assert_eq!(page.text(&format!("{CARD} .au-frame__title")).await, "Paris clock", "and so did the refresh on open");
 
         // Share it now, while it is fresh.
         let link = page.share_link().await;

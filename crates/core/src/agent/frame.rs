@@ -51,7 +51,7 @@ mod tests {
     fn pointed_widgets_are_named_by_id_and_kind() {
         assert_eq!(pointed_widgets(&[]), None);
         let table = (BlockId::new("w_abc"), WidgetKind::DataTable);
-        assert_eq!(pointed_widgets(&[table.clone()]).as_deref(), Some("[The person points at widget w_abc (data-table) on the canvas.]"));
+        assert_eq!(pointed_widgets(std::slice::from_ref(&table)).as_deref(), Some("[The person points at widget w_abc (data-table) on the canvas.]"));
         let card = (BlockId::new("w_def"), WidgetKind::StatCard);
         assert_eq!(
             pointed_widgets(&[table, card]).as_deref(),

@@ -56,7 +56,10 @@ impl AutoUi {
             Some(sources) => {
                 match fetch::fetch(sources.fetcher.as_ref(), &binding.source, &block.data, cancel).await {
                     Err(error) => Err(error.to_string()),
-                    Ok(fetched) => self.checked(id, fetched.params).map(|data| (data, sources.clock.unix_ms())),
+                    Ok(mut fetched) => {
+                        binding.keep_rename(block.kind, &block.data, &mut fetched.params);
+                        self.checked(id, fetched.params).map(|data| (data, sources.clock.unix_ms()))
+                    }
                 }
             }
         };
@@ -110,10 +113,13 @@ impl AutoUi {
     /// output and keeps the new source; on failure nothing changes.
     pub async fn rebind(&self, id: &BlockId, source: Source) -> Result<(), RebindError> {
         let block = self.block(id).map_err(|error| RebindError::Other(error.to_string()))?;
-        let (fetched, at_ms) = self.run_source(&source, &block.data).await.map_err(|error| match error {
+        let (mut fetched, at_ms) = self.run_source(&source, &block.data).await.map_err(|error| match error {
             AutoUiError::Source(message) => RebindError::Source(message),
             other => RebindError::Other(other.to_string()),
         })?;
+        let renamed = block.binding.as_deref().is_some_and(|before| before.renamed);
+        let binding = Binding { renamed, ..Binding::fresh(source, at_ms) };
+        binding.keep_rename(block.kind, &block.data, &mut fetched.params);
         self.update_block_when_ready(id, fetched.params.clone(), Origin::User).await.map_err(|error| match error {
             AutoUiError::Invalid { rejected, .. } => RebindError::Schema { details: rejected.details, mapped: fetched.mapped() },
             other => RebindError::Other(other.to_string()),
@@ -122,9 +128,9 @@ impl AutoUi {
         let server_url = block
             .binding
             .as_deref()
-            .filter(|before| before.source.server().is_some() && before.source.server() == source.server())
+            .filter(|before| before.source.server().is_some() && before.source.server() == binding.source.server())
             .and_then(|before| before.server_url.clone());
-        self.bind(id, Binding { server_url, ..Binding::fresh(source, at_ms) }, Origin::User)
+        self.bind(id, Binding { server_url, ..binding }, Origin::User)
             .map_err(|error| RebindError::Other(error.to_string()))
     }
 }

@@ -193,12 +193,16 @@ async fn update(
         None => ui.update_block_when_ready(&block.id, Value::Object(patch), origin).await?,
         Some(source) => {
             let current = merge_data(&block.data, &Value::Object(patch));
-            let (fetched, at_ms) = ui.run_source(source, &current).await?;
+            let (mut fetched, at_ms) = ui.run_source(source, &current).await?;
+            // A name the person gave by hand stays through a new source, as through its refreshes.
+            let renamed = block.binding.as_deref().is_some_and(|before| before.renamed);
+            let binding = Binding { renamed, ..Binding::fresh(source.clone(), at_ms) };
+            binding.keep_rename(block.kind, &current, &mut fetched.params);
             let updated = ui
                 .update_block_when_ready(&block.id, fetched.params.clone(), origin.clone())
                 .await
                 .map_err(|error| bind::invalid_from_map(error, &fetched.mapped()))?;
-            ui.bind(&block.id, Binding::fresh(source.clone(), at_ms), origin)?;
+            ui.bind(&block.id, binding, origin)?;
             Updated { block: ui.block(&block.id)?, ..updated }
         }
     };

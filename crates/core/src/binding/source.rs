@@ -11,6 +11,7 @@ use crate::binding::{jq, server_url};
 use crate::canvas::model::Block;
 use crate::ids::ServerId;
 use crate::tool_name::{Protocol, ToolName};
+use crate::widget_kind::WidgetKind;
 
 /// Shortest interval a binding may refresh at: a dashboard, not a ticker.
 pub const MIN_INTERVAL_S: u32 = 10;
@@ -79,11 +80,25 @@ pub struct Binding {
     /// `server_url::shareable`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_url: Option<String>,
+    /// The person renamed the widget by hand (`Op::Rename`): its name stays theirs, even where the
+    /// map writes one, until the widget is unbound.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub renamed: bool,
 }
 
 impl Binding {
     pub fn fresh(source: Source, fetched_ms: f64) -> Binding {
-        Binding { source, fetched_ms: Some(fetched_ms), error: None, server_url: None }
+        Binding { source, fetched_ms: Some(fetched_ms), error: None, server_url: None, renamed: false }
+    }
+
+    /// `params` a fetch produced for a widget of `kind`, with the name the person gave it by hand
+    /// (`current`'s) put back over the map's.
+    pub fn keep_rename(&self, kind: WidgetKind, current: &Value, params: &mut Value) {
+        let (true, Some(key), Value::Object(params)) = (self.renamed, kind.title_key(), params) else { return };
+        match current.get(key) {
+            Some(name) => params.insert(key.to_owned(), name.clone()),
+            None => params.remove(key),
+        };
     }
 
     /// `{source, fetched_ms?, stale?}`: how `canvas list` shows it.
@@ -94,6 +109,10 @@ impl Binding {
         }
         if let Some(error) = &self.error {
             json["stale"] = Value::String(error.clone());
+        }
+        if self.renamed {
+            // Said to the model, whose map may write a name that no longer shows.
+            json["renamed_by_person"] = Value::Bool(true);
         }
         json
     }

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::binding::source::Binding;
 use crate::canvas::layout;
-use crate::canvas::model::{Block, Canvas, Layout};
+use crate::canvas::model::{Block, Canvas, Layout, retitled};
 use crate::canvas::style::Style;
 use crate::ids::BlockId;
 use crate::tool::Origin;
@@ -55,6 +55,14 @@ pub enum Op {
         id: BlockId,
         h: u32,
     },
+    /// The person names a widget by hand: its kind's name parameter ([`WidgetKind::title_key`]) becomes
+    /// `title`, trimmed to one line. A bound widget keeps that name from then on: a refresh whose map
+    /// writes it does not undo the rename ([`Binding::renamed`]). Blank, unchanged or for a kind
+    /// without a name: nothing changes.
+    Rename {
+        id: BlockId,
+        title: String,
+    },
     /// Replaces a block's style (already sanitised).
     Style {
         id: BlockId,
@@ -93,6 +101,7 @@ impl Op {
             | Op::Move { id, .. }
             | Op::Resize { id, .. }
             | Op::Fit { id, .. }
+            | Op::Rename { id, .. }
             | Op::Style { id, .. }
             | Op::Bind { id, .. }
             | Op::Refreshed { id, .. }
@@ -230,6 +239,14 @@ impl Canvas {
                 }
                 Ok(applied)
             }
+            Op::Rename { id, title } => self.edit(&id, now_ms, |block, _| {
+                if let Some(renamed) = retitled(block.kind, &block.data, &title) {
+                    block.data = Arc::new(renamed);
+                    if let Some(binding) = block.binding.as_deref().filter(|binding| !binding.renamed) {
+                        block.binding = Some(Arc::new(Binding { renamed: true, ..binding.clone() }));
+                    }
+                }
+            }),
             Op::Style { id, style } => self.edit(&id, now_ms, |block, _| block.style = style),
             Op::Bind { id, binding } => self.edit(&id, now_ms, |block, _| block.binding = binding),
             Op::Refreshed { id, outcome } => {
