@@ -24,7 +24,10 @@ pub fn download_backup(canvas: CanvasCtx, agent: AgentCtx, persist: PersistCtx) 
     let conversation = agent.snapshot().messages;
     let text = persist
         .library()
-        .with_untracked(|library| canvas.with_store(|store| export_all(store.canvas(), &conversation, library, js_sys::Date::now())));
+        .with_untracked(|library| {
+            let name = canvas.name_untracked();
+            canvas.with_store(|store| export_all((store.canvas(), name.as_deref()), &conversation, library, js_sys::Date::now()))
+        });
     download_text(&timestamped_name("autoui-backup", "json"), "application/json", &text);
 }
 
@@ -73,8 +76,8 @@ pub async fn import_backup(text: &str, file: &str, targets: Targets) {
         let replaced = canvas.apply(Op::Replace { blocks: backup.canvas.blocks().to_vec() }, Origin::User).is_ok()
             && agent.replace_conversation(SessionSnapshot { messages: backup.conversation, ..SessionSnapshot::default() });
         if replaced {
-            // A backup does not carry the canvas's name: the one the page had was another canvas's.
-            canvas.set_name(None);
+            // The backup's name for its canvas, or none: the one the page had was another canvas's.
+            canvas.set_name(backup.name);
             done.push_str(", with its canvas and conversation");
         } else {
             notices.error("The backup's canvas and conversation were not loaded: a run is going or this tab is read-only.");

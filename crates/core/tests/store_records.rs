@@ -433,11 +433,17 @@ fn export_all_reads_back_every_dashboard_and_the_conversation() {
     let mut library = DashboardLibrary::default();
     library.save("Sales", store.canvas(), 10.0).unwrap();
     library.save("Ops", &Canvas::new(), 20.0).unwrap();
-    let text = export_all(store.canvas(), &conversation(), &library, 30.0);
+    let text = export_all((store.canvas(), Some("Sales")), &conversation(), &library, 30.0);
     assert!(is_backup(&text));
     let read = read_backup(&text, &random(), 40.0).expect("a backup");
     assert!(read.set_aside.is_empty());
     assert_eq!(read.value.canvas, store.canvas().clone());
+    assert_eq!(read.value.name.as_deref(), Some("Sales"), "the canvas keeps its name");
+    let unnamed = read_backup(&export_all((store.canvas(), None), &conversation(), &library, 30.0), &random(), 40.0).unwrap();
+    assert_eq!(unnamed.value.name, None);
+    let mut hostile: serde_json::Value = serde_json::from_str(&text).unwrap();
+    hostile["session"]["name"] = json!("Q3\n\u{202e}sales");
+    assert_eq!(read_backup(&hostile.to_string(), &random(), 40.0).unwrap().value.name.as_deref(), Some("Q3 sales"), "one tidy line");
     assert_eq!(read.value.conversation, conversation());
     assert_eq!(read.value.dashboards, library.dashboards());
 

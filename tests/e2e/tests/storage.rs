@@ -594,6 +594,10 @@ async fn export_all_writes_one_file_that_import_reads_back_without_overwriting_a
         page.click("[data-testid=export-all]").await;
         let backup = page.downloaded_text().await.expect("the backup was downloaded");
         assert!(backup.contains("\"autoui\": \"backup\"") && backup.contains("City 7-24") && backup.contains("Sales"), "{backup}");
+        let mut document: Value = serde_json::from_str(&backup).expect("JSON");
+        assert_eq!(document["session"]["name"], "Sales", "the current canvas's name goes with it");
+        document["session"]["name"] = json!("Sales, backed up");
+        let backup = document.to_string();
 
         // A backup from a newer version and a file that is not one are refused, and nothing changes.
         page.import_file("{\"autoui\": \"backup\", \"version\": 9}", "newer.json").await;
@@ -606,6 +610,7 @@ async fn export_all_writes_one_file_that_import_reads_back_without_overwriting_a
         page.wait_for_count("[data-testid=widget]", 0).await;
         page.import_file(&backup, "backup.json").await;
         page.wait_for_text("[data-widget-type=data-table]", "City 7-0").await;
+        page.wait_until("the canvas has the backup's name", "return document.title === 'Sales, backed up \u{b7} autoui';").await;
         page.wait_until("both dashboards are listed", "return document.querySelectorAll('[data-testid=dashboard-open]').length === 2;").await;
         assert_eq!(dashboard_names(&page).await.len(), 2);
         assert!(dashboard_names(&page).await.contains(&"Sales (2)".to_owned()), "the saved one is not overwritten");

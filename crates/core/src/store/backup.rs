@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::canvas::decode::{DecodeContext, SetAside, decode_canvas};
 use crate::canvas::model::Canvas;
-use crate::canvas::persist::{Dashboard, DashboardLibrary, Loaded, PersistError};
+use crate::canvas::persist::{Dashboard, DashboardLibrary, Loaded, PersistError, readable_name};
 use crate::llm::message::Message;
 use crate::ports::Random;
 use crate::tool::Origin;
@@ -19,19 +19,31 @@ pub const BACKUP_VERSION: u64 = 1;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Backup {
     pub canvas: Canvas,
+    /// The current canvas's name, when it had one (tidied by [`readable_name`]).
+    pub name: Option<String>,
     pub conversation: Vec<Message>,
     pub dashboards: Vec<Dashboard>,
 }
 
-pub fn export_all(canvas: &Canvas, conversation: &[Message], library: &DashboardLibrary, saved_ms: f64) -> String {
+/// The backup of the current session (`canvas`, named `name`, and `conversation`) and `library`.
+pub fn export_all(
+    (canvas, name): (&Canvas, Option<&str>),
+    conversation: &[Message],
+    library: &DashboardLibrary,
+    saved_ms: f64,
+) -> String {
     let dashboards: Vec<Value> = library.dashboards().iter().map(Dashboard::entry).collect();
+    let mut session = json!({ "canvas": { "blocks": canvas.blocks() }, "conversation": conversation });
+    if let Some(name) = name {
+        session["name"] = name.into();
+    }
     format!(
         "{:#}",
         json!({
             "autoui": BACKUP,
             "version": BACKUP_VERSION,
             "saved_ms": saved_ms,
-            "session": { "canvas": { "blocks": canvas.blocks() }, "conversation": conversation },
+            "session": session,
             "dashboards": dashboards,
         })
     )
@@ -81,5 +93,6 @@ pub fn read_backup(text: &str, random: &dyn Random, now_ms: f64) -> Result<Loade
     let mut library = DashboardLibrary::from_entries(&entries, random, now_ms);
     set_aside.append(&mut library.set_aside);
     let dashboards = library.value.dashboards().to_vec();
-    Ok(Loaded { value: Backup { canvas, conversation, dashboards }, set_aside })
+    let name = session.get("name").and_then(Value::as_str).and_then(readable_name);
+    Ok(Loaded { value: Backup { canvas, name, conversation, dashboards }, set_aside })
 }
