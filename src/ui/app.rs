@@ -30,6 +30,7 @@ use crate::ui::header::Header;
 use crate::ui::notices::Notices;
 use crate::ui::route::{View, use_view};
 use crate::ui::settings::settings_drawer;
+use crate::ui::shortcuts::{ShortcutsDialog, provide_shortcuts};
 use crate::ui::theme::apply_theme;
 use crate::ui::views::views;
 
@@ -183,6 +184,7 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
         agent.send(text);
     };
     let present = provide_present();
+    let shortcuts = provide_shortcuts();
     view! {
         <div class="au-app" class:au-app--chat-closed=move || !chat_open.get() class:au-app--presenting=move || present.is_presenting()>
             <Header settings_open servers_open console_open chat_open view />
@@ -201,6 +203,7 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
                 {drawer(servers_open, move || engine.current().map(|engine| engine.servers_drawer))}
                 {drawer(console_open, move || engine.current().map(|engine| engine.console_drawer))}
                 <Notices />
+                <ShortcutsDialog shortcuts present />
                 <Show when=move || present.is_presenting()>
                     // The header, and its heading, are hidden: the page keeps one for screen readers.
                     <h1 class="au-visually-hidden">"autoui: dashboard presented"</h1>

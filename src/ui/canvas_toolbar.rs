@@ -29,6 +29,7 @@ use crate::ui::backup::{Targets, import_backup, is_backup};
 use crate::ui::files::with_files;
 use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::present::{PresentCtx, use_present};
+use crate::ui::shortcuts::typing_in_field;
 
 /// Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes, unless the person is typing in a field; Ctrl+S
 /// runs `to_save` (the browser would save the app's page, which keeps no dashboard) wherever the focus is.
@@ -43,14 +44,7 @@ fn install_shortcuts(canvas: CanvasCtx, present: PresentCtx, to_save: impl Fn() 
             to_save();
             return;
         }
-        let typing = event
-            .target()
-            .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
-            .is_some_and(|element| {
-                matches!(element.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-                    || element.closest("[contenteditable]").ok().flatten().is_some()
-            });
-        if typing {
+        if typing_in_field(&event) {
             return;
         }
         match (event.key().to_ascii_lowercase().as_str(), event.shift_key()) {

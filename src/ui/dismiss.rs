@@ -1,4 +1,5 @@
-//! Closing what is open the way people expect: Escape closes the open drawer or menu, a click outside a
+//! Closing what is open the way people expect: Escape closes the open drawer or menu (a modal dialog
+//! above them alone), a click outside a
 //! menu closes it, and focus moves into a drawer when it opens and back to its header button when it
 //! closes, so keyboard users never lose their place.
 
@@ -19,7 +20,8 @@ fn open_menus() -> Vec<web_sys::Element> {
 /// Escape closes the open menus, else the open drawers; a pointer press outside a menu closes it.
 pub fn install_dismiss(drawers: [RwSignal<bool>; 3]) {
     let keys = window_event_listener(ev::keydown, move |event| {
-        if event.key() != "Escape" {
+        // A modal dialog (a widget expanded, the shortcuts) is the browser's to close, and only it.
+        if event.key() != "Escape" || document().query_selector("dialog:modal").ok().flatten().is_some() {
             return;
         }
         let menus = open_menus();

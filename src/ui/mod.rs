@@ -28,6 +28,7 @@ pub mod settings;
 pub mod settings_agent;
 pub mod settings_model;
 pub mod settings_storage;
+pub mod shortcuts;
 pub mod source_editor;
 pub mod theme;
 pub mod views;

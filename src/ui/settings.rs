@@ -14,6 +14,7 @@ use crate::state::engine::use_engine;
 use crate::state::settings::use_settings;
 use crate::ui::dismiss::follow_focus;
 use crate::ui::icons::{Icon, IconSvg};
+use crate::ui::shortcuts::use_shortcuts;
 
 /// The settings chunk (`chunks::settings`), installed by `chunks::install`: the drawer is fetched
 /// when it is first opened, or at the person's first press, key or focus move (`ui::app`).
@@ -30,6 +31,7 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
     follow_focus(open, close, "open-settings");
     let settings = use_settings().0;
     let engine = use_engine();
+    let shortcuts = use_shortcuts();
     let opened = Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || open.get());
     let key_visible = RwSignal::new(false);
     // A key taken off the settings when the base URL moved to another host, until the person decides.
@@ -154,6 +156,8 @@ pub fn SettingsDrawer(open: RwSignal<bool>) -> impl IntoView {
                         <option value="dark" selected=move || settings.with(|s| s.theme == Theme::Dark)>"Dark"</option>
                     </select>
                 </label>
+                <button class="au-button" data-testid="open-shortcuts" title="Keyboard shortcuts (?)"
+                    on:click=move |_| if let Some(shortcuts) = shortcuts { shortcuts.open() }>"Keyboard shortcuts"</button>
             </section>
         </div>
     }

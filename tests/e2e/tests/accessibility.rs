@@ -131,6 +131,13 @@ const SCREENS: &[Screen] = &[
         ready: "[data-testid=widget-expanded] tbody td",
     },
     Screen {
+        name: "the keyboard shortcuts",
+        route: "/#/",
+        prompt: None,
+        clicks: &["[data-testid=open-settings]", "[data-testid=open-shortcuts]"],
+        ready: "[data-testid=shortcuts] dl",
+    },
+    Screen {
         name: "share link",
         route: "/#/",
         prompt: None,

@@ -844,3 +844,50 @@ async fn a_widget_expands_over_the_page_until_escape_or_close_and_its_layout_sta
     })
     .await;
 }
+
+/// "?" lists the keyboard shortcuts in a dialog, anywhere but in a field; Escape or Close closes it and
+/// gives the focus back; the Settings drawer opens it too.
+#[tokio::test]
+async fn question_mark_lists_the_keyboard_shortcuts_except_while_typing() {
+    use fantoccini::key::Key;
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        let card = page.call_tool("widget_display", json!({ "name": "stat-card", "params": { "label": "Revenue", "value": "1.2M" } })).await;
+        let card = card["structuredContent"]["id"].as_str().unwrap().to_owned();
+        page.wait_for_count("[data-testid=widget]", 1).await;
+        let shown = "return document.querySelector('[data-testid=shortcuts]').open;";
+        let closed = "return !document.querySelector('[data-testid=shortcuts]').open;";
+
+        page.eval(&format!("document.querySelector(`[data-widget-id='{card}']`).focus();"), vec![]).await;
+        page.client().active_element().await.expect("the frame").send_keys("?").await.expect("type ?");
+        page.wait_until("the list is open", shown).await;
+        let list = page.text("[data-testid=shortcuts]").await;
+        for said in ["Keyboard shortcuts", "Undo a change to the canvas", "F2", "Rename it", "Shift and arrow keys", "Send the message"] {
+            assert!(list.contains(said), "the list says {said:?}: {list}");
+        }
+        assert_eq!(page.eval("return !!document.activeElement.closest('[data-testid=shortcuts]');", vec![]).await, json!(true), "the focus is in the dialog");
+        press(&page, Key::Escape).await;
+        page.wait_until("Escape closes it", closed).await;
+        assert_eq!(focused_widget(&page).await, json!(card), "the focus is back on the widget");
+        assert_eq!(page.count("[data-testid=widget]").await, 1, "the widget is still there");
+
+        // In the chat's box, "?" is a question mark.
+        page.type_into("[data-testid=chat] textarea", "Why?").await;
+        assert_eq!(page.eval(shown, vec![]).await, json!(false));
+        assert_eq!(page.eval("return document.querySelector('[data-testid=chat] textarea').value;", vec![]).await, json!("Why?"));
+
+        // From Settings, closed with its button or Escape, which leaves the drawer below it open.
+        page.click("[data-testid=open-settings]").await;
+        page.click("[data-testid=open-shortcuts]").await;
+        page.wait_until("Settings opens it", shown).await;
+        page.click("[data-testid=shortcuts-close]").await;
+        page.wait_until("Close closes it", closed).await;
+        page.click("[data-testid=open-shortcuts]").await;
+        page.wait_until("opened again", shown).await;
+        press(&page, Key::Escape).await;
+        page.wait_until("Escape closes it", closed).await;
+        assert!(page.is_displayed("[data-testid=settings]").await, "Settings stays open");
+        assert_eq!(page.eval("return document.activeElement.dataset.testid ?? null;", vec![]).await, json!("open-shortcuts"), "the focus is back on its button");
+    })
+    .await;
+}
