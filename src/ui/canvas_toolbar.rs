@@ -151,13 +151,14 @@ pub fn CanvasToolbar() -> impl IntoView {
     let name_box = NodeRef::<leptos::html::Input>::new();
     // Ctrl+S opens the dashboards menu at the name box: Enter saves under the name there.
     let present = use_present();
-    install_shortcuts(canvas, present, move || {
+    let to_save = move || {
         if let (Some(menu), Some(name_box)) = (dashboards_menu.get_untracked(), name_box.get_untracked()) {
             menu.set_open(true);
             let _ = name_box.focus();
             name_box.select();
         }
-    });
+    };
+    install_shortcuts(canvas, present, to_save);
     let persist = use_persist();
     let agent = use_agent();
     let library = persist.library();
@@ -277,6 +278,12 @@ pub fn CanvasToolbar() -> impl IntoView {
                         notices.info("Canvas cleared. Undo (Ctrl+Z) brings it back.");
                     }
                 }>"Clear"</button>
+            // The dashboard's name, once it has one; a click goes where it is saved under another.
+            {move || canvas.name().map(|name| view! {
+                <button class="au-button au-button--ghost au-canvas-toolbar__name" data-testid="dashboard-title"
+                    title="This dashboard's name. Save it under another name from Dashboards (Ctrl+S)"
+                    on:click=move |_| to_save()>{name}</button>
+            })}
             <span class="au-canvas-toolbar__spacer"></span>
             <details class="au-menu" data-testid="dashboards" node_ref=dashboards_menu>
                 <summary class="au-button au-button--ghost" title="Save this dashboard, or open a saved one (Ctrl+S)">"Dashboards"</summary>

@@ -690,6 +690,11 @@ async fn saving_over_or_deleting_a_saved_dashboard_asks_first_and_the_name_stays
         page.click("[data-testid=dashboard-open]").await;
         page.wait_for_count("[data-widget-type=data-table]", 2).await;
         assert_eq!(page.eval(name_box, vec![]).await, json!("Sales"));
+        // The toolbar says it too; a click on it goes to the name box, to save it under another.
+        assert_eq!(page.text("[data-testid=dashboard-title]").await, "Sales");
+        page.click("[data-testid=dashboard-title]").await;
+        page.wait_until("the name box has the focus", "return document.activeElement.dataset.testid === 'dashboard-name';").await;
+        page.eval("document.querySelector('[data-testid=dashboards]').open = false;", vec![]).await;
 
         // Deleting a saved dashboard (no undo reaches it) asks first too.
         page.eval(open_menu, vec![]).await;
@@ -718,6 +723,7 @@ async fn a_named_dashboard_keeps_its_name_in_the_tab_after_a_reload_and_in_its_p
         let name_box = "return document.querySelector('[data-testid=dashboard-name]').value;";
         page.open("/").await;
         assert_eq!(page.eval(title, vec![]).await, json!("autoui"), "no name yet");
+        assert_eq!(page.count("[data-testid=dashboard-title]").await, 0);
         add_table(&page, 1, 5).await;
         page.eval("document.querySelector('[data-testid=dashboards]').open = true;", vec![]).await;
         page.type_into("[data-testid=dashboard-name]", "Sales\n").await;
