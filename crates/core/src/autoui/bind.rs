@@ -117,8 +117,7 @@ impl AutoUi {
             AutoUiError::Source(message) => RebindError::Source(message),
             other => RebindError::Other(other.to_string()),
         })?;
-        let renamed = block.binding.as_deref().is_some_and(|before| before.renamed);
-        let binding = Binding { renamed, ..Binding::fresh(source, at_ms) };
+        let binding = Binding::replacing(block.binding.as_deref(), source, at_ms);
         binding.keep_rename(block.kind, &block.data, &mut fetched.params);
         self.update_block_when_ready(id, fetched.params.clone(), Origin::User).await.map_err(|error| match error {
             AutoUiError::Invalid { rejected, .. } => RebindError::Schema { details: rejected.details, mapped: fetched.mapped() },

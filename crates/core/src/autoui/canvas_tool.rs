@@ -195,8 +195,7 @@ async fn update(
             let current = merge_data(&block.data, &Value::Object(patch));
             let (mut fetched, at_ms) = ui.run_source(source, &current).await?;
             // A name the person gave by hand stays through a new source, as through its refreshes.
-            let renamed = block.binding.as_deref().is_some_and(|before| before.renamed);
-            let binding = Binding { renamed, ..Binding::fresh(source.clone(), at_ms) };
+            let binding = Binding::replacing(block.binding.as_deref(), source.clone(), at_ms);
             binding.keep_rename(block.kind, &current, &mut fetched.params);
             let updated = ui
                 .update_block_when_ready(&block.id, fetched.params.clone(), origin.clone())

@@ -91,6 +91,11 @@ impl Binding {
         Binding { source, fetched_ms: Some(fetched_ms), error: None, server_url: None, renamed: false }
     }
 
+    /// A new source's binding on a widget bound before as `before`: a name given by hand stays.
+    pub fn replacing(before: Option<&Binding>, source: Source, fetched_ms: f64) -> Binding {
+        Binding { renamed: before.is_some_and(|before| before.renamed), ..Binding::fresh(source, fetched_ms) }
+    }
+
     /// `params` a fetch produced for a widget of `kind`, with the name the person gave it by hand
     /// (`current`'s) put back over the map's.
     pub fn keep_rename(&self, kind: WidgetKind, current: &Value, params: &mut Value) {
