@@ -317,14 +317,14 @@ fn encode(document: &Value) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(document.to_string())
 }
 
-#[test]
-fn a_refresh_is_not_a_step_to_undo_nor_a_change_to_report() {
+/// A store whose canvas has one stat card, `w_a`, bound to a source, and nothing to tell the agent.
+fn store_with_a_bound_card() -> (autoui_core::canvas::store::CanvasStore, BlockId) {
     use std::sync::Arc;
 
     use autoui_core::binding::source::{Binding, Source};
     use autoui_core::canvas::history::HistoryLimits;
     use autoui_core::canvas::model::Canvas;
-    use autoui_core::canvas::op::{Op, RefreshOutcome};
+    use autoui_core::canvas::op::Op;
     use autoui_core::canvas::store::CanvasStore;
     use autoui_core::tool::Origin;
     use autoui_core::widget_kind::WidgetKind;
@@ -336,6 +336,17 @@ fn a_refresh_is_not_a_step_to_undo_nor_a_change_to_report() {
     let source = Source::parse(&json!({"call": "s_mcp_t"})).unwrap();
     store.apply(Op::Bind { id: id.clone(), binding: Some(Arc::new(Binding::fresh(source, 1.0))) }, &Origin::User, 2.0).unwrap();
     store.mark();
+    (store, id)
+}
+
+#[test]
+fn a_refresh_is_not_a_step_to_undo_nor_a_change_to_report() {
+    use std::sync::Arc;
+
+    use autoui_core::canvas::op::{Op, RefreshOutcome};
+    use autoui_core::tool::Origin;
+
+    let (mut store, id) = store_with_a_bound_card();
     let steps = store.history().undo_len();
 
     let data = Arc::new(json!({"label": "t", "value": "2"}));
@@ -482,24 +493,11 @@ fn a_name_given_by_hand_stays_through_refreshes_and_new_sources_until_the_widget
 
 #[test]
 fn renaming_a_bound_widget_is_one_step_to_undo() {
-    use std::sync::Arc;
-
-    use autoui_core::binding::source::{Binding, Source};
-    use autoui_core::canvas::history::HistoryLimits;
-    use autoui_core::canvas::model::Canvas;
     use autoui_core::canvas::op::Op;
-    use autoui_core::canvas::store::CanvasStore;
     use autoui_core::tool::Origin;
-    use autoui_core::widget_kind::WidgetKind;
 
-    let mut store = CanvasStore::new(Canvas::new(), HistoryLimits::default());
-    let id = BlockId::new("w_a");
-    let add = Op::Add { id: id.clone(), kind: WidgetKind::StatCard, data: Arc::new(json!({"label": "t", "value": "1"})), layout: None, style: Default::default() };
-    store.apply(add, &Origin::User, 1.0).unwrap();
-    let source = Source::parse(&json!({"call": "s_mcp_t"})).unwrap();
-    store.apply(Op::Bind { id: id.clone(), binding: Some(Arc::new(Binding::fresh(source, 1.0))) }, &Origin::User, 2.0).unwrap();
+    let (mut store, id) = store_with_a_bound_card();
     let before = store.canvas().get(&id).unwrap().clone();
-    store.mark();
 
     assert!(store.apply(Op::Rename { id: id.clone(), title: "  ".into() }, &Origin::User, 3.0).unwrap().is_empty(), "a blank name is no rename");
     store.apply(Op::Rename { id: id.clone(), title: "Sales".into() }, &Origin::User, 3.0).unwrap();
