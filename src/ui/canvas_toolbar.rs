@@ -29,14 +29,15 @@ use crate::ui::backup::{Targets, import_backup, is_backup};
 use crate::ui::files::with_files;
 use crate::ui::icons::{Icon, IconSvg};
 use crate::ui::present::{PresentCtx, use_present};
-use crate::ui::shortcuts::typing_in_field;
+use crate::ui::shortcuts::{modal_open, typing_in_field};
 
 /// Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes, unless the person is typing in a field; Ctrl+S
 /// runs `to_save` (the browser would save the app's page, which keeps no dashboard) wherever the focus is.
-/// None of them while the dashboard is presented, which no key changes.
+/// None of them while the dashboard is presented, which no key changes, nor under a modal dialog (a
+/// widget expanded, the shortcuts), which hides what they would change.
 fn install_shortcuts(canvas: CanvasCtx, present: PresentCtx, to_save: impl Fn() + 'static) {
     let handle = window_event_listener(ev::keydown, move |event| {
-        if !(event.ctrl_key() || event.meta_key()) || present.is_presenting_untracked() {
+        if !(event.ctrl_key() || event.meta_key()) || present.is_presenting_untracked() || modal_open() {
             return;
         }
         if event.key().eq_ignore_ascii_case("s") && !event.shift_key() {

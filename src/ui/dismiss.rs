@@ -8,6 +8,7 @@ use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::ui::shortcuts::modal_open;
 use crate::widgets::common::matching;
 
 /// The pop-up menus built on `<details>` (dashboards, a widget's export).
@@ -21,7 +22,7 @@ fn open_menus() -> Vec<web_sys::Element> {
 pub fn install_dismiss(drawers: [RwSignal<bool>; 3]) {
     let keys = window_event_listener(ev::keydown, move |event| {
         // A modal dialog (a widget expanded, the shortcuts) is the browser's to close, and only it.
-        if event.key() != "Escape" || document().query_selector("dialog:modal").ok().flatten().is_some() {
+        if event.key() != "Escape" || modal_open() {
             return;
         }
         let menus = open_menus();

@@ -40,6 +40,11 @@ pub fn typing_in_field(event: &KeyboardEvent) -> bool {
     })
 }
 
+/// Whether a modal dialog is open (a widget expanded, this list): the page below it is out of reach.
+pub fn modal_open() -> bool {
+    document().query_selector("dialog:modal").ok().flatten().is_some()
+}
+
 const LIST: &str = "\
 <h3>Anywhere</h3><dl>\
 <dt><kbd>Ctrl</kbd> <kbd>Z</kbd></dt><dd>Undo a change to the canvas</dd>\

@@ -131,6 +131,13 @@ const SCREENS: &[Screen] = &[
         ready: "[data-testid=widget-expanded] tbody td",
     },
     Screen {
+        name: "a widget pointed at for the next message",
+        route: "/#/",
+        prompt: None,
+        clicks: &["[data-widget-type=data-table] [data-testid=widget-ask]"],
+        ready: "[data-testid=chat-pointed-widget]",
+    },
+    Screen {
         name: "the keyboard shortcuts",
         route: "/#/",
         prompt: None,
