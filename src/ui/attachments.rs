@@ -16,12 +16,8 @@ pub fn AttachmentsBar() -> impl IntoView {
         let attachments = attachments?;
         let attached = attachments.list();
         // A widget removed since it was pointed at is no longer offered.
-        canvas.order();
-        let pointed: Vec<_> = attachments
-            .pointed()
-            .into_iter()
-            .filter(|widget| canvas.with_store(|store| store.canvas().get(&widget.id).is_some()))
-            .collect();
+        let on_canvas = canvas.order();
+        let pointed: Vec<_> = attachments.pointed().into_iter().filter(|widget| on_canvas.contains(&widget.id)).collect();
         (!attached.is_empty() || !pointed.is_empty()).then(|| view! {
             <ul class="au-chat__attachments" data-testid="chat-attachments" aria-label="Attached to your next message">
                 {pointed.into_iter().map(|widget| view! {

@@ -64,8 +64,10 @@ const LIST: &str = "\
 <dt><kbd>Enter</kbd></dt><dd>Send the message</dd>\
 <dt><kbd>Shift</kbd> <kbd>Enter</kbd></dt><dd>A new line</dd></dl>";
 
-fn on_apple() -> bool {
-    window().navigator().user_agent().is_ok_and(|agent| ["Mac OS X", "iPhone", "iPad"].iter().any(|apple| agent.contains(apple)))
+/// The list as this system's keyboard says it (⌘ for Ctrl on Apple systems).
+fn shortcut_list() -> String {
+    let apple = window().navigator().user_agent().is_ok_and(|agent| ["Mac OS X", "iPhone", "iPad"].iter().any(|apple| agent.contains(apple)));
+    if apple { LIST.replace("<kbd>Ctrl</kbd>", "<kbd>\u{2318}</kbd>") } else { LIST.to_owned() }
 }
 
 /// The dialog, opened by "?" (not in a field, not while presenting) or [`ShortcutsCtx::open`].
@@ -91,7 +93,6 @@ pub fn ShortcutsDialog(shortcuts: ShortcutsCtx, present: PresentCtx) -> impl Int
             _ => {}
         }
     });
-    let list = if on_apple() { LIST.replace("<kbd>Ctrl</kbd>", "<kbd>\u{2318}</kbd>") } else { LIST.to_owned() };
     view! {
         // Esc closes it as any modal dialog (its `close` event).
         <dialog class="au-shortcuts" node_ref=dialog aria-labelledby="shortcuts-title" data-testid="shortcuts"
@@ -103,7 +104,8 @@ pub fn ShortcutsDialog(shortcuts: ShortcutsCtx, present: PresentCtx) -> impl Int
                     <IconSvg icon=Icon::Close />
                 </button>
             </div>
-            <div class="au-shortcuts__list" inner_html=list></div>
+            // Built while open: the page's start makes no nodes for it.
+            <div class="au-shortcuts__list" inner_html=move || open.get().then(shortcut_list).unwrap_or_default()></div>
         </dialog>
     }
 }
