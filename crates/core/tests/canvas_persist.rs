@@ -411,3 +411,25 @@ fn opening_a_saved_dashboard_is_one_undoable_step() {
     store.undo(&Origin::User).unwrap();
     assert!(store.canvas().is_empty());
 }
+
+#[test]
+fn a_bindings_rename_mark_round_trips_and_a_damaged_binding_leaves_the_widget_unbound() {
+    use autoui_core::binding::source::{Binding, Source};
+
+    let mut canvas = sample_canvas();
+    let first = canvas.blocks()[0].id.clone();
+    let source = Source::parse(&json!({"call": "s_mcp_t", "map": "{title: .name}"})).unwrap();
+    let binding = Binding { renamed: true, ..Binding::fresh(source, 5.0) };
+    canvas.apply(Op::Bind { id: first.clone(), binding: Some(Arc::new(binding.clone())) }, &Origin::User, 6.0).unwrap();
+    let session = Session { canvas, conversation: Vec::new() };
+    let text = encode_session(&session, 7.0);
+    let loaded = decode_session(&text, &random(), 8.0).unwrap();
+    assert_eq!(loaded.value.canvas.get(&first).unwrap().binding.as_deref(), Some(&binding), "the mark is kept");
+
+    let mut damaged: Value = serde_json::from_str(&text).unwrap();
+    damaged["canvas"]["blocks"][0]["binding"]["renamed"] = json!("yes");
+    let loaded = decode_session(&damaged.to_string(), &random(), 8.0).unwrap();
+    let block = loaded.value.canvas.get(&first).unwrap();
+    assert_eq!(block.binding, None, "a binding that does not read is dropped");
+    assert_eq!(block.data, session.canvas.get(&first).unwrap().data, "the widget keeps its data");
+}
