@@ -18,15 +18,18 @@ use autoui_core::tool::ToolResult;
 use common::Counter;
 use common::autoui_server::Harness;
 use common::clock::FakeClock;
+use futures::channel::oneshot;
 use futures::executor::block_on;
 use futures::future::LocalBoxFuture;
 use serde_json::{Value, json};
 
-/// A server whose `get-time` answers the next scripted result, recording every target asked for.
+/// A server whose `get-time` answers the next scripted result, recording every target asked for;
+/// once `held`, its next answer waits until the test sends it.
 #[derive(Default)]
 struct Scripted {
     answers: RefCell<Vec<Result<ToolResult, String>>>,
     asked: RefCell<Vec<Target>>,
+    held: RefCell<Option<oneshot::Receiver<ToolResult>>>,
 }
 
 impl Scripted {
@@ -42,6 +45,9 @@ impl Scripted {
 impl SourceFetcher for Scripted {
     fn fetch<'a>(&'a self, target: &'a Target, _: CancelToken) -> LocalBoxFuture<'a, Result<ToolResult, String>> {
         self.asked.borrow_mut().push(target.clone());
+        if let Some(held) = self.held.borrow_mut().take() {
+            return Box::pin(async move { held.await.map_err(|_| "the held answer was dropped".to_owned()) });
+        }
         let answer = self.answers.borrow_mut().remove(0);
         Box::pin(async move { answer })
     }
@@ -377,6 +383,35 @@ fn an_edited_source_runs_once_and_the_widget_shows_its_output() {
     assert_eq!(binding.source.target, Target::Call { call: "basic_mcp_get-time".into(), arguments: json!({"tz": "CET"}) });
     assert_eq!(binding.source.refresh, Refresh::OnOpen, "the schedule stays");
     assert_eq!(server.asked.borrow().last(), Some(&binding.source.target), "the new arguments were sent");
+}
+
+#[test]
+fn a_refresh_still_fetching_when_the_source_is_edited_does_not_bring_the_old_source_back() {
+    use std::future::Future;
+    use std::task::Context;
+
+    let (h, server, _) = harness();
+    server.time("05:40:01");
+    let id = BlockId::new(h.ok("widget_display", bound_stat_card("every 30s"))["id"].as_str().unwrap());
+    let original = h.block(id.as_str()).binding.unwrap().source.clone();
+
+    // A refresh of the old source is on its way when the person applies an edited one.
+    let (answer_late, held) = oneshot::channel();
+    *server.held.borrow_mut() = Some(held);
+    let mut refresh = Box::pin(h.ui.refresh_block(&id, CancelToken::default()));
+    let waker = futures::task::noop_waker();
+    assert!(refresh.as_mut().poll(&mut Context::from_waker(&waker)).is_pending(), "the old answer is held");
+    server.time("06:00:00");
+    let edited = edit::edited(&original, "{}", "{value: .time, label: \"Edited\"}").unwrap();
+    block_on(h.ui.rebind(&id, edited.clone())).unwrap();
+
+    answer_late.send(ToolResult { structured: Some(json!({"time": "05:40:31"})), ..ToolResult::text("05:40:31") }).unwrap();
+    assert_eq!(block_on(refresh), Ok(()));
+    let block = h.block(id.as_str());
+    assert_eq!(*block.data, json!({"label": "Edited", "value": "06:00:00"}), "the edited source's data stays");
+    let binding = block.binding.unwrap();
+    assert_eq!(binding.source, edited, "the edited source stays");
+    assert_eq!(binding.error, None);
 }
 
 #[test]

@@ -63,6 +63,11 @@ impl AutoUi {
                 }
             }
         };
+        // Edited, unbound or removed while this fetch ran: its answer belongs to a source that is gone.
+        let superseded = self.block(id).ok().and_then(|now| now.binding.clone()).is_none_or(|now| now.source != binding.source);
+        if superseded {
+            return Ok(());
+        }
         let (op_outcome, result) = match outcome {
             Ok((data, fetched_ms)) => (RefreshOutcome::Fetched { data: Arc::new(data), fetched_ms }, Ok(())),
             Err(error) => (RefreshOutcome::Failed { error: error.clone() }, Err(error)),
