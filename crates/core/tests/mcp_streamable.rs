@@ -1,8 +1,10 @@
 //! A Streamable HTTP session, against a scripted server: the handshake (versions, honest
 //! capabilities, session id echoed, `MCP-Protocol-Version` after init), `tools/list` through every
 //! cursor, JSON and SSE answers (cut at every byte), server requests (`ping`, unknown methods),
-//! timeouts and cancellation with `notifications/cancelled`, session expiry, the listening stream
-//! with `list_changed` and `Last-Event-ID` resumption, and errors that say what to do.
+//! timeouts and cancellation with `notifications/cancelled`, session expiry (404, or 400 naming the
+//! session; one renewal for calls that find it together; a call whose session ends before its answer
+//! is not sent again), the listening stream with `list_changed` and `Last-Event-ID` resumption, and
+//! errors that say what to do.
 
 #[path = "fixtures/mcp/support.rs"]
 mod support;
@@ -15,18 +17,20 @@ use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice, Transp
 use autoui_core::mcp::error::McpError;
 use autoui_core::mcp::inbound::Notice;
 use autoui_core::mcp::session::{Session, SessionPorts};
-use autoui_core::ports::Method;
+use autoui_core::ports::{Clock, HttpError, HttpRequest, HttpResponse, HttpTransport, Method};
 use autoui_core::tool::ResultPart;
+use futures::FutureExt;
+use futures::future::LocalBoxFuture;
 use futures::task::LocalSpawnExt;
 use serde_json::{Value, json};
 use support::{FakeClock, FakeNet, FakeServer, Logged, Reply, rpc_result, text_result, tool};
 
 const URL: &str = "http://127.0.0.1:3001/mcp";
 
-struct Setup {
+struct Setup<H = FakeNet> {
     clock: FakeClock,
     net: Rc<FakeNet>,
-    session: Rc<Session<FakeNet>>,
+    session: Rc<Session<H>>,
     notices: Rc<RefCell<Vec<Notice>>>,
 }
 
@@ -35,12 +39,22 @@ fn setup_with(
     options: McpOptions,
     script: impl FnMut(&Logged, &FakeNet) -> Reply + 'static,
 ) -> Setup {
+    setup_over(config, options, script, |net, _| net.clone())
+}
+
+/// A setup whose session reaches the scripted network through `http`.
+fn setup_over<H: HttpTransport + 'static>(
+    config: ServerConfig,
+    options: McpOptions,
+    script: impl FnMut(&Logged, &FakeNet) -> Reply + 'static,
+    http: impl FnOnce(&Rc<FakeNet>, &FakeClock) -> Rc<H>,
+) -> Setup<H> {
     let clock = FakeClock::default();
     let net = FakeNet::new(script);
     let notices = Rc::new(RefCell::new(Vec::new()));
     let sink = notices.clone();
     let ports = SessionPorts {
-        http: net.clone(),
+        http: http(&net, &clock),
         event_sources: net.clone(),
         clock: Rc::new(clock.clone()),
     };
@@ -77,10 +91,30 @@ fn server_with(
     }
 }
 
+/// The scripted network with every answer `latency_ms` late, so that requests sent together are
+/// all out before the first answer comes back.
+struct Slow {
+    net: Rc<FakeNet>,
+    clock: FakeClock,
+    latency_ms: u32,
+}
+
+impl HttpTransport for Slow {
+    fn send(&self, request: HttpRequest, cancel: CancelToken) -> LocalBoxFuture<'_, Result<HttpResponse, HttpError>> {
+        let answer = self.net.send(request, cancel);
+        let latency = self.clock.sleep(self.latency_ms);
+        async move {
+            latency.await;
+            answer.await
+        }
+        .boxed_local()
+    }
+}
+
 /// Runs the session in the background and `main` once it has connected.
-fn connected<T: 'static>(
-    setup: &Setup,
-    main: impl AsyncFnOnce(Rc<Session<FakeNet>>) -> T + 'static,
+fn connected<H: HttpTransport + 'static, T: 'static>(
+    setup: &Setup<H>,
+    main: impl AsyncFnOnce(Rc<Session<H>>) -> T + 'static,
 ) -> T {
     let session = setup.session.clone();
     let runner = setup.session.clone();
@@ -496,6 +530,138 @@ fn a_session_that_expires_again_right_away_is_an_error_not_a_loop() {
     assert_eq!(inits, 2);
 }
 
+/// What server-everything and the TS SDK examples answer a session id they do not know (after a restart).
+fn no_valid_session() -> Reply {
+    Reply::json(
+        400,
+        json!({"jsonrpc": "2.0", "error": {"code": -32000, "message": "Bad Request: No valid session ID provided"}, "id": null}),
+    )
+}
+
+#[test]
+fn a_restarted_server_answering_400_about_the_session_gets_a_renewed_session() {
+    let server = Rc::new(RefCell::new(FakeServer::default()));
+    let inner = server.clone();
+    let setup = setup_with(
+        streamable_config(),
+        McpOptions::default(),
+        move |request: &Logged, _: &FakeNet| match (request.rpc(), request.header("Mcp-Session-Id")) {
+            ("tools/call", Some("session-2")) => Reply::result(request.id(), text_result("after restart")),
+            ("tools/call", _) => no_valid_session(),
+            _ => inner.borrow_mut().streamable(request),
+        },
+    );
+    let result = call(&setup, "echo", json!({}));
+    assert_eq!(result.unwrap().text_content(), "after restart");
+    assert_eq!(server.borrow().sessions_started, 2);
+}
+
+#[test]
+fn a_400_that_is_not_about_the_session_stays_an_error() {
+    let setup = setup_with(
+        streamable_config(),
+        McpOptions::default(),
+        server_with(FakeServer::default(), |request, _| {
+            Reply::json(
+                400,
+                json!({"jsonrpc": "2.0", "id": request.id(), "error": {"code": -32602, "message": "Invalid arguments for tool echo"}}),
+            )
+        }),
+    );
+    let error = call(&setup, "echo", json!({})).unwrap_err();
+    assert_eq!(error.to_string(), "server error -32602: Invalid arguments for tool echo");
+    let rpc_log = setup.net.rpc_log();
+    let inits = rpc_log.iter().filter(|method| *method == "initialize").count();
+    assert_eq!(inits, 1, "no renewal: {rpc_log:?}");
+}
+
+#[test]
+fn two_calls_that_find_the_session_expired_together_share_one_renewal() {
+    let server = Rc::new(RefCell::new(FakeServer::default()));
+    let inner = server.clone();
+    let setup = setup_over(
+        streamable_config(),
+        McpOptions::default(),
+        move |request: &Logged, _: &FakeNet| match (request.rpc(), request.header("Mcp-Session-Id")) {
+            ("tools/call", Some("session-1")) => Reply::text(404, "Session not found"),
+            ("tools/call", Some(_)) => {
+                Reply::result(request.id(), text_result(&request.params()["arguments"]["n"].to_string()))
+            }
+            ("tools/call", None) => no_valid_session(),
+            _ => inner.borrow_mut().streamable(request),
+        },
+        |net, clock| Rc::new(Slow { net: net.clone(), clock: clock.clone(), latency_ms: 10 }),
+    );
+    let (first, second) = connected(&setup, async |session| {
+        let never = CancelToken::new();
+        futures::join!(
+            session.call_tool("echo", json!({"n": 1}), &never),
+            session.call_tool("echo", json!({"n": 2}), &never),
+        )
+    });
+    let expired = setup
+        .net
+        .requests()
+        .iter()
+        .filter(|request| request.rpc() == "tools/call" && request.header("Mcp-Session-Id") == Some("session-1"))
+        .count();
+    assert_eq!(expired, 2, "both calls were answered 404");
+    assert_eq!(first.unwrap().text_content(), "1");
+    assert_eq!(second.unwrap().text_content(), "2");
+    assert_eq!(server.borrow().sessions_started, 2, "one initialize to connect, one to renew");
+}
+
+#[test]
+fn a_call_whose_session_ends_before_its_answer_is_not_sent_again() {
+    let server = Rc::new(RefCell::new(FakeServer {
+        list_changed: false,
+        ..FakeServer::default()
+    }));
+    let inner = server.clone();
+    let setup = setup_with(
+        streamable_config(),
+        McpOptions::default(),
+        move |request: &Logged, _: &FakeNet| match (request.method, request.rpc()) {
+            // The server took the call, numbered its stream, then restarted.
+            (Method::Post, "tools/call") if request.params()["arguments"]["order"] == "pay" => {
+                Reply::sse_chunks(vec![b"id: call-1\ndata:\n\n".to_vec()])
+            }
+            (Method::Post, "tools/call") => match request.header("Mcp-Session-Id") {
+                Some("session-2") => Reply::result(request.id(), text_result("later call")),
+                _ => Reply::text(404, "Session not found"),
+            },
+            (Method::Get, _) if request.header("Last-Event-ID").is_some() => {
+                Reply::text(404, "Session not found")
+            }
+            _ => inner.borrow_mut().streamable(request),
+        },
+    );
+    let (paid, later) = connected(&setup, async |session| {
+        let paid = session
+            .call_tool("echo", json!({"order": "pay"}), &CancelToken::new())
+            .await;
+        let later = session
+            .call_tool("echo", json!({"order": "look"}), &CancelToken::new())
+            .await;
+        (paid, later)
+    });
+    let payments = setup
+        .net
+        .requests()
+        .iter()
+        .filter(|request| request.params()["arguments"]["order"] == "pay")
+        .count();
+    assert_eq!(payments, 1, "the call went to the server once");
+    let error = paid.unwrap_err();
+    assert_eq!(error, McpError::SessionEndedBeforeAnswer);
+    assert_eq!(
+        error.to_string(),
+        "the server ended the session before answering, so the request was not sent again: it may have been carried out"
+    );
+    assert_eq!(later.unwrap().text_content(), "later call", "the next call renews the session");
+    assert_eq!(server.borrow().sessions_started, 2);
+}
+
 #[test]
 fn a_call_that_takes_too_long_is_cancelled_on_the_server_and_aborted() {
     let options = McpOptions {
@@ -633,6 +799,31 @@ fn list_changed_on_the_listening_stream_lists_the_tools_again() {
         .unwrap();
     assert_eq!(get.header("Accept"), Some("text/event-stream"));
     assert_eq!(get.header("Mcp-Session-Id"), Some("session-1"));
+}
+
+#[test]
+fn a_server_that_forgets_every_new_session_at_once_is_backed_off_then_reported_not_looped() {
+    let server = Rc::new(RefCell::new(FakeServer::default()));
+    let inner = server.clone();
+    // Answers take a moment, so a loop of renewals would let time pass rather than hang the test.
+    let setup = setup_over(
+        streamable_config(),
+        McpOptions::default(),
+        move |request: &Logged, _: &FakeNet| match request.method {
+            Method::Get => Reply::text(404, "Session not found"),
+            _ => inner.borrow_mut().streamable(request),
+        },
+        |net, clock| Rc::new(Slow { net: net.clone(), clock: clock.clone(), latency_ms: 10 }),
+    );
+    let (runner, clock) = (setup.session.clone(), setup.clock.clone());
+    let started = clock.now();
+    let reason = support::simulate(&setup.clock, |_| {}, async move { runner.run().await });
+    assert!(matches!(reason, McpError::SessionExpired), "{reason}");
+    let renewals = server.borrow().sessions_started - 1;
+    let backoff = McpOptions::default().backoff;
+    assert_eq!(renewals, backoff.max_attempts as usize + 1, "each quick expiry renewed once, then given up");
+    let waited: u32 = (0..backoff.max_attempts).map(|attempt| backoff.delay_ms(attempt, None)).sum();
+    assert!(setup.clock.now() - started >= f64::from(waited), "backed off between renewals");
 }
 
 #[test]

@@ -75,6 +75,10 @@ pub enum McpError {
     StreamDropped(String),
     #[error("the server's session expired")]
     SessionExpired,
+    /// The session ended while a request's answer was still coming: the server may have acted on
+    /// it, so it is not sent again (the next request renews the session).
+    #[error("the server ended the session before answering, so the request was not sent again: it may have been carried out")]
+    SessionEndedBeforeAnswer,
     #[error("{0}")]
     Endpoint(#[from] EndpointError),
     #[error("{url} did not send the legacy SSE `endpoint` event{detail}")]

@@ -1,7 +1,8 @@
 //! One MCP server connection: picks the transport (auto-detection), shakes hands, pages `tools/list`
 //! (and the resource, template and prompt lists the server declares), calls tools and reads
 //! resources and prompts with a timeout and cancellation, keeps listening, re-lists tools on `list_changed`,
-//! renews an expired session once per request, and reconnects dropped legacy streams with backoff.
+//! renews an expired session once per request (one renewal for all the requests that find it expired),
+//! and reconnects dropped legacy streams with backoff.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -12,6 +13,7 @@ use std::rc::Rc;
 use futures::StreamExt;
 use futures::channel::mpsc::{self, UnboundedReceiver, UnboundedSender};
 use futures::future::{Either, select};
+use futures::lock::Mutex;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -65,6 +67,10 @@ pub const MAX_SCHEMA_DEPTH: usize = 64;
 /// The most suggestions kept from one `completion/complete` (the specification's own limit).
 pub const MAX_COMPLETIONS: usize = 100;
 
+/// A session the listening stream finds expired this soon after the last renewal counts as the
+/// server forgetting sessions at once, not as a restart.
+const QUICK_RENEWAL_MS: f64 = 10_000.0;
+
 /// What a server told us about itself, its tools, resources and prompts.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ServerFacts {
@@ -116,6 +122,12 @@ pub struct Session<H: ?Sized> {
     outbox: UnboundedSender<Message>,
     outbox_queue: RefCell<Option<UnboundedReceiver<Message>>>,
     next_id: Cell<i64>,
+    /// Session renewals made so far: a request notes the count when sent, so that on finding the
+    /// session expired it knows whether it was renewed since.
+    renewals: Cell<u64>,
+    /// Held while renewing, so requests that find the session expired together make one renewal;
+    /// it keeps the last renewal's failure for those that waited on it.
+    renewing: Mutex<Option<McpError>>,
     facts: RefCell<ServerFacts>,
     /// MCP Apps views fetched so far, by `ui://` URI (forgotten when the server's resources change).
     views: RefCell<HashMap<String, Rc<ViewResource>>>,
@@ -160,6 +172,8 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             outbox,
             outbox_queue: RefCell::new(Some(outbox_queue)),
             next_id: Cell::new(0),
+            renewals: Cell::new(0),
+            renewing: Mutex::new(None),
             facts: RefCell::new(ServerFacts::default()),
             views: RefCell::new(HashMap::new()),
             stop: CancelToken::new(),
@@ -794,6 +808,9 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
 
     /// Listens for what the server sends on its own, for as long as the connection can be kept.
     async fn keep_connected(&self, mut legacy_stream: Option<EventStream>) -> McpError {
+        // Renewals the listening stream asked for soon after the one before, and when the last was.
+        let mut quick_renewals = 0;
+        let mut renewed_at: Option<f64> = None;
         loop {
             match self.active.get() {
                 Some(TransportKind::Streamable) => {
@@ -810,11 +827,24 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                         // Nothing to listen for: the session lives on through its POSTs.
                         futures::future::pending::<()>().await;
                     }
+                    let renewals_before = self.renewals.get();
                     match self.streamable.listen(&self.inbound, &self.stop).await {
                         McpError::SessionExpired => {
-                            if let Err(error) = self.renew_session().await {
+                            // A server that forgets each new session at once is not asked for another in
+                            // a tight loop: backed off, then reported, as a dropped connection is.
+                            if renewed_at.is_some_and(|at| self.clock.now_ms() - at < QUICK_RENEWAL_MS) {
+                                if quick_renewals >= self.options.backoff.max_attempts {
+                                    return McpError::SessionExpired;
+                                }
+                                self.clock.sleep(self.options.backoff.delay_ms(quick_renewals, None)).await;
+                                quick_renewals += 1;
+                            } else {
+                                quick_renewals = 0;
+                            }
+                            if let Err(error) = self.renew_session(renewals_before).await {
                                 return error;
                             }
+                            renewed_at = Some(self.clock.now_ms());
                         }
                         other => return other,
                     }
@@ -850,13 +880,24 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         Err(reason)
     }
 
-    /// The server forgot our session (404): shake hands again without the old id.
-    async fn renew_session(&self) -> Result<(), McpError> {
+    /// The server forgot our session: shake hands again (`initialize` goes without the old id),
+    /// unless it was renewed since the request that found out was sent (`renewals_before`). A
+    /// renewal under way is waited for, and its outcome shared.
+    async fn renew_session(&self, renewals_before: u64) -> Result<(), McpError> {
+        let mut last_failure = self.renewing.lock().await;
+        if self.renewals.get() != renewals_before {
+            return match &*last_failure {
+                Some(error) => Err(error.clone()),
+                None => Ok(()),
+            };
+        }
         self.inbound.notice(Notice::Reconnecting {
             reason: McpError::SessionExpired.to_string(),
         });
-        self.streamable.reset_session();
-        self.handshake().await
+        let outcome = self.handshake().await;
+        self.renewals.set(renewals_before + 1);
+        *last_failure = outcome.clone().err();
+        outcome
     }
 
     /// [`Session::exchange`], renewing an expired session once and trying again.
@@ -866,13 +907,10 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         timeout_ms: u32,
         cancel: &CancelToken,
     ) -> Result<Value, McpError> {
-        let session_before = self.streamable.session_id();
+        let renewals_before = self.renewals.get();
         match self.exchange(request, timeout_ms, cancel).await {
             Err(McpError::SessionExpired) => {
-                // A concurrent request may have renewed it already.
-                if self.streamable.session_id() == session_before {
-                    self.renew_session().await?;
-                }
+                self.renew_session(renewals_before).await?;
                 self.exchange(request, timeout_ms, cancel).await
             }
             other => other,

@@ -13,7 +13,7 @@ use crate::mcp::config::Backoff;
 use crate::mcp::cut::{self, AnswerCaps, CutAnswer, YIELD_EVERY_BYTES};
 use crate::mcp::error::McpError;
 use crate::mcp::inbound::Inbound;
-use crate::mcp::jsonrpc::{Message, Request, RequestId};
+use crate::mcp::jsonrpc::{self, Message, Request, RequestId};
 use crate::mcp::sse::{SseEvent, SseStream};
 use crate::ports::{Clock, HttpError, HttpRequest, HttpResponse, HttpTransport, Method};
 
@@ -76,10 +76,6 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         }
     }
 
-    pub(crate) fn session_id(&self) -> Option<String> {
-        self.session_id.borrow().clone()
-    }
-
     /// Forgets the session, so the next `initialize` goes out without its header.
     pub(crate) fn reset_session(&self) {
         *self.session_id.borrow_mut() = None;
@@ -99,10 +95,10 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         inbound: &Inbound,
         abort: &CancelToken,
     ) -> Result<Value, McpError> {
-        let response = self.post(to_json(request), abort).await?;
-        if let Some(session_id) = response.header(SESSION_HEADER) {
-            *self.session_id.borrow_mut() = Some(session_id.to_owned());
-        }
+        let response = match request.method {
+            jsonrpc::Method::Initialize => self.post_initialize(to_json(request), abort).await?,
+            _ => self.post(to_json(request), abort).await?,
+        };
         let keep = self.caps.for_method(&request.method);
         let event_stream = is_event_stream(&response);
         let status = response.status;
@@ -207,10 +203,24 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
     }
 
     async fn post(&self, body: String, abort: &CancelToken) -> Result<HttpResponse, McpError> {
-        let request = HttpRequest::new(Method::Post, &self.url)
+        self.send_checked(self.with_headers(self.post_request(body)), abort).await
+    }
+
+    /// POSTs `initialize`, which starts a new session: without the headers of the one it may be
+    /// renewing (requests still sent with those meet the expiry and wait for the renewal), and
+    /// keeping the id its answer gives, if any.
+    async fn post_initialize(&self, body: String, abort: &CancelToken) -> Result<HttpResponse, McpError> {
+        let response = self
+            .send_checked(self.with_authorization(self.post_request(body)), abort)
+            .await?;
+        *self.session_id.borrow_mut() = response.header(SESSION_HEADER).map(str::to_owned);
+        Ok(response)
+    }
+
+    fn post_request(&self, body: String) -> HttpRequest {
+        HttpRequest::new(Method::Post, &self.url)
             .header("Accept", ACCEPT_JSON_OR_SSE)
-            .json_body(body);
-        self.send_checked(self.with_headers(request), abort).await
+            .json_body(body)
     }
 
     /// Opens the server's GET stream; `keep` cuts its events as [`Self::event_stream`] does.
@@ -244,7 +254,12 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         request: HttpRequest,
         abort: &CancelToken,
     ) -> Result<HttpResponse, McpError> {
-        let had_session = self.session_id.borrow().is_some();
+        let sent_session = request
+            .headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case(SESSION_HEADER));
+        let session_header_missing =
+            self.protocol_version.borrow().is_some() && self.session_id.borrow().is_none();
         let response = self
             .http
             .send(request, abort.clone())
@@ -253,19 +268,24 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         if (200..300).contains(&response.status) {
             return Ok(response);
         }
-        if response.status == 404 && had_session {
+        if response.status == 404 && sent_session {
             return Err(McpError::SessionExpired);
         }
         let status = response.status;
         let body = response.text(ERROR_BODY_LIMIT).await.unwrap_or_default();
-        if let Some(error) = rpc_error_in(&body) {
+        let refusal = rpc_error_in(&body);
+        // Servers built on the TypeScript SDK (server-everything among them) answer a session id
+        // they do not know, after a restart, with 400 "Bad Request: No valid session ID provided".
+        if status == 400 && sent_session && refusal.as_ref().is_some_and(names_the_session) {
+            return Err(McpError::SessionExpired);
+        }
+        if let Some(error) = refusal {
             return Err(error);
         }
-        let initialized = self.protocol_version.borrow().is_some();
         Err(McpError::Http {
             status,
             url: self.url.clone(),
-            message: describe_status(status, &body, initialized && !had_session),
+            message: describe_status(status, &body, session_header_missing),
         })
     }
 
@@ -277,10 +297,8 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         }
     }
 
-    fn with_headers(&self, mut request: HttpRequest) -> HttpRequest {
-        if let Some(authorization) = &self.authorization {
-            request = request.header("Authorization", authorization.as_str());
-        }
+    fn with_headers(&self, request: HttpRequest) -> HttpRequest {
+        let mut request = self.with_authorization(request);
         if let Some(session_id) = self.session_id.borrow().as_deref() {
             request = request.header(SESSION_HEADER, session_id);
         }
@@ -288,6 +306,13 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
             request = request.header(PROTOCOL_VERSION_HEADER, version);
         }
         request
+    }
+
+    fn with_authorization(&self, request: HttpRequest) -> HttpRequest {
+        match &self.authorization {
+            Some(authorization) => request.header("Authorization", authorization.as_str()),
+            None => request,
+        }
     }
 
     /// Reads an SSE answer stream until the answer to `waiting`; when the stream drops first and the
@@ -324,9 +349,13 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
                 .sleep(self.backoff.delay_ms(attempt, retry_hint))
                 .await;
             attempt += 1;
-            stream = match self.open_stream(Some(&resume_from), keep, abort).await? {
-                Opened::Stream(stream) => stream,
-                Opened::NotOffered => return Err(broke),
+            stream = match self.open_stream(Some(&resume_from), keep, abort).await {
+                Ok(Opened::Stream(stream)) => stream,
+                Ok(Opened::NotOffered) => return Err(broke),
+                // The server took the request and may have acted on it: renewing the session and
+                // sending it again could run a tool twice.
+                Err(McpError::SessionExpired) => return Err(McpError::SessionEndedBeforeAnswer),
+                Err(error) => return Err(error),
             };
         }
     }
@@ -461,6 +490,11 @@ pub(crate) fn rpc_error_in(body: &str) -> Option<McpError> {
             }),
             _ => None,
         })
+}
+
+/// Whether a refusal speaks of the session (unknown, invalid or missing).
+fn names_the_session(refusal: &McpError) -> bool {
+    matches!(refusal, McpError::Rpc { message, .. } if message.to_ascii_lowercase().contains("session"))
 }
 
 fn not_json_rpc(text: &str, error: &serde_json::Error) -> McpError {
