@@ -1,6 +1,7 @@
 //! The HTTP chat model over the transport port: streams decoded as they arrive, transient failures
 //! (429, 5xx, 529) retried with backoff honouring `retry-after` at most three times, other failures
-//! surfaced with the provider's message, and Stop aborting the request in flight.
+//! (an account out of quota among them, even as a 429) surfaced with the provider's message, and
+//! Stop aborting the request in flight.
 
 mod common;
 
@@ -49,6 +50,19 @@ fn ollama() -> Settings {
         ..untimed()
     }
 }
+
+fn openai() -> Settings {
+    Settings {
+        provider: ProviderKind::OpenAi,
+        base_url: "https://api.openai.com/v1".to_owned(),
+        model: "gpt-4.1-mini".to_owned(),
+        api_key: "sk-test".to_owned(),
+        ..untimed()
+    }
+}
+
+/// OpenAI's answer to a key whose account has no credit left.
+const INSUFFICIENT_QUOTA: &str = r#"{"error": {"message": "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.", "type": "insufficient_quota", "param": null, "code": "insufficient_quota"}}"#;
 
 fn complete(
     setup: &Setup,
@@ -157,6 +171,37 @@ fn a_retry_after_longer_than_a_minute_is_not_waited_for() {
     assert!(matches!(reply, Err(LlmError::Api { status: 429, .. })));
     assert!(retries(&events).is_empty());
     assert!(setup.clock.slept().is_empty());
+}
+
+#[test]
+fn a_rate_limit_asking_for_two_minutes_says_so_and_not_that_it_was_waited_out() {
+    let setup = setup([
+        Scripted::status(429, &[("retry-after", "120")], &fixture("anthropic_error_429.json")),
+        Scripted::sse(&fixture("anthropic_text.sse"), 8),
+    ]);
+    let (events, reply) = complete(&setup, &anthropic(), CancelToken::new());
+    let error = reply.expect_err("no wait over the cap");
+    assert!(retries(&events).is_empty() && setup.clock.slept().is_empty());
+    assert_eq!(setup.transport.requests().len(), 1);
+    let advice = error.advice().expect("advice for a 429");
+    assert_eq!(advice, "The provider is limiting requests and asked to wait about 2 minutes: press Retry after that.");
+    assert!(!advice.contains("after waiting"), "{advice}");
+}
+
+#[test]
+fn an_account_out_of_quota_is_told_to_check_its_billing_after_one_request() {
+    let no_quota = || Scripted::status(429, &[], INSUFFICIENT_QUOTA);
+    let setup = setup([no_quota(), no_quota(), no_quota(), no_quota()]);
+    let (events, reply) = complete(&setup, &openai(), CancelToken::new());
+    let error = reply.expect_err("no quota");
+    assert_eq!(setup.transport.requests().len(), 1, "waiting does not bring credit back");
+    assert!(retries(&events).is_empty() && setup.clock.slept().is_empty());
+    assert!(!error.is_retryable());
+    let message = error.to_string();
+    assert!(message.starts_with("OpenAI refused the request because the account has no credit or quota left: "), "{message}");
+    assert!(message.contains("You exceeded your current quota, please check your plan and billing details."), "{message}");
+    let advice = error.advice().expect("advice");
+    assert!(advice.contains("plan and billing") && !advice.contains("wait"), "{advice}");
 }
 
 #[test]

@@ -322,6 +322,29 @@ fn error_bodies_give_each_servers_own_message() {
 }
 
 #[test]
+fn insufficient_quota_reads_as_an_account_out_of_credit_not_a_rate_limit() {
+    let body = r#"{"error": {"message": "You exceeded your current quota, please check your plan and billing details.", "type": "insufficient_quota", "param": null, "code": "insufficient_quota"}}"#;
+    let error = openai::parse_error("https://api.openai.com/v1", 429, body, None);
+    assert_eq!(
+        error,
+        LlmError::OutOfCredit {
+            provider: "OpenAI".to_owned(),
+            message: "You exceeded your current quota, please check your plan and billing details.".to_owned()
+        }
+    );
+    let rate_limit = r#"{"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}}"#;
+    let rate_limited = openai::parse_error("https://api.openai.com/v1", 429, rate_limit, None);
+    assert!(rate_limited.is_retryable(), "{rate_limited:?}");
+
+    let mut decoder = StreamDecoder::new("http://127.0.0.1:4000/v1", "g");
+    let relayed = decoder
+        .feed(r#"{"error":{"message":"quota exceeded","type":"insufficient_quota"}}"#, &mut Vec::new())
+        .expect_err("error chunk");
+    assert!(matches!(&relayed, LlmError::OutOfCredit { message, .. } if message == "quota exceeded"), "{relayed:?}");
+    assert!(!relayed.is_retryable());
+}
+
+#[test]
 fn an_error_chunk_inside_the_stream_keeps_its_status() {
     let mut decoder = StreamDecoder::new("https://openrouter.ai/api/v1", "g");
     let error = decoder

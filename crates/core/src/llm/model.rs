@@ -111,6 +111,10 @@ pub enum LlmError {
     /// The provider answered with an error status (or an error event mid-stream), in its own words.
     #[error("{provider} answered {status}: {message}")]
     Api { provider: String, status: u16, message: String, retry_after_ms: Option<u32> },
+    /// The account has no credit or quota left (OpenAI's `insufficient_quota`, which comes as a 429):
+    /// unlike a rate limit, no wait lifts it.
+    #[error("{provider} refused the request because the account has no credit or quota left: {message}")]
+    OutOfCredit { provider: String, message: String },
     #[error("could not reach {provider} at {url}: {detail}; {hint}")]
     Unreachable { provider: String, url: String, detail: String, hint: String },
     #[error("the reply from {provider} could not be read: {detail}")]
@@ -129,8 +133,8 @@ pub enum LlmError {
 }
 
 impl LlmError {
-    /// Rate limits (429), server errors (5xx), Anthropic's overload (529) and a silent provider are
-    /// worth another try.
+    /// Rate limits (429, but not an account out of credit), server errors (5xx), Anthropic's
+    /// overload (529) and a silent provider are worth another try.
     pub fn is_retryable(&self) -> bool {
         match self {
             LlmError::Api { status, .. } => *status == 429 || (500..=599).contains(status),
@@ -139,11 +143,12 @@ impl LlmError {
         }
     }
 
-    /// Whether the person fixes this in the settings: a missing or refused key, a model or base URL
-    /// the provider does not know, or the silence limit.
+    /// Whether the person fixes this in the settings: a missing or refused key, an account out of
+    /// credit (another key or provider), a model or base URL the provider does not know, or the
+    /// silence limit.
     pub fn fixed_in_settings(&self) -> bool {
         match self {
-            LlmError::MissingKey { .. } | LlmError::TimedOut { .. } => true,
+            LlmError::MissingKey { .. } | LlmError::OutOfCredit { .. } | LlmError::TimedOut { .. } => true,
             LlmError::Api { status, .. } => matches!(status, 401..=404),
             _ => false,
         }
@@ -151,19 +156,51 @@ impl LlmError {
 
     /// What the person can do about a provider's refusal, where its status tells: the sentence that
     /// follows the provider's own words when a run stops on it (`None` where they say it all).
-    pub fn advice(&self) -> Option<&'static str> {
-        let LlmError::Api { status, .. } = self else { return None };
-        Some(match status {
-            401 => "The provider refused the API key: check it in Settings.",
-            402 => "The provider's account has run out of credit: top it up, or choose another provider in Settings.",
-            403 => "The key may not use this model or endpoint: check the key and the model in Settings.",
-            404 => "Check the model's name and the base URL in Settings.",
-            413 => "The request was too large for the provider: start a new chat, or ask for less data at a time.",
-            429 => "The provider is limiting requests and still was after waiting: wait a minute, then press Retry.",
-            500..=599 => "The provider has a problem on its side: press Retry in a moment.",
-            _ => return None,
-        })
+    pub fn advice(&self) -> Option<String> {
+        match self {
+            LlmError::OutOfCredit { .. } => Some(
+                "Check the account's plan and billing with the provider (add credit or raise its limit), \
+                 or choose another provider in Settings: retrying will not help until then."
+                    .to_owned(),
+            ),
+            // A wait longer than the retry cap is not made: say what the provider asked for, never
+            // that the limit held after waiting.
+            LlmError::Api { status: 429, retry_after_ms: Some(asked), .. } if *asked > 0 => Some(format!(
+                "The provider is limiting requests and asked to wait {}: press Retry after that.",
+                wait_in_words(*asked)
+            )),
+            LlmError::Api { status, .. } => status_advice(*status).map(str::to_owned),
+            _ => None,
+        }
     }
+}
+
+/// What a refusal's status alone says to do.
+fn status_advice(status: u16) -> Option<&'static str> {
+    Some(match status {
+        401 => "The provider refused the API key: check it in Settings.",
+        402 => "The provider's account has run out of credit: top it up, or choose another provider in Settings.",
+        403 => "The key may not use this model or endpoint: check the key and the model in Settings.",
+        404 => "Check the model's name and the base URL in Settings.",
+        413 => "The request was too large for the provider: start a new chat, or ask for less data at a time.",
+        429 => "The provider is limiting requests and still was after waiting: wait a minute, then press Retry.",
+        500..=599 => "The provider has a problem on its side: press Retry in a moment.",
+        _ => return None,
+    })
+}
+
+/// A wait as a person says it: "1 second", "20 seconds", "about 2 minutes", "about 3 hours".
+fn wait_in_words(ms: u32) -> String {
+    let count = |n: u32, unit: &str| if n == 1 { format!("1 {unit}") } else { format!("{n} {unit}s") };
+    let seconds = ms.div_ceil(1_000);
+    if seconds < 60 {
+        return count(seconds, "second");
+    }
+    let minutes = (seconds + 30) / 60;
+    if minutes < 60 {
+        return format!("about {}", count(minutes, "minute"));
+    }
+    format!("about {}", count((minutes + 30) / 60, "hour"))
 }
 
 /// Tool arguments as streamed by a provider, as a JSON object; an empty string is a call without arguments.
@@ -193,5 +230,20 @@ pub trait ChatModel {
     /// when it has a way to say; a run is sized by it when the person set none.
     fn reported_context<'a>(&'a self, _settings: &'a Settings, _cancel: &'a CancelToken) -> LocalBoxFuture<'a, Option<u32>> {
         Box::pin(async { None })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wait_is_said_in_the_unit_a_person_would_use() {
+        assert_eq!(wait_in_words(500), "1 second");
+        assert_eq!(wait_in_words(20_000), "20 seconds");
+        assert_eq!(wait_in_words(60_000), "about 1 minute");
+        assert_eq!(wait_in_words(120_000), "about 2 minutes");
+        assert_eq!(wait_in_words(3_600_000), "about 1 hour");
+        assert_eq!(wait_in_words(u32::MAX), "about 1193 hours");
     }
 }

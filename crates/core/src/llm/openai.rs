@@ -289,20 +289,26 @@ fn push_assistant<'a>(message: &'a Message, out: &mut Vec<WireMessage<'a>>) {
 
 /// The provider's own message from an error body: `{"error": {"message"}}`, `{"error": "..."}` or `{"message"}`.
 pub fn parse_error(base_url: &str, status: u16, body: &str, retry_after_ms: Option<u32>) -> LlmError {
-    let message = serde_json::from_str::<Value>(body).ok().and_then(|value| error_message(&value));
-    LlmError::Api {
-        provider: provider_label(base_url),
-        status,
-        message: message.unwrap_or_else(|| {
-            let trimmed = body.trim();
-            if trimmed.is_empty() {
-                "no error message in the response".to_owned()
-            } else {
-                trimmed.chars().take(300).collect()
-            }
-        }),
-        retry_after_ms,
+    let value = serde_json::from_str::<Value>(body).ok();
+    let message = value.as_ref().and_then(error_message).unwrap_or_else(|| {
+        let trimmed = body.trim();
+        if trimmed.is_empty() {
+            "no error message in the response".to_owned()
+        } else {
+            trimmed.chars().take(300).collect()
+        }
+    });
+    if value.as_ref().is_some_and(out_of_quota) {
+        return LlmError::OutOfCredit { provider: provider_label(base_url), message };
     }
+    LlmError::Api { provider: provider_label(base_url), status, message, retry_after_ms }
+}
+
+/// Whether an error says the account has no quota left: OpenAI sends `insufficient_quota` (as the
+/// type and the code) with a 429, which would otherwise read as a rate limit worth waiting out.
+fn out_of_quota(value: &Value) -> bool {
+    let error = value.get("error").unwrap_or(value);
+    ["type", "code"].into_iter().any(|field| error.get(field).and_then(Value::as_str) == Some("insufficient_quota"))
 }
 
 fn error_message(value: &Value) -> Option<String> {
@@ -424,11 +430,15 @@ impl StreamDecoder {
         })?;
         self.chunks += 1;
         if let Some(error) = chunk.error {
+            let message = error_message(&serde_json::json!({ "error": error })).unwrap_or_else(|| error.to_string());
+            if out_of_quota(&error) {
+                return Err(LlmError::OutOfCredit { provider: self.provider.clone(), message });
+            }
             let status = error.get("code").and_then(Value::as_u64).and_then(|code| u16::try_from(code).ok());
             return Err(LlmError::Api {
                 provider: self.provider.clone(),
                 status: status.filter(|code| (400..=599).contains(code)).unwrap_or(500),
-                message: error_message(&serde_json::json!({ "error": error })).unwrap_or_else(|| error.to_string()),
+                message,
                 retry_after_ms: None,
             });
         }
