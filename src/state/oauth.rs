@@ -1,7 +1,8 @@
 //! OAuth for the page's MCP servers: each remote server without a static bearer token gets the
 //! core's `AuthorizedHttp` in `SignInMode::OnRequest` (a 401 waits for the person's "Sign in"
 //! click), and [`OAuthRouter`], the hub's one HTTP transport, sends each request through its
-//! server's. The grants live in the servers' configs (`state/servers.rs` saves them).
+//! server's (the core's `server_for_request` decides which server that is). The grants live in the
+//! servers' configs (`state/servers.rs` saves them).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -9,8 +10,8 @@ use std::rc::Rc;
 use autoui_core::cancel::CancelToken;
 use autoui_core::mcp::config::ServerConfig;
 use autoui_core::mcp::oauth::client::{ClientIdentity, metadata_document_url};
-use autoui_core::mcp::oauth::discovery::origin_and_path;
 use autoui_core::mcp::oauth::flow::{Grant, OAuthPorts};
+use autoui_core::mcp::oauth::route::server_for_request;
 use autoui_core::mcp::oauth::transport::{AuthorizedHttp, SignInMode};
 use autoui_core::ports::{HttpError, HttpRequest, HttpResponse, HttpTransport};
 use futures::future::LocalBoxFuture;
@@ -29,16 +30,26 @@ const PUBLIC_URL: Option<&str> = option_env!("AUTOUI_PUBLIC_URL");
 /// `AuthorizedHttp` (which adds its token and notices refusals), any other straight to fetch.
 #[derive(Default)]
 pub struct OAuthRouter {
-    servers: RefCell<Vec<Rc<AuthorizedHttp>>>,
+    /// Every server of the hub, those without OAuth too: a request is routed by its exact server.
+    servers: RefCell<Vec<Routed>>,
     popup: Rc<PopupAuthorizer>,
+}
+
+struct Routed {
+    url: String,
+    /// `None` for a server with a static bearer token.
+    auth: Option<Rc<AuthorizedHttp>>,
 }
 
 impl OAuthRouter {
     /// Gives `config`'s server its `AuthorizedHttp` (replacing any it had), started from the
-    /// stored grant. Servers with a static bearer token keep it and get none.
+    /// stored grant. Servers with a static bearer token keep it and get none, but are known, so
+    /// that their requests are never taken for another server's.
     pub fn register(&self, config: &ServerConfig) {
         self.forget(&config.url);
+        let url = config.url.trim().to_owned();
         if config.authorization().is_some() {
+            self.servers.borrow_mut().push(Routed { url, auth: None });
             return;
         }
         let ports = OAuthPorts {
@@ -54,17 +65,17 @@ impl OAuthRouter {
             redirect_uri,
             preregistered: config.oauth_client.clone(),
         };
-        let auth = AuthorizedHttp::new(ports, SignInMode::OnRequest, identity, config.url.trim(), config.oauth_grant.clone());
-        self.servers.borrow_mut().push(Rc::new(auth));
+        let auth = AuthorizedHttp::new(ports, SignInMode::OnRequest, identity, &url, config.oauth_grant.clone());
+        self.servers.borrow_mut().push(Routed { url, auth: Some(Rc::new(auth)) });
     }
 
     pub fn forget(&self, url: &str) {
-        self.servers.borrow_mut().retain(|auth| auth.server_url() != url.trim());
+        self.servers.borrow_mut().retain(|server| server.url != url.trim());
     }
 
     /// The `AuthorizedHttp` of the server at `url`.
     pub fn server(&self, url: &str) -> Option<Rc<AuthorizedHttp>> {
-        self.servers.borrow().iter().find(|auth| auth.server_url() == url.trim()).cloned()
+        self.servers.borrow().iter().find(|server| server.url == url.trim()).and_then(|server| server.auth.clone())
     }
 
     /// The sign-in window, opened inside the click that starts a sign-in.
@@ -72,18 +83,10 @@ impl OAuthRouter {
         self.popup.clone()
     }
 
-    /// The server a request is for: its own URL, else (a legacy server's message endpoint) the
-    /// first server of the same origin.
+    /// The `AuthorizedHttp` of the server a request is for, if that server uses OAuth.
     fn route(&self, url: &str) -> Option<Rc<AuthorizedHttp>> {
         let servers = self.servers.borrow();
-        if let Some(exact) = servers.iter().find(|auth| auth.server_url() == url) {
-            return Some(exact.clone());
-        }
-        let origin = origin_and_path(url).map(|(origin, _)| origin)?;
-        servers
-            .iter()
-            .find(|auth| origin_and_path(auth.server_url()).is_some_and(|(own, _)| own == origin))
-            .cloned()
+        server_for_request(&servers, |server| &server.url, url).and_then(|server| server.auth.clone())
     }
 }
 

@@ -12,6 +12,7 @@ use autoui_core::mcp::oauth::client::{ClientIdentity, Credentials};
 use autoui_core::mcp::oauth::error::Step;
 use autoui_core::mcp::oauth::flow::{Authorizer, OAuthPorts};
 use autoui_core::mcp::oauth::pkce::s256;
+use autoui_core::mcp::oauth::route::server_for_request;
 use autoui_core::mcp::oauth::transport::{AuthorizedHttp, SignInMode};
 use autoui_core::ports::{HttpError, HttpRequest, HttpResponse, HttpTransport, Method};
 use common::Counter;
@@ -42,6 +43,13 @@ struct Servers {
     refresh_rotates: bool,
     /// The authorization server no longer honours refresh tokens.
     revoked: Cell<bool>,
+    /// How many refresh requests the token endpoint answers 503 (a moment of trouble) first.
+    refresh_outages: Cell<u32>,
+    /// The MCP endpoint answers 401 to any token (it does not accept this issuer's).
+    refuses_every_token: Cell<bool>,
+    /// What the protected-resource metadata URL answers instead of the metadata: a status, or
+    /// (`None`) no HTTP answer at all.
+    prm_failure: Cell<Option<Option<u16>>>,
 }
 
 impl Servers {
@@ -57,6 +65,9 @@ impl Servers {
             call_scope: "basic write",
             refresh_rotates: true,
             revoked: Cell::new(false),
+            refresh_outages: Cell::new(0),
+            refuses_every_token: Cell::new(false),
+            prm_failure: Cell::new(None),
         })
     }
 
@@ -75,7 +86,8 @@ impl Servers {
             let bearer = request.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case("authorization")).map(|(_, v)| v.clone());
             let granted = bearer
                 .and_then(|value| value.strip_prefix("Bearer ").map(str::to_owned))
-                .and_then(|token| self.tokens.borrow().iter().find(|(t, _)| *t == token).map(|(_, s)| s.clone()));
+                .and_then(|token| self.tokens.borrow().iter().find(|(t, _)| *t == token).map(|(_, s)| s.clone()))
+                .filter(|_| !self.refuses_every_token.get());
             let needed = if request.body.as_deref().unwrap_or("").contains("tools/call") { self.call_scope } else { self.challenge_scope };
             return match granted {
                 None => (
@@ -91,6 +103,9 @@ impl Servers {
                 Some(_) => (200, vec![], r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.into()),
             };
         }
+        if let (PRM, Some(Some(status))) = (url, self.prm_failure.get()) {
+            return (status, vec![], "<html>oops</html>".into());
+        }
         if url == PRM {
             return self.prm.borrow().as_ref().map_or((404, vec![], String::new()), |prm| (200, vec![], prm.to_string()));
         }
@@ -104,6 +119,11 @@ impl Servers {
             return (200, vec![], String::new());
         }
         if url == format!("{AS}/token") {
+            let outage = self.refresh_outages.get();
+            if outage > 0 && form("grant_type").as_deref() == Some("refresh_token") {
+                self.refresh_outages.set(outage - 1);
+                return (503, vec![], "Service Unavailable".into());
+            }
             let scope = match form("grant_type").as_deref() {
                 Some("authorization_code") => {
                     let code = form("code").unwrap_or_default();
@@ -152,6 +172,9 @@ struct Http(Rc<Servers>);
 impl HttpTransport for Http {
     fn send(&self, request: HttpRequest, _cancel: CancelToken) -> LocalBoxFuture<'_, Result<HttpResponse, HttpError>> {
         self.0.requests.borrow_mut().push(request.clone());
+        if request.url == PRM && self.0.prm_failure.get() == Some(None) {
+            return Box::pin(async { Err(HttpError::Network("connection refused".into())) });
+        }
         let (status, headers, body) = self.0.respond(&request);
         Box::pin(async move { Ok(HttpResponse { status, headers, body: stream::iter([Ok(body.into_bytes())]).boxed_local() }) })
     }
@@ -532,4 +555,150 @@ fn a_sign_in_split_across_a_page_load_survives_as_json_and_keeps_its_checks() {
     assert!(s.http.sign_in_required().is_none() && s.http.last_error().is_none());
     assert_eq!(*changes.borrow(), [Some("access-1".to_owned())], "the grant is stored");
     assert_eq!(call(&s.http, "tools/list"), 200);
+}
+
+/// The refresh requests the token endpoint has received.
+fn refreshes(servers: &Servers) -> usize {
+    let grant_type = |request: &HttpRequest| form_field(request.body.as_deref().unwrap_or(""), "grant_type");
+    servers.requests_to(&format!("{AS}/token")).iter().filter(|request| grant_type(request).as_deref() == Some("refresh_token")).count()
+}
+
+/// Signs in on request, then has the server stop accepting the access token (as when it expires
+/// early or is revoked), keeping what it grants.
+fn signed_in_then_token_refused() -> (Setup, Rc<RefCell<Vec<Option<String>>>>) {
+    let (s, changes) = on_request();
+    let _ = call(&s.http, "tools/list");
+    block_on(s.http.sign_in()).unwrap();
+    s.servers.tokens.borrow_mut().iter_mut().for_each(|(token, _)| token.push_str("-no-longer-accepted"));
+    (s, changes)
+}
+
+#[test]
+fn a_refresh_the_authorization_server_cannot_answer_keeps_the_person_signed_in_and_a_later_request_refreshes() {
+    let (s, changes) = signed_in_then_token_refused();
+    s.servers.refresh_outages.set(1);
+    assert_eq!(call(&s.http, "tools/list"), 401, "the caller gets the server's refusal");
+    assert_eq!(s.http.grant().and_then(|grant| grant.tokens.refresh_token).as_deref(), Some("refresh-1"), "the grant is kept");
+    assert!(s.http.sign_in_required().is_none(), "no sign-in is asked for");
+    let error = s.http.last_error().unwrap();
+    assert_eq!(error.step, Step::Refresh);
+    assert!(error.to_string().contains("HTTP 503") && error.to_string().contains("you are still signed in: try again"), "{error}");
+    assert_eq!(*changes.borrow(), [Some("access-1".to_owned())], "the stored grant is not dropped");
+
+    assert_eq!(call(&s.http, "tools/list"), 200);
+    assert_eq!(s.http.grant().unwrap().tokens.access_token, "access-2");
+    assert_eq!(refreshes(&s.servers), 2);
+    assert!(s.http.last_error().is_none(), "the error is gone once a refresh worked");
+    assert!(s.person.visited.borrow().len() == 1, "no new sign-in");
+}
+
+#[test]
+fn a_server_that_refuses_even_a_refreshed_token_asks_for_sign_in_after_one_refresh() {
+    let (s, _) = signed_in_then_token_refused();
+    s.servers.refuses_every_token.set(true);
+    assert_eq!(call(&s.http, "tools/list"), 401);
+    assert_eq!(refreshes(&s.servers), 1, "one refresh, not one per retry");
+    assert!(s.http.sign_in_required().is_some(), "the panel offers Sign in rather than Signed in");
+    let error = s.http.last_error().unwrap();
+    assert!(error.to_string().contains("refused the token even just after it was renewed; sign in again"), "{error}");
+
+    // Until the person signs in, later requests use up no more refresh tokens.
+    assert_eq!(call(&s.http, "tools/list"), 401);
+    assert_eq!(refreshes(&s.servers), 1);
+    s.servers.refuses_every_token.set(false);
+    block_on(s.http.sign_in()).unwrap();
+    assert!(s.http.sign_in_required().is_none());
+    assert_eq!(call(&s.http, "tools/list"), 200);
+}
+
+#[test]
+fn a_static_token_servers_request_keeps_its_own_header_beside_a_signed_in_server_on_the_same_origin() {
+    const B: &str = "https://mcp.example.com/b/mcp";
+    let s = setup(Servers::new(), identity(), false);
+    assert_eq!(call(&s.http, "tools/list"), 200, "A is signed in");
+
+    // The page's router asks which server a request is for: B's requests are B's, not A's.
+    let servers = [(MCP, "oauth"), (B, "static token")];
+    let owner = |servers: &[(&'static str, &'static str)], url: &str| {
+        server_for_request(servers, |(url, _)| url, url).map(|(url, _)| *url)
+    };
+    assert_eq!(owner(&servers, B), Some(B));
+    assert_eq!(owner(&servers, MCP), Some(MCP));
+    let message_endpoint = "https://mcp.example.com/messages?sessionId=1";
+    assert_eq!(owner(&servers, message_endpoint), None, "on a shared origin, a URL of neither server is nobody's");
+    assert_eq!(owner(&servers[..1], message_endpoint), Some(MCP), "alone on its origin, a server's own message endpoint is its");
+
+    // And a request that carries its own credentials keeps them, even through A's transport.
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).to_string();
+    let request = HttpRequest::new(Method::Post, B).header("Authorization", "Bearer b-static").json_body(body);
+    let _ = block_on(s.http.send(request, CancelToken::new()));
+    let sent = s.servers.requests_to(B).pop().unwrap();
+    let authorization: Vec<&str> =
+        sent.headers.iter().filter(|(name, _)| name.eq_ignore_ascii_case("authorization")).map(|(_, value)| value.as_str()).collect();
+    assert_eq!(authorization, ["Bearer b-static"]);
+}
+
+#[test]
+fn authorization_server_metadata_for_another_issuer_is_refused_naming_both() {
+    let servers = Servers::new();
+    servers.metadata.borrow_mut().as_mut().unwrap().1["issuer"] = json!("https://evil.example.com");
+    let s = setup(servers, identity(), false);
+    assert_eq!(call(&s.http, "tools/list"), 401);
+    let error = s.http.last_error().unwrap();
+    assert_eq!(error.step, Step::Discovery);
+    assert_eq!(error.url, format!("{AS}/.well-known/oauth-authorization-server"));
+    assert!(error.detail.contains("https://evil.example.com") && error.detail.contains(&format!("not {AS},")), "{error}");
+    assert!(s.servers.requests_to(&format!("{AS}/register")).is_empty());
+    assert!(s.person.visited.borrow().is_empty());
+
+    // A trailing slash (as some SDKs write the issuer in the resource metadata) names the same issuer.
+    let servers = Servers::new();
+    servers.prm.borrow_mut().as_mut().unwrap()["authorization_servers"] = json!([format!("{AS}/")]);
+    let s = setup(servers, identity(), false);
+    assert_eq!(call(&s.http, "tools/list"), 200);
+
+    // A 2025-03-26 server's metadata names an issuer at its own origin.
+    let servers = Rc::new(Servers { prm: RefCell::new(None), ..Rc::try_unwrap(Servers::new()).ok().unwrap() });
+    let mut metadata = as_metadata();
+    metadata["issuer"] = json!("https://evil.example.com");
+    *servers.metadata.borrow_mut() = Some(("https://mcp.example.com/.well-known/oauth-authorization-server".into(), metadata));
+    let s = setup(servers, identity(), false);
+    assert_eq!(call(&s.http, "tools/list"), 401);
+    assert!(s.http.last_error().unwrap().detail.contains("https://evil.example.com, which is not at https://mcp.example.com"));
+}
+
+#[test]
+fn protected_resource_metadata_that_cannot_be_read_stops_discovery_naming_its_url() {
+    for (failure, why) in [(Some(500), "HTTP 500"), (None, "no HTTP answer (connection refused")] {
+        let servers = Servers::new();
+        servers.prm_failure.set(Some(failure));
+        let s = setup(servers, identity(), false);
+        assert_eq!(call(&s.http, "tools/list"), 401);
+        let error = s.http.last_error().unwrap();
+        assert_eq!((error.step, error.url.as_str()), (Step::Discovery, PRM), "{error}");
+        assert!(error.detail.contains(why), "{error}");
+        let guessed: Vec<String> =
+            s.servers.urls().into_iter().filter(|url| url.contains("/register") || url.contains("authorization-server")).collect();
+        assert!(guessed.is_empty(), "no endpoint is made up: {guessed:?}");
+    }
+}
+
+#[test]
+fn without_a_challenge_url_only_metadata_absent_everywhere_means_a_2025_03_26_server() {
+    let discover = |s: &Setup| block_on(autoui_core::mcp::oauth::discovery::discover(&Http(s.servers.clone()), MCP, None));
+    // The path form fails, the root has none: the failure is what the person must hear about.
+    let servers = Servers::new();
+    servers.prm_failure.set(Some(Some(503)));
+    let s = setup(servers, identity(), false);
+    let error = discover(&s).unwrap_err();
+    assert_eq!(error.url, PRM, "{error}");
+    assert!(error.detail.contains("HTTP 503"), "{error}");
+
+    // 404 at both: no metadata published, so the 2025-03-26 defaults apply.
+    let unpublished = Servers { prm: RefCell::new(None), metadata: RefCell::new(None), ..Rc::try_unwrap(Servers::new()).ok().unwrap() };
+    let servers = Rc::new(unpublished);
+    let s = setup(servers, identity(), false);
+    let discovered = discover(&s).unwrap();
+    assert!(discovered.default_endpoints);
+    assert_eq!(discovered.server.registration_endpoint.as_deref(), Some("https://mcp.example.com/register"));
 }

@@ -1,7 +1,8 @@
 //! Finding the authorization server of an MCP server: protected-resource metadata (RFC 9728), then
 //! the authorization server's metadata (RFC 8414 / OpenID Connect Discovery) in the order of the
 //! 2025-11-25 revision, with the 2025-03-26 fallbacks (metadata at the MCP server's origin, then
-//! the default `/authorize`, `/token`, `/register` endpoints).
+//! the default `/authorize`, `/token`, `/register` endpoints) for a server that publishes no
+//! metadata: one that fails to give it stops discovery with that URL and why.
 
 use fluent_uri::Uri;
 use serde::Deserialize;
@@ -83,8 +84,9 @@ pub fn canonical_resource(server_url: &str) -> String {
     }
 }
 
-/// Where to look for the protected-resource metadata: the challenge's URL alone when it gives one,
-/// else the path form then the root well-known (RFC 9728 §3.1).
+/// Where to look for the protected-resource metadata: the challenge's URL alone when it gives one
+/// (the 2025-11-25 revision probes the well-knowns only without it), else the path form then the
+/// root well-known (RFC 9728 §3.1).
 pub fn resource_metadata_urls(server_url: &str, challenge: Option<&Challenge>) -> Vec<String> {
     if let Some(url) = challenge.and_then(|challenge| challenge.resource_metadata.clone()) {
         return vec![url];
@@ -149,14 +151,7 @@ pub async fn discover(
     server_url: &str,
     challenge: Option<&Challenge>,
 ) -> Result<Discovered, OAuthError> {
-    let mut found = None;
-    for url in resource_metadata_urls(server_url, challenge) {
-        if let Ok(metadata) = fetch_json::<ResourceMetadata>(http, &url).await {
-            found = Some(metadata);
-            break;
-        }
-    }
-    let Some(resource_metadata) = found else {
+    let Some(resource_metadata) = find_resource_metadata(http, server_url, challenge).await? else {
         return discover_2025_03_26(http, server_url).await;
     };
     let resource = match resource_metadata.resource.as_deref() {
@@ -185,17 +180,45 @@ pub async fn discover(
     Ok(Discovered { resource, resource_metadata: Some(resource_metadata), server, default_endpoints: false })
 }
 
+/// The protected-resource metadata, or `None` when the server publishes none (every place looked
+/// at answered 404 or 410), which makes it a 2025-03-26 server. Any other failure ends discovery:
+/// guessing endpoints then would only move the error to a URL nobody advertised.
+async fn find_resource_metadata(
+    http: &dyn HttpTransport,
+    server_url: &str,
+    challenge: Option<&Challenge>,
+) -> Result<Option<ResourceMetadata>, OAuthError> {
+    let urls = resource_metadata_urls(server_url, challenge);
+    let found = first_published(http, &urls).await.map_err(|(url, why)| {
+        OAuthError::new(Step::Discovery, url, format!("the protected-resource metadata could not be read ({why})"))
+    })?;
+    Ok(found.map(|(metadata, _)| metadata))
+}
+
 /// A 2025-03-26 server: no protected-resource metadata, its own origin is the authorization server.
 async fn discover_2025_03_26(http: &dyn HttpTransport, server_url: &str) -> Result<Discovered, OAuthError> {
     let Some((origin, _)) = origin_and_path(server_url) else {
         return Err(OAuthError::new(Step::Discovery, server_url, "not an absolute http(s) URL"));
     };
     let resource = canonical_resource(server_url);
-    for url in server_metadata_urls(&origin) {
-        if let Ok(server) = fetch_json::<ServerMetadata>(http, &url).await {
-            require_s256(&server, &url)?;
-            return Ok(Discovered { resource, resource_metadata: None, server, default_endpoints: false });
+    let found = first_published::<ServerMetadata>(http, &server_metadata_urls(&origin)).await.map_err(|(url, why)| {
+        OAuthError::new(Step::Discovery, url, format!("the authorization server metadata could not be read ({why})"))
+    })?;
+    if let Some((server, url)) = found {
+        // No issuer was advertised to compare with; the 2025-03-26 revision makes the server's own
+        // origin the authorization server, so its issuer must be there.
+        if origin_and_path(&server.issuer).is_none_or(|(issuer_origin, _)| issuer_origin != origin) {
+            return Err(OAuthError::new(
+                Step::Discovery,
+                url,
+                format!(
+                    "the metadata names the issuer {}, which is not at {origin}, this server's own origin; refusing it",
+                    server.issuer
+                ),
+            ));
         }
+        require_s256(&server, &url)?;
+        return Ok(Discovered { resource, resource_metadata: None, server, default_endpoints: false });
     }
     let server = ServerMetadata {
         issuer: origin.clone(),
@@ -207,7 +230,8 @@ async fn discover_2025_03_26(http: &dyn HttpTransport, server_url: &str) -> Resu
     Ok(Discovered { resource, resource_metadata: None, server, default_endpoints: true })
 }
 
-/// The issuer's metadata and the URL it came from.
+/// The issuer's metadata and the URL it came from, refused unless it names that very issuer
+/// (RFC 8414 §3.3): another server's metadata would also make the RFC 9207 `iss` check vouch for it.
 async fn fetch_server_metadata(
     http: &dyn HttpTransport,
     issuer: &str,
@@ -219,8 +243,19 @@ async fn fetch_server_metadata(
     let mut tried = Vec::new();
     for url in urls {
         match fetch_json::<ServerMetadata>(http, &url).await {
+            Ok(server) if !same_issuer(&server.issuer, issuer) => {
+                return Err(OAuthError::new(
+                    Step::Discovery,
+                    url,
+                    format!(
+                        "the metadata names the issuer {}, not {issuer}, the authorization server it was fetched for \
+                         (RFC 8414 §3.3); refusing it",
+                        server.issuer
+                    ),
+                ));
+            }
             Ok(server) => return Ok((server, url)),
-            Err(why) => tried.push(format!("{url}: {why}")),
+            Err(unread) => tried.push(format!("{url}: {}", unread.why)),
         }
     }
     Err(OAuthError::new(
@@ -230,21 +265,56 @@ async fn fetch_server_metadata(
     ))
 }
 
-/// GETs `url` and reads it as JSON; `Err` says why not, in a few words.
-async fn fetch_json<T: serde::de::DeserializeOwned>(http: &dyn HttpTransport, url: &str) -> Result<T, String> {
+/// Whether two issuer identifiers name the same server: equal up to the case of the scheme and
+/// host and a trailing slash (some servers publish `https://a.example/` for `https://a.example`).
+fn same_issuer(found: &str, expected: &str) -> bool {
+    origin_and_path(found).is_some() && canonical_resource(found) == canonical_resource(expected)
+}
+
+/// The first of `urls` that serves the document, with its URL; `Ok(None)` when each answered 404 or
+/// 410 (there is none). When none serves it and one failed otherwise (no answer, another status,
+/// not the JSON expected), `Err` gives the first such URL and why.
+async fn first_published<T: serde::de::DeserializeOwned>(
+    http: &dyn HttpTransport,
+    urls: &[String],
+) -> Result<Option<(T, String)>, (String, String)> {
+    let mut failure = None;
+    for url in urls {
+        match fetch_json::<T>(http, url).await {
+            Ok(document) => return Ok(Some((document, url.clone()))),
+            Err(unread) if unread.absent => {}
+            Err(unread) => {
+                failure.get_or_insert((url.clone(), unread.why));
+            }
+        }
+    }
+    failure.map_or(Ok(None), Err)
+}
+
+/// Why a metadata document could not be used.
+struct Unread {
+    /// In a few words.
+    why: String,
+    /// The server has no such document (404 or 410), as opposed to one it failed to give.
+    absent: bool,
+}
+
+/// GETs `url` and reads it as JSON.
+async fn fetch_json<T: serde::de::DeserializeOwned>(http: &dyn HttpTransport, url: &str) -> Result<T, Unread> {
+    let failed = |why: String| Unread { why, absent: false };
     let request = HttpRequest::new(Method::Get, url).header("Accept", "application/json");
     let response = http.send(request, CancelToken::new()).await.map_err(|error| match error {
         crate::ports::HttpError::Network(detail) => {
-            format!("no HTTP answer ({detail}; from a browser: missing Access-Control-Allow-Origin?)")
+            failed(format!("no HTTP answer ({detail}; from a browser: missing Access-Control-Allow-Origin?)"))
         }
-        other => other.to_string(),
+        other => failed(other.to_string()),
     })?;
     let status = response.status;
     if !(200..300).contains(&status) {
-        return Err(format!("HTTP {status}"));
+        return Err(Unread { why: format!("HTTP {status}"), absent: matches!(status, 404 | 410) });
     }
-    let text = response.text(METADATA_LIMIT).await.map_err(|error| error.to_string())?;
-    serde_json::from_str(&text).map_err(|error| format!("not the expected metadata JSON ({error})"))
+    let text = response.text(METADATA_LIMIT).await.map_err(|error| failed(error.to_string()))?;
+    serde_json::from_str(&text).map_err(|error| failed(format!("not the expected metadata JSON ({error})")))
 }
 
 #[cfg(test)]

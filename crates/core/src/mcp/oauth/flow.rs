@@ -258,7 +258,9 @@ pub async fn finish_sign_in(ports: &OAuthPorts, pending: &PendingSignIn, callbac
         ("resource", pending.resource.clone()),
     ];
     let endpoint = &pending.token_endpoint;
-    let tokens = request_tokens(ports, Step::Token, endpoint, &pending.credentials, pending.token_auth, form, None).await?;
+    let tokens = request_tokens(ports, Step::Token, endpoint, &pending.credentials, pending.token_auth, form, None)
+        .await
+        .map_err(|failure| failure.error)?;
     Ok(Grant {
         issuer: pending.issuer.clone(),
         token_endpoint: endpoint.clone(),
@@ -271,10 +273,22 @@ pub async fn finish_sign_in(ports: &OAuthPorts, pending: &PendingSignIn, callbac
     })
 }
 
+/// Why a refresh gave no new token, which decides whether the grant is kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RefreshError {
+    /// The authorization server refused the refresh token or this client (`invalid_grant`, or a
+    /// 400/401 with `invalid_client` or `unauthorized_client`): only a new sign-in helps.
+    Refused(OAuthError),
+    /// Anything else (no answer, a 5xx or 429, an answer without a token): the grant may still be
+    /// good, and a later try may work.
+    Unavailable(OAuthError),
+}
+
 /// A new access token from the grant's refresh token; a rotated refresh token replaces the old one.
-pub async fn refresh(ports: &OAuthPorts, grant: &Grant) -> Result<Grant, OAuthError> {
+pub async fn refresh(ports: &OAuthPorts, grant: &Grant) -> Result<Grant, RefreshError> {
     let Some(refresh_token) = grant.tokens.refresh_token.clone() else {
-        return Err(OAuthError::new(Step::Refresh, &grant.token_endpoint, "no refresh token was issued; sign in again"));
+        let error = OAuthError::new(Step::Refresh, &grant.token_endpoint, "no refresh token was issued; sign in again");
+        return Err(RefreshError::Refused(error));
     };
     let form = vec![
         ("grant_type", "refresh_token".to_owned()),
@@ -283,7 +297,14 @@ pub async fn refresh(ports: &OAuthPorts, grant: &Grant) -> Result<Grant, OAuthEr
     ];
     let tokens =
         request_tokens(ports, Step::Refresh, &grant.token_endpoint, &grant.credentials, grant.token_auth, form, Some(refresh_token))
-            .await?;
+            .await
+            .map_err(|failure| {
+                if failure.grant_refused {
+                    return RefreshError::Refused(failure.error);
+                }
+                let OAuthError { step, url, detail } = failure.error;
+                RefreshError::Unavailable(OAuthError::new(step, url, format!("{detail}; you are still signed in: try again")))
+            })?;
     Ok(Grant { tokens, ..grant.clone() })
 }
 
@@ -335,6 +356,29 @@ fn form_request(endpoint: &str, credentials: &Credentials, auth: TokenAuth, mut 
     request
 }
 
+/// A token request that gave no tokens.
+struct TokenFailure {
+    error: OAuthError,
+    /// The answer refuses the grant or the client itself, so that trying again cannot help.
+    grant_refused: bool,
+}
+
+impl From<OAuthError> for TokenFailure {
+    fn from(error: OAuthError) -> TokenFailure {
+        TokenFailure { error, grant_refused: false }
+    }
+}
+
+/// Whether a token endpoint's error answer (RFC 6749 §5.2) refuses the grant or the client.
+fn refuses_grant(status: u16, body: &str) -> bool {
+    let code = serde_json::from_str::<serde_json::Value>(body).ok().and_then(|value| value.get("error")?.as_str().map(str::to_owned));
+    match code.as_deref() {
+        Some("invalid_grant") => true,
+        Some("invalid_client" | "unauthorized_client") => matches!(status, 400 | 401),
+        _ => false,
+    }
+}
+
 async fn request_tokens(
     ports: &OAuthPorts,
     step: Step,
@@ -343,13 +387,16 @@ async fn request_tokens(
     auth: TokenAuth,
     form: Vec<(&'static str, String)>,
     kept_refresh_token: Option<String>,
-) -> Result<Tokens, OAuthError> {
+) -> Result<Tokens, TokenFailure> {
     let request = form_request(endpoint, credentials, auth, form);
     let response = ports.http.send(request, CancelToken::new()).await.map_err(|error| OAuthError::from_http(step, endpoint, error))?;
     let status = response.status;
     let text = response.text(TOKEN_LIMIT).await.map_err(|error| OAuthError::from_http(step, endpoint, error))?;
     if !(200..300).contains(&status) {
-        return Err(OAuthError::new(step, endpoint, format!("HTTP {status}{}", oauth_error_text(&text))));
+        return Err(TokenFailure {
+            error: OAuthError::new(step, endpoint, format!("HTTP {status}{}", oauth_error_text(&text))),
+            grant_refused: refuses_grant(status, &text),
+        });
     }
     #[derive(Deserialize)]
     struct Issued {
@@ -366,7 +413,8 @@ async fn request_tokens(
     let issued: Issued = serde_json::from_str(&text)
         .map_err(|error| OAuthError::new(step, endpoint, format!("the answer has no access_token ({error})")))?;
     if let Some(kind) = issued.token_type.as_deref().filter(|kind| !kind.eq_ignore_ascii_case("bearer")) {
-        return Err(OAuthError::new(step, endpoint, format!("the token is of type {kind}; this client sends Bearer tokens only")));
+        let detail = format!("the token is of type {kind}; this client sends Bearer tokens only");
+        return Err(OAuthError::new(step, endpoint, detail).into());
     }
     Ok(Tokens {
         access_token: issued.access_token,
@@ -421,6 +469,17 @@ mod tests {
         let error = read_callback(&broken, "s1", &discovered(false)).unwrap_err();
         assert!(!error.is_cancelled_by_person());
         assert!(error.to_string().contains("refused (server_error)"), "{error}");
+    }
+
+    #[test]
+    fn only_an_answer_refusing_the_grant_or_the_client_ends_a_grant() {
+        assert!(refuses_grant(400, r#"{"error":"invalid_grant","error_description":"revoked"}"#));
+        assert!(refuses_grant(401, r#"{"error":"invalid_client"}"#));
+        assert!(refuses_grant(400, r#"{"error":"unauthorized_client"}"#));
+        assert!(!refuses_grant(500, r#"{"error":"invalid_client"}"#), "a failing server says nothing about the client");
+        assert!(!refuses_grant(503, "Service Unavailable"));
+        assert!(!refuses_grant(429, r#"{"error":"slow_down"}"#));
+        assert!(!refuses_grant(400, r#"{"error":"invalid_request"}"#));
     }
 
     #[test]

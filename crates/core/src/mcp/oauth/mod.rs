@@ -8,6 +8,7 @@
 //! - [`pkce`]: PKCE S256 and `state`.
 //! - [`flow`]: sign-in, token exchange, refresh.
 //! - [`transport`]: an `HttpTransport` that signs in, steps up and refreshes for one server.
+//! - [`route`]: which server of a page a request is for.
 
 pub mod challenge;
 pub mod client;
@@ -15,4 +16,5 @@ pub mod discovery;
 pub mod error;
 pub mod flow;
 pub mod pkce;
+pub mod route;
 pub mod transport;

@@ -1,7 +1,8 @@
 //! `AuthorizedHttp`: an [`HttpTransport`] for one MCP server that refreshes tokens before they
 //! expire and on 401, signs in when the server answers 401 and steps up on `403 insufficient_scope`
 //! (at once, or when the person asks: see [`SignInMode`]), and retries the request. Its token goes
-//! only to the server's own origin; the MCP session above never sees OAuth.
+//! only to the server's own origin, never in place of credentials a request already carries; the
+//! MCP session above never sees OAuth.
 
 use std::cell::RefCell;
 
@@ -12,8 +13,10 @@ use crate::cancel::CancelToken;
 use crate::mcp::oauth::challenge::Challenge;
 use crate::mcp::oauth::client::ClientIdentity;
 use crate::mcp::oauth::discovery::origin_and_path;
-use crate::mcp::oauth::error::OAuthError;
-use crate::mcp::oauth::flow::{Grant, OAuthPorts, PendingSignIn, begin_sign_in, finish_sign_in, refresh, revoke, sign_in};
+use crate::mcp::oauth::error::{OAuthError, Step};
+use crate::mcp::oauth::flow::{
+    Grant, OAuthPorts, PendingSignIn, RefreshError, begin_sign_in, finish_sign_in, refresh, revoke, sign_in,
+};
 use crate::ports::{HttpError, HttpRequest, HttpResponse, HttpTransport};
 
 /// Sign-ins (first one and step-ups) one request may cause before its refusal is passed on: a
@@ -164,14 +167,19 @@ impl AuthorizedHttp {
         self.origin.is_some() && origin_and_path(url).map(|(origin, _)| origin) == self.origin
     }
 
+    fn has_refresh_token(&self) -> bool {
+        self.grant.borrow().as_ref().is_some_and(|grant| grant.tokens.refresh_token.is_some())
+    }
+
     async fn send_authorized(&self, request: HttpRequest, cancel: CancelToken) -> Result<HttpResponse, HttpError> {
-        self.refresh_if_expiring().await;
+        // Whether the token about to be sent is new since this request began: a 401 to it means
+        // renewing cannot help, and refreshing again would only use up refresh tokens.
+        let mut renewed = self.refresh_if_expiring().await;
         let mut sign_ins = 0;
         loop {
             let token = self.access_token();
             let mut attempt = request.clone();
             if let Some(token) = &token {
-                attempt.headers.retain(|(name, _)| !name.eq_ignore_ascii_case("authorization"));
                 attempt.headers.push(("Authorization".to_owned(), format!("Bearer {token}")));
             }
             let response = self.ports.http.send(attempt, cancel.clone()).await?;
@@ -185,17 +193,29 @@ impl AuthorizedHttp {
                 return Ok(response);
             }
             let unauthorized = response.status == 401;
-            let refreshable = unauthorized && self.grant.borrow().as_ref().is_some_and(|g| g.tokens.refresh_token.is_some());
-            if self.mode == SignInMode::OnRequest && !refreshable {
-                *self.pending.borrow_mut() = challenge.or(Some(Challenge::default()));
-                return Ok(response);
+            if self.mode == SignInMode::OnRequest {
+                if unauthorized && renewed {
+                    *self.last_error.borrow_mut() = Some(OAuthError::new(
+                        Step::Refresh,
+                        &self.server_url,
+                        "the server refused the token even just after it was renewed; sign in again",
+                    ));
+                }
+                // Once the person is asked to sign in, refusals wait for them rather than refresh.
+                let refreshable = unauthorized && !renewed && self.pending.borrow().is_none() && self.has_refresh_token();
+                if !refreshable {
+                    *self.pending.borrow_mut() = challenge.or(Some(Challenge::default()));
+                    return Ok(response);
+                }
             }
             sign_ins += 1;
-            if let Err(error) = self.reauthorize(token, unauthorized, challenge.as_ref()).await {
+            let refresh_first = unauthorized && !renewed && self.has_refresh_token();
+            if let Err(error) = self.reauthorize(token, refresh_first, challenge.as_ref()).await {
                 *self.last_error.borrow_mut() = Some(error);
                 // The caller gets the server's own refusal.
                 return Ok(response);
             }
+            renewed = unauthorized;
         }
     }
 
@@ -206,26 +226,26 @@ impl AuthorizedHttp {
         challenge.scopes().iter().any(|scope| !asked.contains(scope))
     }
 
-    /// A new token, unless another request already got one since `sent_with` was sent.
-    async fn reauthorize(&self, sent_with: Option<String>, unauthorized: bool, challenge: Option<&Challenge>) -> Result<(), OAuthError> {
+    /// A new token, unless another request already got one since `sent_with` was sent: refreshed
+    /// when `refresh_first` allows, else (or when the refresh token is refused, outside
+    /// [`SignInMode::OnRequest`]) by a new sign-in.
+    async fn reauthorize(
+        &self,
+        sent_with: Option<String>,
+        refresh_first: bool,
+        challenge: Option<&Challenge>,
+    ) -> Result<(), OAuthError> {
         let _exclusive = self.exclusive.lock().await;
         if self.access_token() != sent_with {
             return Ok(());
         }
         let previous = self.grant();
-        if let (true, Some(grant)) = (unauthorized, previous.as_ref().filter(|g| g.tokens.refresh_token.is_some())) {
-            match refresh(&self.ports, grant).await {
-                Ok(refreshed) => {
-                    self.store(Some(refreshed));
-                    return Ok(());
-                }
-                // A revoked or expired refresh token: the grant is of no more use.
-                Err(error) if self.mode == SignInMode::OnRequest => {
-                    self.store(None);
-                    *self.pending.borrow_mut() = Some(challenge.cloned().unwrap_or_default());
-                    return Err(error);
-                }
-                Err(_) => {}
+        if let (true, Some(grant)) = (refresh_first, previous.as_ref()) {
+            match self.refresh_grant(grant, challenge).await {
+                Ok(()) => return Ok(()),
+                Err(RefreshError::Refused(error)) if self.mode == SignInMode::OnRequest => return Err(error),
+                Err(RefreshError::Unavailable(error)) => return Err(error),
+                Err(RefreshError::Refused(_)) => {}
             }
         }
         let grant = sign_in(&self.ports, &self.identity, &self.server_url, challenge, previous.as_ref()).await?;
@@ -234,29 +254,53 @@ impl AuthorizedHttp {
         Ok(())
     }
 
-    async fn refresh_if_expiring(&self) {
+    /// Refreshes `grant`. A refused refresh token ends the grant (and, in
+    /// [`SignInMode::OnRequest`], asks the person to sign in); any other failure (no answer, 5xx,
+    /// 429) keeps it, so one bad moment at the authorization server signs no one out.
+    async fn refresh_grant(&self, grant: &Grant, challenge: Option<&Challenge>) -> Result<(), RefreshError> {
+        let result = refresh(&self.ports, grant).await;
+        match &result {
+            Ok(refreshed) => {
+                self.store(Some(refreshed.clone()));
+                *self.last_error.borrow_mut() = None;
+            }
+            Err(RefreshError::Refused(error)) => {
+                self.store(None);
+                if self.mode == SignInMode::OnRequest {
+                    *self.pending.borrow_mut() = Some(challenge.cloned().unwrap_or_default());
+                }
+                *self.last_error.borrow_mut() = Some(error.clone());
+            }
+            Err(RefreshError::Unavailable(error)) => *self.last_error.borrow_mut() = Some(error.clone()),
+        }
+        result.map(|_| ())
+    }
+
+    /// Refreshes a token about to expire; `true` when a new one is in place. On failure the request
+    /// goes out with the old token (or none, when the refresh token was refused).
+    async fn refresh_if_expiring(&self) -> bool {
         let expiring = self.grant.borrow().as_ref().is_some_and(|grant| {
             grant.tokens.refresh_token.is_some() && grant.expires_within(self.ports.clock.unix_ms(), REFRESH_MARGIN_MS)
         });
         if !expiring {
-            return;
+            return false;
         }
         let _exclusive = self.exclusive.lock().await;
-        let Some(grant) = self.grant() else { return };
+        let Some(grant) = self.grant() else { return false };
         if !grant.expires_within(self.ports.clock.unix_ms(), REFRESH_MARGIN_MS) {
-            return;
+            // Another request refreshed it meanwhile.
+            return true;
         }
-        match refresh(&self.ports, &grant).await {
-            Ok(refreshed) => self.store(Some(refreshed)),
-            // The request goes out with the old token; a 401 then leads to a new sign-in.
-            Err(error) => *self.last_error.borrow_mut() = Some(error),
-        }
+        self.refresh_grant(&grant, None).await.is_ok()
     }
 }
 
 impl HttpTransport for AuthorizedHttp {
     fn send(&self, request: HttpRequest, cancel: CancelToken) -> LocalBoxFuture<'_, Result<HttpResponse, HttpError>> {
-        if !self.is_for_server(&request.url) {
+        // A request that carries its own credentials (a server configured with a static token)
+        // keeps them, and its refusals are not this server's to answer with a sign-in.
+        let has_own_credentials = request.headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("authorization"));
+        if !self.is_for_server(&request.url) || has_own_credentials {
             return self.ports.http.send(request, cancel);
         }
         Box::pin(self.send_authorized(request, cancel))
