@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 use autoui_core::agent::buffer::ResultBuffer;
 use autoui_core::agent::event::{AgentEvent, EventSink};
+use autoui_core::agent::frame::is_view_said;
 use autoui_core::agent::session::{AgentConfig, AgentDeps, AgentSession, SessionSnapshot, UserTurn};
 use autoui_core::agent::stop::StopReason;
 use autoui_core::approval::Approver;
@@ -287,9 +288,8 @@ impl AgentCtx {
             return;
         }
         self.push_item(ChatBody::User(shown));
-        let context = self.view_context.try_update_value(std::mem::take).unwrap_or_default();
-        let told = context.iter().map(|(view, said)| format!("[{view} tells you: {said}]\n")).collect::<String>();
-        self.start(UserTurn::text(format!("{told}{text}")));
+        let said = self.view_context.try_update_value(std::mem::take).unwrap_or_default();
+        self.start(UserTurn::text(text).with_views_said(&said));
     }
 
     /// Replaces what the view `view` (named as a sentence starts, "The view of ...") last told the
@@ -520,7 +520,7 @@ impl EventSink for UiSink {
 }
 
 /// Rebuilds the transcript of a restored conversation: user text (without the context the app
-/// added), assistant text, and each tool call with its result.
+/// added or what a view told the model), assistant text, and each tool call with its result.
 fn transcript_from(messages: &[Message], next_id: &mut u64) -> Vec<(u64, ChatItem)> {
     let mut results: HashMap<&str, (String, bool)> = HashMap::new();
     for message in messages {
@@ -539,7 +539,7 @@ fn transcript_from(messages: &[Message], next_id: &mut u64) -> Vec<(u64, ChatIte
     for message in messages {
         for block in &message.content {
             match (message.role, block) {
-                (Role::User, ContentBlock::Text { text }) if !text.starts_with("<context>") => {
+                (Role::User, ContentBlock::Text { text }) if !text.starts_with("<context>") && !is_view_said(text) => {
                     push(ChatBody::User(text.clone()), &mut items)
                 }
                 (Role::Assistant, ContentBlock::Text { text }) if !text.trim().is_empty() => {

@@ -16,9 +16,10 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::llm::message::{ContentBlock, Message, Role};
+use crate::agent::frame::is_view_said;
 use crate::dispatch::pseudo::uri_of;
-use crate::tool::{ResultPart, joined_text};
+use crate::llm::message::{ContentBlock, Message, Role};
+use crate::tool::{ResultPart, ToolResult, joined_text};
 use crate::tool_name::ToolName;
 use crate::weburl::{normalised_web, web_host};
 
@@ -39,6 +40,19 @@ impl UrlLedger {
         match serde_json::from_str::<Value>(text) {
             Ok(value) => self.record_values(&value),
             Err(_) => text.lines().for_each(|line| self.insert(line)),
+        }
+    }
+
+    /// Records the URLs of a tool result as [`UrlLedger::record_data`] counts them, in its structured
+    /// content and in its text.
+    pub fn record_result(&self, result: &ToolResult) {
+        if let Some(structured) = &result.structured {
+            self.record_values(structured);
+        }
+        for part in &result.content {
+            if let ResultPart::Text { text } = part {
+                self.record_data(text);
+            }
         }
     }
 
@@ -66,8 +80,8 @@ impl UrlLedger {
     }
 
     /// Rebuilds the ledger from a restored conversation: the person's text (not the context the app
-    /// added) and the results of every tool outside `exclude_server` (the canvas server, whose
-    /// results echo what the model wrote).
+    /// added, nor what an MCP Apps view told the model) and the results of every tool outside
+    /// `exclude_server` (the canvas server, whose results echo what the model wrote).
     pub fn record_conversation(&self, messages: &[Message], exclude_server: &str) {
         let mut calls: HashMap<&str, (String, Option<String>)> = HashMap::new();
         for message in messages {
@@ -81,7 +95,9 @@ impl UrlLedger {
                             .and_then(|_| uri_of(input));
                         calls.insert(id, (server, uri));
                     }
-                    (Role::User, ContentBlock::Text { text }) if !text.starts_with("<context>") => self.record_words(text),
+                    (Role::User, ContentBlock::Text { text }) if !text.starts_with("<context>") && !is_view_said(text) => {
+                        self.record_words(text)
+                    }
                     (Role::User, ContentBlock::ToolResult { tool_use_id, content, is_error }) => {
                         let Some((server, uri)) = calls.get(tool_use_id.as_str()) else { continue };
                         if server != exclude_server {

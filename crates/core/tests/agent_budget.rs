@@ -6,12 +6,14 @@
 mod common;
 
 use autoui_core::agent::budget::MIN_SHOWN_CHARS;
+use autoui_core::agent::frame::{framed, is_frame_line};
 use autoui_core::agent::session::AgentConfig;
+use autoui_core::ids::ServerId;
 use autoui_core::llm::message::{ContentBlock, Role};
 use autoui_core::llm::model::ChatRequest;
 use autoui_core::llm::profile::UNKNOWN_MODEL;
 use autoui_core::llm::{anthropic, openai};
-use autoui_core::tool::ToolResult;
+use autoui_core::tool::{ResultPart, ToolResult};
 use common::harness::Harness;
 use common::mcp::{Behaviour, FakeMcp, spec};
 use common::model::{SeenRequest, Step, call, text};
@@ -90,6 +92,14 @@ fn the_newest_data_result_is_cut_harder_when_the_rest_leaves_no_room_and_recall_
     assert!(marker.starts_with(&format!("{} of 560 items", kept.len())), "{marker}");
     assert!(marker.contains("recall('read1') returns it"), "{marker}");
     assert_eq!(harness.results.get("read1").as_deref(), Some(page(1).as_str()));
+    let first = second.messages.iter().flat_map(|message| &message.content).find_map(|block| match block {
+        ContentBlock::ToolResult { tool_use_id, content, .. } if tool_use_id == "read1" => content.first(),
+        _ => None,
+    });
+    assert!(
+        matches!(first, Some(ResultPart::Text { text }) if is_frame_line(text) && text.contains("\"orders\"")),
+        "cut harder, still named as the server's data: {first:?}"
+    );
 }
 
 #[test]
@@ -123,7 +133,8 @@ fn errors_and_recall_answers_in_the_newest_turn_are_never_cut_by_the_budget() {
     harness.settings.result_limit = 1_500;
     harness.run("read and recall");
     let last = &harness.model.seen()[2];
-    assert_eq!(last.result_of("r1").as_deref(), Some(&page(1)[..5_000]), "the recall answer is whole");
+    let recallable = framed(&ServerId::sanitize("orders"), &page(1));
+    assert_eq!(last.result_of("r1").as_deref(), Some(&recallable[..5_000]), "the recall answer is whole");
     assert_eq!(last.result_of("b1").map(|error| error.chars().count()), Some(failure.chars().count()));
 }
 
@@ -214,9 +225,9 @@ fn an_8k_window_run_of_thirteen_iterations_with_50_kb_results_stays_within_budge
         .expect("a note opens the conversation");
     assert!(note.contains(r#"recall('read1'): orders_mcp_fetch_page {"page":1}"#), "{note}");
 
-    // The model follows the note: recall returns page 1 as the server sent it.
+    // The model follows the note: recall returns page 1 as the server sent it, under its frame line.
     let recalled = seen[14].result_of("again").expect("the recall answer is sent");
-    assert!(recalled.starts_with(&page(1)[..1_500]), "{recalled}");
+    assert!(recalled.starts_with(&framed(&ServerId::sanitize("orders"), &page(1))[..1_500]), "{recalled}");
     assert_eq!(harness.results.get("read1").as_deref(), Some(page(1).as_str()));
     // The session keeps every step: only the requests leave them out.
     let kept = harness.session.messages().iter().flat_map(|message| &message.content);

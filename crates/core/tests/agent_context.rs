@@ -7,7 +7,9 @@ mod common;
 
 use autoui_core::agent::context::truncate;
 use autoui_core::agent::event::AgentEvent;
+use autoui_core::agent::frame::framed;
 use autoui_core::agent::session::AgentConfig;
+use autoui_core::ids::ServerId;
 use autoui_core::llm::message::ContentBlock;
 use autoui_core::tool::{ResultPart, ToolResult};
 use common::harness::Harness;
@@ -208,9 +210,11 @@ fn recall_returns_the_full_untruncated_result_and_slices_of_it_without_cutting_t
     );
     harness.run("read everything");
     let seen = harness.model.seen();
-    assert_eq!(seen[2].result_of("r1").as_deref(), Some(&full[10_000..15_000]));
+    // What recall reads of a remote result is under its server's frame line.
+    let recallable = framed(&ServerId::sanitize("logs"), &full);
+    assert_eq!(seen[2].result_of("r1").as_deref(), Some(&recallable[10_000..15_000]));
     // recall pages results itself, so its answer is not truncated again.
-    assert_eq!(seen[3].result_of("r2"), Some(full));
+    assert_eq!(seen[3].result_of("r2"), Some(recallable));
 }
 
 #[test]
@@ -227,7 +231,8 @@ fn results_stay_recallable_in_later_turns_of_the_conversation() {
     );
     harness.run("read the logs");
     harness.run("what was at the end?");
-    assert_eq!(harness.model.seen()[3].result_of("r1").as_deref(), Some(&full[15_000..]));
+    let recallable = framed(&ServerId::sanitize("logs"), &full);
+    assert_eq!(harness.model.seen()[3].result_of("r1").as_deref(), Some(&recallable[15_000..]));
 }
 
 #[test]

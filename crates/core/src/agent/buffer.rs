@@ -1,5 +1,6 @@
 //! The result buffer: the full, untruncated text of every tool result of the conversation, so
-//! `recall` can return what truncation and compression took out of the model's context.
+//! `recall` can return what truncation and compression took out of the model's context. A remote
+//! server's result is handed back to `recall` under that server's frame line, as the model first saw it.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -7,6 +8,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::agent::frame::framed;
+use crate::ids::ServerId;
 use crate::tool::ResultStore;
 
 /// Memory the buffer may hold before it forgets its oldest results; the store keeps the same.
@@ -23,6 +26,8 @@ pub struct ResultBuffer {
 #[derive(Debug)]
 struct State {
     results: HashMap<String, Arc<str>>,
+    /// The remote server each result of a remote server came from (not persisted: the calls say it).
+    servers: HashMap<String, ServerId>,
     order: VecDeque<String>,
     bytes: usize,
     capacity: usize,
@@ -52,6 +57,7 @@ impl ResultBuffer {
         ResultBuffer {
             state: RefCell::new(State {
                 results: HashMap::new(),
+                servers: HashMap::new(),
                 order: VecDeque::new(),
                 bytes: 0,
                 capacity,
@@ -63,6 +69,7 @@ impl ResultBuffer {
     /// Stores the full result of call `id` (replacing an earlier one with the same id).
     pub fn insert(&self, id: &str, text: Arc<str>) {
         let mut state = self.state.borrow_mut();
+        state.servers.remove(id);
         if let Some(previous) = state.results.insert(id.to_owned(), text.clone()) {
             state.bytes -= previous.len();
             state.order.retain(|known| known != id);
@@ -76,7 +83,23 @@ impl ResultBuffer {
             if let Some(dropped) = state.results.remove(&oldest) {
                 state.bytes -= dropped.len();
             }
+            state.servers.remove(&oldest);
             state.remember_evicted(oldest);
+        }
+    }
+
+    /// Stores the full result of call `id`, which the remote MCP server `server` sent.
+    pub fn insert_from(&self, id: &str, text: Arc<str>, server: ServerId) {
+        self.insert(id, text);
+        self.attribute(id, server);
+    }
+
+    /// Notes that the stored result of call `id` came from the remote MCP server `server` (a
+    /// restored conversation's calls say which did).
+    pub fn attribute(&self, id: &str, server: ServerId) {
+        let mut state = self.state.borrow_mut();
+        if state.results.contains_key(id) {
+            state.servers.insert(id.to_owned(), server);
         }
     }
 
@@ -99,6 +122,7 @@ impl ResultBuffer {
     pub fn clear(&self) {
         let mut state = self.state.borrow_mut();
         state.results.clear();
+        state.servers.clear();
         state.order.clear();
         state.bytes = 0;
         state.evicted.clear();
@@ -142,8 +166,15 @@ impl State {
 }
 
 impl ResultStore for ResultBuffer {
+    /// A remote server's result comes under its frame line: `recall` belongs to the built-in server,
+    /// and what it hands back must still read as that server's data.
     fn full_result(&self, call_id: &str) -> Option<String> {
-        self.get(call_id).map(|text| text.to_string())
+        let state = self.state.borrow();
+        let text = state.results.get(call_id)?;
+        Some(match state.servers.get(call_id) {
+            Some(server) => framed(server, text),
+            None => text.to_string(),
+        })
     }
 
     fn known_ids(&self) -> Vec<String> {
@@ -172,6 +203,19 @@ mod tests {
         assert_eq!(buffer.evicted(), ["a", "b", "c"]);
         assert_eq!(ResultStore::evicted(&buffer, "a"), Some(10));
         assert_eq!(ResultStore::evicted(&buffer, "never"), None);
+    }
+
+    #[test]
+    fn a_remote_servers_result_is_handed_back_under_its_frame_line_and_stored_as_sent() {
+        let buffer = ResultBuffer::new();
+        let people = ServerId::sanitize("people");
+        buffer.insert_from("a", Arc::from("rows"), people.clone());
+        assert_eq!(buffer.full_result("a"), Some(framed(&people, "rows")));
+        assert_eq!(buffer.get("a").as_deref(), Some("rows"));
+        buffer.insert("a", Arc::from("local"));
+        assert_eq!(buffer.full_result("a").as_deref(), Some("local"), "a result stored again is the new one's");
+        buffer.attribute("never", people);
+        assert_eq!(buffer.full_result("never"), None);
     }
 
     #[test]

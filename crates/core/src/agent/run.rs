@@ -11,17 +11,18 @@ use crate::agent::budget::{DEFAULT_REQUEST_BUDGET, effective_budget, leave_out_o
 use crate::agent::buffer::ResultBuffer;
 use crate::agent::context::{Economy, shown};
 use crate::agent::event::{AgentEvent, EventSink};
+use crate::agent::frame::{frame_line, is_view_said};
 use crate::agent::prompt::build_system_prompt;
 use crate::agent::session::{AgentConfig, AgentSession, UserTurn};
 use crate::agent::stop::StopReason;
+use crate::approval::{declined_message, refused_message, unattended_message};
 use crate::autoui::AutoUi;
 use crate::cancel::CancelToken;
 use crate::dispatch::catalog::{Catalog, ToolRole};
 use crate::dispatch::pseudo::uri_of;
 use crate::dispatch::record::CallRecord;
-use crate::dispatch::{Dispatcher, Executed, PreparedCall};
-use crate::agent::frame::frame_line;
-use crate::ids::CallId;
+use crate::dispatch::{DispatchError, Dispatcher, Executed, PreparedCall};
+use crate::ids::{CallId, ServerId};
 use crate::llm::cost::estimate_at;
 use crate::llm::message::{ContentBlock, Message, Role};
 use crate::llm::model::{ChatRequest, FinishReason, LlmError, MalformedInput, ModelEvent, ToolDef, Usage};
@@ -83,7 +84,9 @@ impl AgentSession {
         self.dispatcher.begin_run();
         self.output = OutputLimit::of(settings);
         for block in &turn.content {
-            if let ContentBlock::Text { text } = block {
+            if let ContentBlock::Text { text } = block
+                && !is_view_said(text)
+            {
                 self.urls.record_words(text);
             }
         }
@@ -303,7 +306,8 @@ impl AgentSession {
         executed: Executed,
         summary: &mut RunSummary,
     ) -> ContentBlock {
-        let RunContext { settings, sink, .. } = *context;
+        let RunContext { catalog, settings, sink, .. } = *context;
+        let remote = data_server(catalog, &executed);
         if let Some(activation) = executed.activation {
             sink.emit(AgentEvent::ServerActivated {
                 server: activation.server,
@@ -311,7 +315,10 @@ impl AgentSession {
                 tools: activation.tools,
             });
         }
-        self.results.insert(&id, executed.text.clone());
+        match &remote {
+            Some(server) => self.results.insert_from(&id, executed.text.clone(), server.clone()),
+            None => self.results.insert(&id, executed.text.clone()),
+        }
         // The canvas server's results echo what the model wrote: they are not data.
         if executed.record.target.as_ref().is_some_and(|target| target.server.as_str() != AutoUi::NAME) {
             self.urls.record_data(&executed.text);
@@ -322,29 +329,50 @@ impl AgentSession {
             self.urls.record_resource_images(&uri, &executed.result.content);
         }
         let mut record = executed.record;
-        // `recall` pages results itself; cutting its answer again would hide its page marker.
-        let shown = match executed.role {
-            Some(ToolRole::Recall) => None,
-            _ => Some(shown(&executed.text, settings.result_limit.max(1), &id)),
+        let (texts, images): (Vec<ResultPart>, Vec<ResultPart>) =
+            executed.result.content.into_iter().partition(|part| matches!(part, ResultPart::Text { .. }));
+        let mut content: Vec<ResultPart> = match executed.role {
+            // `recall` pages results itself (cutting its answer again would hide its page marker),
+            // and a remote server's result comes back with that server's frame line as a part.
+            Some(ToolRole::Recall) => texts,
+            _ => {
+                let shown = shown(&executed.text, settings.result_limit.max(1), &id);
+                record.truncated = shown.truncated;
+                let text = shown.text.unwrap_or_else(|| executed.text.to_string());
+                // A remote server's result is named as that server's data, so text in it that
+                // reads like an instruction is seen as coming from there (the system prompt says
+                // what that means).
+                let frame = remote.as_ref().map(|server| ResultPart::Text { text: frame_line(server) });
+                frame.into_iter().chain([ResultPart::Text { text }]).collect()
+            }
         };
-        record.truncated = shown.as_ref().is_some_and(|shown| shown.truncated);
-        let text = shown.and_then(|shown| shown.text).unwrap_or_else(|| executed.text.to_string());
-        // A remote server's result is named as that server's data, so text in it that reads like
-        // an instruction is seen as coming from there (the system prompt says what that means).
-        // Errors start with "Error:" and mostly come from here (timeouts, Stop), so they go bare.
-        let mut content: Vec<ResultPart> = record
-            .target
-            .as_ref()
-            .filter(|target| target.protocol == Protocol::Mcp && !executed.result.is_error)
-            .map(|target| ResultPart::Text { text: frame_line(&target.server) })
-            .into_iter()
-            .collect();
-        content.push(ResultPart::Text { text });
-        content.extend(executed.result.content.into_iter().filter(|part| matches!(part, ResultPart::Image { .. })));
+        content.extend(images);
         summary.calls.push(record.clone());
         sink.emit(AgentEvent::ToolCallFinished { record });
         ContentBlock::ToolResult { tool_use_id: id, content, is_error: executed.result.is_error }
     }
+}
+
+/// The remote server whose data a call's result is: the server of a remote call, unless the
+/// result is one of the answers this app gives when the call never reached it (the person declined
+/// it or set it to "never", nobody could approve it, Stop), which hold none of its text. Errors are
+/// its data too: an `isError` result, or a JSON-RPC error's message, is the server's own text.
+fn data_server(catalog: &Catalog, executed: &Executed) -> Option<ServerId> {
+    let target = executed.record.target.as_ref().filter(|target| target.protocol == Protocol::Mcp)?;
+    let name = catalog
+        .servers()
+        .iter()
+        .find(|server| server.id == target.server && server.protocol == Protocol::Mcp)
+        .map_or_else(|| target.server.to_string(), |server| server.name.clone());
+    let tool = &target.tool;
+    let never_reached = [
+        declined_message(tool, &name),
+        refused_message(tool, &name),
+        unattended_message(tool, &name),
+        format!("Error: {}", DispatchError::Cancelled),
+    ];
+    let app_answer = executed.result.is_error && never_reached.iter().any(|answer| answer.as_str() == &*executed.text);
+    (!app_answer).then(|| target.server.clone())
 }
 
 fn cancelled_result(id: &str) -> ContentBlock {

