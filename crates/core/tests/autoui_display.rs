@@ -644,3 +644,28 @@ fn a_vega_lite_data_url_or_too_many_rows_is_refused_at_its_spec_path() {
     assert!(details.iter().any(|d| d["path"] == "/data/values" && d["message"].as_str().unwrap().contains("at most 5000")), "{details:?}");
     assert!(h.canvas.log().is_empty());
 }
+
+#[test]
+fn another_agent_on_the_page_cannot_place_or_change_an_mcp_apps_view() {
+    use autoui_core::cancel::CancelToken;
+    use autoui_core::ids::BlockId;
+    use autoui_core::tool::{CallContext, LocalServer, Origin};
+    use futures::executor::block_on;
+
+    let h = Harness::new();
+    let view = json!({"server": "basic", "tool": "get-time", "uri": "ui://get-time/app.html"});
+    let outside = CallContext { origin: Origin::ExternalAgent, cancel: CancelToken::new() };
+    let refused = block_on(h.ui.call("widget_display", json!({"name": "mcp-app", "params": view}), outside));
+    assert!(refused.is_error, "{}", refused.text_content());
+    assert!(refused.text_content().contains("another agent cannot place or change an mcp-app view"), "{}", refused.text_content());
+    assert!(h.canvas.log().is_empty(), "nothing was placed");
+
+    // The page's own agent places it; another agent still cannot repoint it.
+    let id = h.show("mcp-app", view);
+    let repointed = h.ui.update_block(&BlockId::new(&id), json!({"uri": "ui://other/app.html"}), Origin::ExternalAgent);
+    assert!(repointed.is_err(), "refused");
+    assert_eq!(h.block(&id).data["uri"], "ui://get-time/app.html");
+    // Its other widgets stay open to it.
+    let card = h.show("stat-card", json!({"label": "Users", "value": "3"}));
+    assert!(h.ui.update_block(&BlockId::new(&card), json!({"value": "4"}), Origin::ExternalAgent).is_ok());
+}

@@ -40,6 +40,7 @@ pub async fn widget_display(
 ) -> Result<Value, AutoUiError> {
     let call = envelope(args)?;
     let recipe = discovery::find(ui.registry, &call.name)?;
+    refuse_views_from_outside(recipe.kind, &origin)?;
     let source = call.source.as_ref().map(AutoUi::parse_source).transpose()?;
     if let (WidgetKind::VegaLite, Some(charts)) = (recipe.kind, &ui.charts) {
         charts.prepare();
@@ -214,4 +215,18 @@ fn envelope(args: Value) -> Result<Call, AutoUiError> {
         source,
         repairs,
     })
+}
+
+/// An MCP Apps view runs a server's own code over the person's connection, and calls that server's
+/// tools without asking (the person's agent placed it): another agent on the page must not place
+/// or repoint one.
+pub(crate) fn refuse_views_from_outside(kind: WidgetKind, origin: &Origin) -> Result<(), AutoUiError> {
+    if kind == WidgetKind::McpApp && *origin == Origin::ExternalAgent {
+        return Err(AutoUiError::BadArguments(
+            "another agent cannot place or change an mcp-app view: it runs an MCP server's own code over the person's \
+             connection. Show the data with another widget."
+                .to_owned(),
+        ));
+    }
+    Ok(())
 }

@@ -140,6 +140,7 @@ impl AutoUi {
         origin: Origin,
     ) -> Result<Updated, AutoUiError> {
         let block = self.block(id)?;
+        display::refuse_views_from_outside(block.kind, &origin)?;
         if !patch.is_object() {
             return Err(AutoUiError::BadArguments(
                 "an update is an object of the fields to change, e.g. {\"value\": \"42\"}"
