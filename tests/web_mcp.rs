@@ -630,7 +630,7 @@ async fn mount_panel() -> Panel {
     let mut restored = restore().await;
     let handle = leptos::mount::mount_to(container.clone(), move || {
         provide_persist(&mut restored, provide_notices());
-        keep.replace(Some(provide_servers()));
+        keep.replace(Some(provide_servers(autoui::state::autoui::page_validator())));
         view! { <ServersDrawer open=RwSignal::new(true) /> }.into_any()
     });
     let servers = provided.borrow_mut().take().expect("the panel provided its state");
@@ -717,7 +717,7 @@ async fn mount_panel_with_questions(settings: Option<Settings>) -> Panel {
             provide_context(SettingsCtx(RwSignal::new(settings)));
         }
         provide_persist(&mut restored, provide_notices());
-        keep.replace(Some(provide_servers()));
+        keep.replace(Some(provide_servers(autoui::state::autoui::page_validator())));
         let ctx = use_elicitation().expect("the servers provide the elicitation forms' state");
         let sampling = use_sampling().expect("the servers provide the sampling cards' state");
         view! { <ServersDrawer open=RwSignal::new(true) /> <ElicitationForms ctx /> <SamplingCards ctx=sampling /> }.into_any()
@@ -1073,7 +1073,7 @@ async fn mount_panel_with_prompts() -> (Panel, RwSignal<String>) {
     let draft = RwSignal::new(String::new());
     let handle = leptos::mount::mount_to(container.clone(), move || {
         provide_persist(&mut restored, provide_notices());
-        keep.replace(Some(provide_servers()));
+        keep.replace(Some(provide_servers(autoui::state::autoui::page_validator())));
         view! { <ServersDrawer open=RwSignal::new(true) /> <PromptPicker draft picking=RwSignal::new(false) /> }.into_any()
     });
     let servers = provided.borrow_mut().take().expect("the panel provided its state");
@@ -1230,7 +1230,7 @@ async fn a_resource_attached_in_the_panel_goes_with_the_next_message_framed_as_t
     let mut restored = restore().await;
     let handle = leptos::mount::mount_to(container.clone(), move || {
         provide_persist(&mut restored, provide_notices());
-        keep.replace(Some((provide_servers(), provide_attachments())));
+        keep.replace(Some((provide_servers(autoui::state::autoui::page_validator()), provide_attachments())));
         view! { <ServersDrawer open=RwSignal::new(true) /> }.into_any()
     });
     let (servers, attachments) = provided.borrow_mut().take().expect("the panel provided its state");

@@ -56,7 +56,7 @@ async fn mount() -> Mounted {
     let handle = leptos::mount::mount_to(container.clone(), move || {
         provide_persist(&mut restored, provide_notices());
         let canvas = provide_canvas(Canvas::new());
-        keep.set(Some((canvas, provide_servers())));
+        keep.set(Some((canvas, provide_servers(autoui::state::autoui::page_validator()))));
         view! {
             <NeededServers open_servers=Callback::new(move |()| open.set(true)) />
             <Show when=move || open.get()><ServersDrawer open /></Show>

@@ -63,12 +63,16 @@ impl AutoUiCtx {
     }
 }
 
-/// The page's autoui server, validating with the compact validator; the full validator module is
-/// fetched only for a schema outside the compact one's subset (no recipe's, no built-in tool's).
-/// Widgets may be bound to data through `sources` (the MCP client, see `state::refresh`).
-pub fn provide_autoui(canvas: CanvasCtx, sources: Sources) -> AutoUiCtx {
-    let validator = CompactValidator::new(BrowserPatterns, LazyValidator::new(VALIDATOR_MODULE));
-    provide_autoui_over(canvas, Rc::new(validator), Some(sources))
+/// The page's schema validator: the compact one, which fetches the full validator module only for a
+/// schema outside its subset (no recipe's, no built-in tool's; a server's output schema may be).
+pub fn page_validator() -> Rc<dyn SchemaValidator> {
+    Rc::new(CompactValidator::new(BrowserPatterns, LazyValidator::new(VALIDATOR_MODULE)))
+}
+
+/// The page's autoui server, validating with `validator` ([`page_validator`]). Widgets may be bound
+/// to data through `sources` (the MCP client, see `state::refresh`).
+pub fn provide_autoui(canvas: CanvasCtx, sources: Sources, validator: Rc<dyn SchemaValidator>) -> AutoUiCtx {
+    provide_autoui_over(canvas, validator, Some(sources))
 }
 
 /// The autoui server with a given validator (browser tests validate in-process).

@@ -27,7 +27,7 @@ use crate::adapters::webmcp::browser_surface;
 use crate::deferred::{Drawer, LoadError, Part, Slot, Status, after_first_paint};
 use crate::state::agent::{AgentCtx, use_agent};
 use crate::state::approval::{PageApprover, provide_approval};
-use crate::state::autoui::provide_autoui;
+use crate::state::autoui::{page_validator, provide_autoui};
 use crate::state::canvas::CanvasCtx;
 use crate::state::persist::PersistCtx;
 use crate::state::refresh::provide_refresh;
@@ -82,14 +82,15 @@ pub struct DataServersCtx(pub StoredValue<Vec<Rc<dyn LocalServer>>, LocalStorage
 
 /// The servers, their contexts and the agent's session, made from the chunk.
 pub fn start(canvas: CanvasCtx) {
-    let servers = provide_servers();
+    let validator = page_validator();
+    let servers = provide_servers(validator.clone());
     let agent = use_agent();
     let fetcher = RemoteFetcher::new(
         servers.remote(),
         Rc::new(move |id: &ServerId| servers.approvals(id)),
         Rc::new(move |call: SourceCall| agent.refresh_log(call)),
     );
-    let autoui = provide_autoui(canvas, Sources { fetcher: Rc::new(fetcher), clock: Rc::new(BrowserClock) });
+    let autoui = provide_autoui(canvas, Sources { fetcher: Rc::new(fetcher), clock: Rc::new(BrowserClock) }, validator);
     provide_webmcp(canvas, autoui);
     provide_refresh(canvas, autoui, servers);
     let approver = PageApprover { ctx: provide_approval(autoui.validator()), servers };

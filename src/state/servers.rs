@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use autoui_core::recipes::validate::SchemaValidator;
 use autoui_core::approval::{ApprovalChoice, ApprovalRules};
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig};
@@ -448,10 +449,12 @@ impl ServersCtx {
 }
 
 /// Spawns the page's hub, reconnects the stored servers, and saves every change back.
-pub fn provide_servers() -> ServersCtx {
+pub fn provide_servers(validator: Rc<dyn SchemaValidator>) -> ServersCtx {
     let persist = use_persist();
     let oauth = Rc::new(OAuthRouter::default());
     let hub = spawn_hub_over(oauth.clone(), McpOptions::default());
+    // Before any server connects: results are checked against their tools' output schemas.
+    hub.set_validator(validator);
     // Before any server connects: elicitation and sampling are declared only to sessions that can ask the person.
     hub.set_elicitor(Rc::new(PageElicitor(provide_elicitation())));
     hub.set_sampler(provide_sampling());

@@ -1,8 +1,8 @@
 //! Resources and prompts through the hub: listed (every page) only when the server declares them,
-//! an unreadable entry skipped with a note naming it while the others stay, `resources/read` text
-//! kept, blobs summarised with their type and size, a read over the cap refused before or after
-//! asking, `prompts/get` filled with the person's arguments, and `logging/setLevel` on the
-//! person's choice and again on every connection.
+//! and again when it says a list changed, an unreadable entry skipped with a note naming it while
+//! the others stay, `resources/read` text kept, blobs summarised with their type and size, a read
+//! over the cap refused before or after asking, `prompts/get` filled with the person's arguments,
+//! and `logging/setLevel` on the person's choice and again on every connection.
 
 #[path = "fixtures/mcp/support.rs"]
 mod support;
@@ -12,10 +12,12 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use autoui_core::cancel::CancelToken;
+use autoui_core::dispatch::catalog::Catalog;
 use autoui_core::ids::ServerId;
 use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice};
 use autoui_core::mcp::hub::{HubEvent, McpHub, ServerSnapshot, ServerStatus};
 use autoui_core::mcp::model::content::{Content, ContentBlock};
+use autoui_core::mcp::model::initialize::InitializeResult;
 use autoui_core::mcp::model::notify::LogLevel;
 use autoui_core::mcp::model::prompt::PromptRole;
 use autoui_core::mcp::session::SessionPorts;
@@ -87,7 +89,8 @@ struct World {
     clock: FakeClock,
     net: Rc<FakeNet>,
     hub: McpHub<FakeNet>,
-    /// How many times the hub published the server's offers (once per connection, after `Connected`).
+    /// How many times the hub published the server's offers (once per connection, after `Connected`,
+    /// and once per burst of `list_changed` notifications).
     listed: Rc<Cell<usize>>,
 }
 
@@ -97,6 +100,11 @@ fn world(declared: Value, options: McpOptions) -> World {
         Some(answer) => Reply::json(200, answer),
         None => server.borrow_mut().streamable(request),
     });
+    world_over(net, options)
+}
+
+/// A hub over `net`, counting how often it publishes the server's offers.
+fn world_over(net: Rc<FakeNet>, options: McpOptions) -> World {
     let clock = FakeClock::default();
     let ports = SessionPorts { http: net.clone(), event_sources: net.clone(), clock: Rc::new(clock.clone()) };
     let hub = McpHub::new(ports, options);
@@ -324,17 +332,7 @@ fn subscribing_world(subscribe: bool) -> World {
             _ => server.borrow_mut().streamable(request),
         }
     });
-    let clock = FakeClock::default();
-    let ports = SessionPorts { http: net.clone(), event_sources: net.clone(), clock: Rc::new(clock.clone()) };
-    let hub = McpHub::new(ports, McpOptions::default());
-    let listed = Rc::new(Cell::new(0));
-    let counter = listed.clone();
-    hub.subscribe(move |event| {
-        if matches!(event, HubEvent::OffersChanged { .. }) {
-            counter.set(counter.get() + 1);
-        }
-    });
-    World { clock, net, hub, listed }
+    world_over(net, McpOptions::default())
 }
 
 fn subscribed_uris(net: &FakeNet) -> Vec<String> {
@@ -390,4 +388,79 @@ fn a_server_that_offers_no_subscriptions_is_never_asked_and_the_refusal_says_so(
     let error = refused.unwrap_err();
     assert!(error.contains("offers no resource subscriptions"), "{error}");
     assert!(subscribed_uris(&world.net).is_empty());
+}
+
+/// A server that announces changes of its resources and prompts, keeps its listening stream open,
+/// and has none of them until `grown` is set, then one of each.
+fn growing_world(grown: Rc<Cell<bool>>) -> World {
+    let declared = json!({"resources": {"listChanged": true}, "prompts": {"listChanged": true}});
+    let server = Rc::new(RefCell::new(FakeServer { list_changed: false, offers: declared, ..FakeServer::default() }));
+    let net = FakeNet::new(move |request: &Logged, net: &FakeNet| {
+        if request.method == Method::Get {
+            return net.live_sse();
+        }
+        let result = match (request.rpc(), grown.get()) {
+            ("resources/list", false) => json!({"resources": []}),
+            ("resources/list", true) => json!({"resources": [resource(1)]}),
+            ("resources/templates/list", _) => json!({"resourceTemplates": []}),
+            ("prompts/list", false) => json!({"prompts": []}),
+            ("prompts/list", true) => json!({"prompts": [{"name": "added_prompt"}]}),
+            _ => return server.borrow_mut().streamable(request),
+        };
+        Reply::json(200, rpc_result(request.id(), result))
+    });
+    world_over(net, McpOptions::default())
+}
+
+/// Whether the model is offered the server's resource pseudo-tools (`list_resources`, `read_resource`).
+fn readable(hub: &McpHub<FakeNet>) -> bool {
+    Catalog::build(&[], &hub.servers()).servers()[0].has_resources()
+}
+
+fn asked(net: &FakeNet, method: &str) -> usize {
+    net.requests().iter().filter(|request| request.rpc() == method).count()
+}
+
+#[test]
+fn a_resource_and_a_prompt_added_later_are_listed_again_when_the_server_says_its_lists_changed() {
+    let grown = Rc::new(Cell::new(false));
+    let world = growing_world(grown.clone());
+    let (net, clock) = (world.net.clone(), world.clock.clone());
+    let (before, after, readable_before) = world.connected(async move |hub, prefix| {
+        let before = snapshot(&hub, &prefix).offers;
+        let readable_before = readable(&hub);
+        grown.set(true);
+        while net.streams.borrow().is_empty() {
+            support::pass_time(&clock, 1).await;
+        }
+        net.feed("data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/list_changed\"}\n\n");
+        support::pass_time(&clock, 5).await;
+        net.feed("data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/prompts/list_changed\"}\n\n");
+        support::pass_time(&clock, 5).await;
+        (before, snapshot(&hub, &prefix).offers, readable_before)
+    });
+    assert!(before.resources.is_empty() && before.prompts.is_empty(), "{before:?}");
+    assert!(!readable_before);
+    let uris: Vec<&str> = after.resources.iter().map(|resource| resource.uri.as_str()).collect();
+    assert_eq!(uris, ["test://static/resource/1"]);
+    let prompts: Vec<&str> = after.prompts.iter().map(|prompt| prompt.name.as_str()).collect();
+    assert_eq!(prompts, ["added_prompt"]);
+    assert_eq!(world.listed.get(), 3, "published on connecting, then once per notification");
+    // Each notification lists its own offers again, every page, and nothing else.
+    assert_eq!(asked(&world.net, "resources/list"), 2);
+    assert_eq!(asked(&world.net, "resources/templates/list"), 2);
+    assert_eq!(asked(&world.net, "prompts/list"), 2);
+    assert_eq!(asked(&world.net, "tools/list"), 1);
+    // The model sees them too: the server now has resources to list and read.
+    assert!(readable(&world.hub));
+    assert_eq!(world.hub.servers()[0].resources.len(), 1);
+}
+
+#[test]
+fn a_server_announcing_only_prompt_changes_is_listened_to() {
+    let hello = |capabilities: Value| -> InitializeResult {
+        serde_json::from_value(json!({"protocolVersion": "2025-06-18", "capabilities": capabilities})).unwrap()
+    };
+    assert!(hello(json!({"prompts": {"listChanged": true}})).announces_list_changes());
+    assert!(!hello(json!({"prompts": {}, "resources": {"listChanged": false}})).announces_list_changes());
 }

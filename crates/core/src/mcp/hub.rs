@@ -27,6 +27,7 @@ use crate::mcp::model::notify::LogLevel;
 use crate::mcp::model::prompt::GetPromptResult;
 use crate::mcp::session::{ServerOffers, Session, SessionPorts};
 use crate::ports::HttpTransport;
+use crate::recipes::validate::SchemaValidator;
 use crate::remote::{RemoteCallError, RemoteServerView, RemoteServers, RemoteStatus};
 use crate::tool::{ToolResult, ToolSpec};
 
@@ -101,7 +102,8 @@ pub enum HubEvent {
         tools: Rc<Vec<ToolSpec>>,
         unreadable: Vec<String>,
     },
-    /// The server's resources, templates and prompts, listed on (re)connecting, right after `Connected`.
+    /// The server's resources, templates and prompts, listed on (re)connecting, right after
+    /// `Connected`, and again when the server says one of their lists changed.
     OffersChanged {
         server: ServerId,
         offers: ServerOffers,
@@ -267,6 +269,7 @@ struct Inner<H: ?Sized> {
     listeners: RefCell<Vec<Listener>>,
     elicitor: RefCell<Option<SharedElicitor>>,
     sampler: RefCell<Option<SharedSampler>>,
+    validator: RefCell<Option<Rc<dyn SchemaValidator>>>,
 }
 
 struct Entry<H: ?Sized> {
@@ -292,6 +295,7 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
                 listeners: RefCell::new(Vec::new()),
                 elicitor: RefCell::new(None),
                 sampler: RefCell::new(None),
+                validator: RefCell::new(None),
             }),
         }
     }
@@ -325,6 +329,12 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
     /// next connection on; set it before adding servers.
     pub fn set_sampler(&self, sampler: SharedSampler) {
         *self.inner.sampler.borrow_mut() = Some(sampler);
+    }
+
+    /// Lets `validator` check tool results against their tools' declared output schemas from the
+    /// next connection on; set it before adding servers.
+    pub fn set_validator(&self, validator: Rc<dyn SchemaValidator>) {
+        *self.inner.validator.borrow_mut() = Some(validator);
     }
 
     /// Calls `listener` with every event from now on.
@@ -612,6 +622,10 @@ impl<H: HttpTransport + ?Sized + 'static> McpHub<H> {
         );
         let session = match self.inner.elicitor.borrow().clone() {
             Some(elicitor) => session.with_elicitor(elicitor, id_label.as_str()),
+            None => session,
+        };
+        let session = match self.inner.validator.borrow().clone() {
+            Some(validator) => session.with_validator(validator),
             None => session,
         };
         Rc::new(match self.inner.sampler.borrow().clone() {

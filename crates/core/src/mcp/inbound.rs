@@ -13,9 +13,6 @@ use crate::mcp::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND, Message, Method, Not
 use crate::mcp::model::initialize::{ClientCapabilities, ElicitationCapability, Empty};
 use crate::mcp::model::notify::{LoggingMessageParams, ProgressParams};
 
-/// The server's resources changed; its MCP Apps views may have too.
-const RESOURCES_LIST_CHANGED: &str = "notifications/resources/list_changed";
-
 /// Something a session reports to its owner (the hub) as it happens.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Notice {
@@ -23,7 +20,8 @@ pub enum Notice {
     Connected,
     /// The tool list was fetched again and may differ.
     ToolsChanged,
-    /// The resources, resource templates and prompts were listed (after `Connected`).
+    /// The resources, resource templates or prompts were listed (after `Connected`, and again when
+    /// the server said they changed).
     OffersChanged,
     /// `notifications/tools/list_changed` arrived but listing the tools again failed.
     ToolsRefreshFailed { reason: String },
@@ -48,12 +46,21 @@ pub enum Notice {
 
 pub type NoticeSink = Rc<dyn Fn(Notice)>;
 
+/// A list the server said changed (`notifications/*/list_changed`), for the session to ask again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Relist {
+    Tools,
+    /// The resources and resource templates.
+    Resources,
+    Prompts,
+}
+
 /// Shared by both transports of one session.
 pub(crate) struct Inbound {
     notices: NoticeSink,
     /// Running `tools/call`s by progress token (their request id), to name the tool in progress notices.
     calls: RefCell<HashMap<RequestId, String>>,
-    relist: UnboundedSender<()>,
+    relist: UnboundedSender<Relist>,
     /// Who answers `elicitation/create`.
     elicitor: Option<SharedElicitor>,
     /// Who answers `sampling/createMessage`.
@@ -65,7 +72,7 @@ pub(crate) struct Inbound {
 }
 
 impl Inbound {
-    pub(crate) fn new(notices: NoticeSink, relist: UnboundedSender<()>) -> Inbound {
+    pub(crate) fn new(notices: NoticeSink, relist: UnboundedSender<Relist>) -> Inbound {
         Inbound {
             notices,
             calls: RefCell::new(HashMap::new()),
@@ -179,10 +186,13 @@ impl Inbound {
 
     pub(crate) fn notification(&self, notification: Notification) {
         match notification.method {
-            Method::ToolsListChanged => {
-                // The session's refresh loop owns the receiver; it is gone only once the session stopped.
-                let _ = self.relist.unbounded_send(());
+            Method::ToolsListChanged => self.relist(Relist::Tools),
+            Method::ResourcesListChanged => {
+                // Its MCP Apps views may have changed too.
+                self.views_stale.set(true);
+                self.relist(Relist::Resources);
             }
+            Method::PromptsListChanged => self.relist(Relist::Prompts),
             Method::Progress => {
                 let Some(params) = notification.params else {
                     return;
@@ -217,9 +227,13 @@ impl Inbound {
                     self.notice(Notice::ResourceUpdated { uri: uri.to_owned() });
                 }
             }
-            Method::Other(name) if name == RESOURCES_LIST_CHANGED => self.views_stale.set(true),
             // Other notifications have no consumer in this app.
             _ => {}
         }
+    }
+
+    fn relist(&self, list: Relist) {
+        // The session's refresh loop owns the receiver; it is gone only once the session stopped.
+        let _ = self.relist.unbounded_send(list);
     }
 }

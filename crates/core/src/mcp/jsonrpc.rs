@@ -75,6 +75,8 @@ pub enum Method {
     Cancelled,
     Progress,
     ToolsListChanged,
+    ResourcesListChanged,
+    PromptsListChanged,
     ElicitationCreate,
     SamplingCreateMessage,
     LoggingMessage,
@@ -101,6 +103,8 @@ impl Method {
             Method::Cancelled => "notifications/cancelled",
             Method::Progress => "notifications/progress",
             Method::ToolsListChanged => "notifications/tools/list_changed",
+            Method::ResourcesListChanged => "notifications/resources/list_changed",
+            Method::PromptsListChanged => "notifications/prompts/list_changed",
             Method::ElicitationCreate => "elicitation/create",
             Method::SamplingCreateMessage => "sampling/createMessage",
             Method::LoggingMessage => "notifications/message",
@@ -109,7 +113,7 @@ impl Method {
     }
 
     pub fn from_wire(name: &str) -> Method {
-        const KNOWN: [Method; 20] = [
+        const KNOWN: [Method; 22] = [
             Method::Initialize,
             Method::Initialized,
             Method::Ping,
@@ -127,6 +131,8 @@ impl Method {
             Method::Cancelled,
             Method::Progress,
             Method::ToolsListChanged,
+            Method::ResourcesListChanged,
+            Method::PromptsListChanged,
             Method::ElicitationCreate,
             Method::SamplingCreateMessage,
             Method::LoggingMessage,

@@ -6,6 +6,7 @@
 //! - [`sse`]: the event-stream parser (also for LLM streaming).
 //! - [`streamable`], [`legacy`]: the two transports; [`legacy::EventSourcePort`] is the browser's `EventSource`.
 //! - [`cut`]: answers larger than their cap, cut as they stream in (what the model gets of them).
+//! - [`output_schema`]: a tool's declared output schema held against its results.
 //! - [`elicit`]: server requests for input (`elicitation/create`), as forms the person fills.
 //! - [`sampling`]: server requests for a completion (`sampling/createMessage`), approved by the person.
 //! - [`session`]: one server (detection, handshake, paging, calls, listening, recovery).
@@ -27,6 +28,7 @@ pub mod legacy;
 pub mod model;
 pub mod normalize;
 pub mod oauth;
+pub mod output_schema;
 pub mod prompts;
 pub mod sampling;
 pub mod session;

@@ -1,6 +1,7 @@
 //! One MCP server connection: picks the transport (auto-detection), shakes hands, pages `tools/list`
-//! (and the resource, template and prompt lists the server declares), calls tools and reads
-//! resources and prompts with a timeout and cancellation, keeps listening, re-lists tools on `list_changed`,
+//! (and the resource, template and prompt lists the server declares), calls tools (results held
+//! against a declared output schema) and reads resources and prompts with a timeout and
+//! cancellation, keeps listening, re-lists tools, resources and prompts on their `list_changed`,
 //! renews an expired session once per request (one renewal for all the requests that find it expired),
 //! and reconnects dropped legacy streams with backoff.
 
@@ -9,6 +10,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::future::Future;
 use std::pin::pin;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use futures::StreamExt;
 use futures::channel::mpsc::{self, UnboundedReceiver, UnboundedSender};
@@ -25,7 +27,7 @@ use crate::mcp::elicit::SharedElicitor;
 use crate::mcp::sampling::SharedSampler;
 use crate::mcp::model::complete::{ArgumentValue, CompleteContext, CompleteParams, CompleteResult, PromptReference};
 use crate::mcp::error::McpError;
-use crate::mcp::inbound::{Inbound, Notice, NoticeSink};
+use crate::mcp::inbound::{Inbound, Notice, NoticeSink, Relist};
 use crate::mcp::jsonrpc::{Message, Method, Request, RequestId, Version, value_depth};
 use crate::mcp::legacy::{EventSourcePort, EventStream, HttpEventSource, LegacyLink};
 use crate::mcp::model::call::CallToolResult;
@@ -38,8 +40,10 @@ use crate::mcp::model::prompt::{GetPromptParams, GetPromptResult, Prompt};
 use crate::mcp::model::resource::{ReadResourceParams, ReadResourceResult, Resource, ResourceTemplate};
 use crate::mcp::model::tool::{CallToolParams, RequestMeta, Tool};
 use crate::mcp::normalize::{to_resource_result, to_tool_result};
+use crate::mcp::output_schema;
 use crate::mcp::streamable::StreamableLink;
 use crate::ports::{Clock, HttpTransport};
+use crate::recipes::validate::SchemaValidator;
 use crate::tool::{ToolResult, ToolSpec};
 
 /// The outside world a session talks through.
@@ -81,7 +85,8 @@ pub struct ServerFacts {
     pub offers: ServerOffers,
 }
 
-/// What a server offers besides tools, as listed when it connected (only the kinds it declared).
+/// What a server offers besides tools, as listed when it connected and again when it said a list
+/// changed (only the kinds it declared).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ServerOffers {
     pub resources: Rc<Vec<Resource>>,
@@ -97,6 +102,19 @@ impl ServerOffers {
     /// Whether there is anything to list or read (the agent's resource pseudo-tools).
     pub fn has_resources(&self) -> bool {
         !self.resources.is_empty() || !self.resource_templates.is_empty()
+    }
+}
+
+/// The notes of the last resource and prompt listings.
+#[derive(Default)]
+struct OfferNotes {
+    resources: Vec<String>,
+    prompts: Vec<String>,
+}
+
+impl OfferNotes {
+    fn all(&self) -> Vec<String> {
+        [self.resources.as_slice(), self.prompts.as_slice()].concat()
     }
 }
 
@@ -116,7 +134,7 @@ pub struct Session<H: ?Sized> {
     legacy: LegacyLink<H>,
     active: Cell<Option<TransportKind>>,
     inbound: Inbound,
-    relist: RefCell<Option<UnboundedReceiver<()>>>,
+    relist: RefCell<Option<UnboundedReceiver<Relist>>>,
     /// Notifications sent from [`Session::run`]'s task rather than the caller's: a cancellation
     /// must reach the server even when the caller drops the call right after (Stop, a timeout).
     outbox: UnboundedSender<Message>,
@@ -129,6 +147,13 @@ pub struct Session<H: ?Sized> {
     /// it keeps the last renewal's failure for those that waited on it.
     renewing: Mutex<Option<McpError>>,
     facts: RefCell<ServerFacts>,
+    /// The output schemas the listed tools declare, by tool name.
+    output_schemas: RefCell<HashMap<String, Arc<Value>>>,
+    /// Checks results against their tool's output schema; without one, only that
+    /// `structuredContent` is there.
+    validator: Option<Rc<dyn SchemaValidator>>,
+    /// What [`ServerOffers::unreadable`] is made of, by list, so listing one again keeps the other's notes.
+    offer_notes: RefCell<OfferNotes>,
     /// MCP Apps views fetched so far, by `ui://` URI (forgotten when the server's resources change).
     views: RefCell<HashMap<String, Rc<ViewResource>>>,
     stop: CancelToken,
@@ -175,6 +200,9 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             renewals: Cell::new(0),
             renewing: Mutex::new(None),
             facts: RefCell::new(ServerFacts::default()),
+            output_schemas: RefCell::default(),
+            validator: default_validator(),
+            offer_notes: RefCell::default(),
             views: RefCell::new(HashMap::new()),
             stop: CancelToken::new(),
             config,
@@ -193,6 +221,12 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
     /// naming this server `server` to whoever approves them.
     pub fn with_sampler(mut self, sampler: SharedSampler, server: &str) -> Session<H> {
         self.inbound.set_sampler(sampler, server.to_owned());
+        self
+    }
+
+    /// Lets `validator` check results against their tool's declared output schema.
+    pub fn with_validator(mut self, validator: Rc<dyn SchemaValidator>) -> Session<H> {
+        self.validator = Some(validator);
         self
     }
 
@@ -223,17 +257,33 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             Err(error) => return error,
         };
         let refresh = async {
-            while relist.next().await.is_some() {
-                // Several notifications in a burst need one listing.
-                while relist.try_recv().is_ok() {}
-                match self.list_tools().await {
-                    Ok(()) => {
-                        self.inbound.notice(Notice::ToolsChanged);
-                        self.prefetch_views().await;
+            while let Some(first) = relist.next().await {
+                // Several notifications in a burst need one listing of each list they name.
+                let mut lists = vec![first];
+                while let Ok(list) = relist.try_recv() {
+                    lists.push(list);
+                }
+                if lists.contains(&Relist::Tools) {
+                    match self.list_tools().await {
+                        Ok(()) => {
+                            self.inbound.notice(Notice::ToolsChanged);
+                            self.prefetch_views().await;
+                        }
+                        Err(error) => self.inbound.notice(Notice::ToolsRefreshFailed {
+                            reason: error.to_string(),
+                        }),
                     }
-                    Err(error) => self.inbound.notice(Notice::ToolsRefreshFailed {
-                        reason: error.to_string(),
-                    }),
+                }
+                let resources = lists.contains(&Relist::Resources);
+                let prompts = lists.contains(&Relist::Prompts);
+                if resources {
+                    self.list_resources().await;
+                }
+                if prompts {
+                    self.list_prompts().await;
+                }
+                if resources || prompts {
+                    self.inbound.notice(Notice::OffersChanged);
                 }
             }
         };
@@ -251,7 +301,8 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
     }
 
     /// Calls `tool` with `arguments`, bounded by the call timeout; cancelling `cancel` tells the
-    /// server (`notifications/cancelled`) and aborts. A tool error (`isError`) is an `Ok` result.
+    /// server (`notifications/cancelled`) and aborts. A tool error (`isError`) is an `Ok` result,
+    /// and so is a result that breaks the tool's declared output schema, as an error saying how.
     pub async fn call_tool(
         &self,
         tool: &str,
@@ -280,7 +331,12 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             serde_json::from_value(value).map_err(
                 |error| McpError::Protocol(format!("the tools/call result is malformed: {error}")),
             )?;
-        Ok(to_tool_result(result))
+        let result = to_tool_result(result);
+        let schema = self.output_schemas.borrow().get(tool).cloned();
+        Ok(match schema {
+            Some(schema) => output_schema::check(result, &schema, self.validator.as_deref()).await,
+            None => result,
+        })
     }
 
     /// Reads the resource at `uri` (`resources/read`), bounded like a tool call. A resource whose
@@ -349,11 +405,10 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
     /// One page of `resources/list`, `resources/templates/list` or `prompts/list` for an MCP Apps
     /// view, asked with the view's cursor and answered as the server sent it.
     pub async fn list_for_view(&self, method: &str, cursor: Option<String>, cancel: &CancelToken) -> Result<Value, McpError> {
-        let prompts = self.facts.borrow().hello.as_ref().is_some_and(|hello| hello.capabilities.prompts.is_some());
         let (method, offered) = match method {
             "resources/list" => (Method::ResourcesList, self.offers_resources()),
             "resources/templates/list" => (Method::ResourceTemplatesList, self.offers_resources()),
-            "prompts/list" => (Method::PromptsList, prompts),
+            "prompts/list" => (Method::PromptsList, self.offers_prompts()),
             _ => return Err(McpError::NotOffered("such list")),
         };
         if !offered {
@@ -411,13 +466,7 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         arguments: BTreeMap<String, String>,
         cancel: &CancelToken,
     ) -> Result<GetPromptResult, McpError> {
-        let declared = self
-            .facts
-            .borrow()
-            .hello
-            .as_ref()
-            .is_some_and(|hello| hello.capabilities.prompts.is_some());
-        if !declared {
+        if !self.offers_prompts() {
             return Err(McpError::NotOffered("prompts"));
         }
         let params = GetPromptParams { name: name.to_owned(), arguments };
@@ -491,6 +540,15 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             .hello
             .as_ref()
             .is_some_and(|hello| hello.capabilities.resources.is_some())
+    }
+
+    /// Whether the server declared prompts in its `initialize` result.
+    fn offers_prompts(&self) -> bool {
+        self.facts
+            .borrow()
+            .hello
+            .as_ref()
+            .is_some_and(|hello| hello.capabilities.prompts.is_some())
     }
 
     /// How long one tool call may take: the server's own setting, else the default.
@@ -628,7 +686,9 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         // Connected with its tools: resources and prompts follow, so a slow or broken list of
         // them does not hold the tools back.
         self.inbound.notice(Notice::Connected);
-        self.list_offers().await;
+        self.facts.borrow_mut().offers.logging = self.offers_logging();
+        self.list_resources().await;
+        self.list_prompts().await;
         self.inbound.notice(Notice::OffersChanged);
         // The person's chosen level, asked for again on every connection; a refusal is only logged.
         if let Some(level) = self.config.log_level.filter(|_| self.offers_logging())
@@ -646,6 +706,7 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
     /// Lists every page of tools, then replaces the tool list at once.
     async fn list_tools(&self) -> Result<(), McpError> {
         let mut tools: Vec<ToolSpec> = Vec::new();
+        let mut output_schemas = HashMap::new();
         let mut unreadable = Vec::new();
         let mut names = HashSet::new();
         for listed in self.list_pages(Method::ToolsList, "tools").await? {
@@ -662,6 +723,9 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             }
             match serde_json::from_value::<Tool>(raw) {
                 Ok(tool) if names.insert(tool.name.clone()) => {
+                    if let Some(schema) = &tool.output_schema {
+                        output_schemas.insert(tool.name.clone(), Arc::new(schema.clone()));
+                    }
                     let (spec, note) = tool.into_spec();
                     tools.push(spec);
                     unreadable.extend(note);
@@ -676,28 +740,21 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 }),
             }
         }
+        *self.output_schemas.borrow_mut() = output_schemas;
         let mut facts = self.facts.borrow_mut();
         facts.tools = Rc::new(tools);
         facts.unreadable_tools = unreadable;
         Ok(())
     }
 
-    /// Lists the resources, resource templates and prompts the server declared (`initialize`
-    /// capabilities). A list that fails, or an entry that cannot be read, becomes a note: the
-    /// connection and the server's tools do not depend on them.
-    async fn list_offers(&self) {
-        let capabilities = self
-            .facts
-            .borrow()
-            .hello
-            .as_ref()
-            .map(|hello| hello.capabilities.clone())
-            .unwrap_or_default();
+    /// Lists every page of the resources and resource templates, when the server declared them
+    /// (`initialize` capabilities), then replaces them at once. A list that fails, or an entry that
+    /// cannot be read, becomes a note: the connection and the server's tools do not depend on them.
+    async fn list_resources(&self) {
         let mut notes = Vec::new();
         let mut resources = Vec::new();
         let mut templates = Vec::new();
-        let mut prompts = Vec::new();
-        if capabilities.resources.is_some() {
+        if self.offers_resources() {
             resources = self
                 .list_decoded(Method::ResourcesList, "resources", "resource", "uri", &mut notes)
                 .await;
@@ -711,18 +768,27 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 )
                 .await;
         }
-        if capabilities.prompts.is_some() {
+        self.offer_notes.borrow_mut().resources = notes;
+        let mut facts = self.facts.borrow_mut();
+        facts.offers.resources = Rc::new(resources);
+        facts.offers.resource_templates = Rc::new(templates);
+        facts.offers.unreadable = self.offer_notes.borrow().all();
+    }
+
+    /// Lists every page of the prompts, when the server declared them, then replaces them at once;
+    /// failures become notes, as in [`Session::list_resources`].
+    async fn list_prompts(&self) {
+        let mut notes = Vec::new();
+        let mut prompts = Vec::new();
+        if self.offers_prompts() {
             prompts = self
                 .list_decoded(Method::PromptsList, "prompts", "prompt", "name", &mut notes)
                 .await;
         }
-        self.facts.borrow_mut().offers = ServerOffers {
-            resources: Rc::new(resources),
-            resource_templates: Rc::new(templates),
-            prompts: Rc::new(prompts),
-            unreadable: notes,
-            logging: capabilities.logging.is_some(),
-        };
+        self.offer_notes.borrow_mut().prompts = notes;
+        let mut facts = self.facts.borrow_mut();
+        facts.offers.prompts = Rc::new(prompts);
+        facts.offers.unreadable = self.offer_notes.borrow().all();
     }
 
     /// Every entry of `method`'s pages that decodes as `T`; the others, and a failed listing, are
@@ -819,7 +885,7 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                         .borrow()
                         .hello
                         .as_ref()
-                        .is_some_and(InitializeResult::announces_tool_changes);
+                        .is_some_and(InitializeResult::announces_list_changes);
                     // A server may also send requests (elicitation, sampling) on this stream, outside any call,
                     // and announce changes of the resources subscribed to.
                     let announces = announces || self.offers_subscriptions();
@@ -1016,6 +1082,18 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
     fn new_request(&self, method: Method, params: Option<Value>) -> Request {
         request(self.next_request_id(), method, params)
     }
+}
+
+/// Native builds check results in process; the app gives sessions its own validator
+/// (`McpHub::set_validator`), which loads the full one only for schemas that need it.
+#[cfg(feature = "jsonschema")]
+fn default_validator() -> Option<Rc<dyn SchemaValidator>> {
+    Some(Rc::new(crate::recipes::validate::in_process::JsonSchemaValidator::default()))
+}
+
+#[cfg(not(feature = "jsonschema"))]
+fn default_validator() -> Option<Rc<dyn SchemaValidator>> {
+    None
 }
 
 fn request(id: RequestId, method: Method, params: Option<Value>) -> Request {

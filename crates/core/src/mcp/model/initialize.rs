@@ -102,12 +102,13 @@ impl InitializeResult {
         SUPPORTED_PROTOCOL_VERSIONS.contains(&self.protocol_version.as_str())
     }
 
-    /// Whether the server announced `notifications/tools/list_changed` (or the resources' one, which
-    /// refreshes its MCP Apps views), which needs a listening stream.
-    pub fn announces_tool_changes(&self) -> bool {
+    /// Whether the server announced `list_changed` notifications for its tools, resources or
+    /// prompts, which need a listening stream.
+    pub fn announces_list_changes(&self) -> bool {
         let tools = self.capabilities.tools.as_ref().and_then(|tools| tools.list_changed);
         let resources = self.capabilities.resources.as_ref().and_then(|resources| resources.list_changed);
-        tools.unwrap_or(false) || resources.unwrap_or(false)
+        let prompts = self.capabilities.prompts.as_ref().and_then(|prompts| prompts.list_changed);
+        [tools, resources, prompts].contains(&Some(true))
     }
 }
 
