@@ -4,8 +4,9 @@
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
+use crate::binding::error_text;
 use crate::binding::jq::{self, MapError};
-use crate::binding::result::into_result_json;
+use crate::binding::result::{CutSizes, cut_sizes, into_result_json};
 use crate::binding::source::{Source, Target};
 use crate::cancel::CancelToken;
 use crate::tool::ToolResult;
@@ -23,6 +24,11 @@ pub enum SourceError {
     Fetch(String),
     #[error("the source's tool answered with an error: {0}")]
     Tool(String),
+    #[error(
+        "the source's answer was too large ({}, the limit is {}): narrow it with the call's arguments \
+         (a page, a filter or fewer fields)", .0.sent, .0.cap
+    )]
+    TooLarge(CutSizes),
     #[error(transparent)]
     Map(#[from] MapError),
     #[error("the map must produce an object of the widget's params (or some of them), got {0}")]
@@ -58,7 +64,12 @@ pub async fn fetch(
 ) -> Result<Fetched, SourceError> {
     let result = fetcher.fetch(&source.target, cancel).await.map_err(SourceError::Fetch)?;
     if result.is_error {
-        return Err(SourceError::Tool(result.text_content()));
+        return Err(SourceError::Tool(error_text::shorten(&result.text_content())));
+    }
+    // What the client kept of a larger answer is the start of its text: a map would fail on it
+    // with a type error that hides why.
+    if let Some(sizes) = cut_sizes(&result) {
+        return Err(SourceError::TooLarge(sizes));
     }
     let Value::Object(mapped) = map(source, into_result_json(result))? else {
         unreachable!("map insists on an object")

@@ -13,6 +13,8 @@ use jaq_core::{Compiler, Ctx, Vars, data};
 use jaq_json::{Num, Val};
 use serde_json::Value;
 
+use crate::binding::error_text;
+
 /// Values the looping generators may produce in one run of a map (all of them together).
 pub const MAX_STEPS: u64 = 100_000;
 
@@ -289,7 +291,8 @@ fn exception(exception: jaq_core::Exn<Val>) -> MapError {
             if message.contains(STEPS_SPENT) || STEPS_LEFT.with(Cell::get) == 0 {
                 MapError::TooManySteps
             } else {
-                MapError::Runtime(message)
+                // jq quotes the value it failed on, which may be the whole input.
+                MapError::Runtime(error_text::shorten(&message))
             }
         }
         Err(exception) => match exception.get_halt() {

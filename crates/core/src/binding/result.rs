@@ -1,9 +1,36 @@
 //! What a tool result reads as for a map: its `structuredContent` when present, else its first
-//! text content parsed as JSON, else that text as a string.
+//! text content parsed as JSON, else that text as a string. An answer the MCP client cut at its cap
+//! is not read at all: [`cut_sizes`] finds it.
 
 use serde_json::Value;
 
 use crate::tool::{ResultPart, ToolResult};
+
+/// How `mcp::cut` begins the note of an answer it cut (`CutAnswer::note`), and the words around the
+/// cap after it (`tests/binding_errors.rs` holds them to that note).
+const CUT_NOTE_START: &str = "[result cut: the server sent ";
+const CUT_NOTE_CAP_START: &str = ", more than the ";
+const CUT_NOTE_CAP_END: &str = " this client keeps of one result";
+
+/// The sizes the note of a cut answer states, as people read them ("2.4 MB").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CutSizes {
+    pub sent: String,
+    pub cap: String,
+}
+
+/// The sizes of `result` when it is what the MCP client kept of an answer larger than its cap: a note,
+/// then the start of the answer's text, its JSON cut anywhere, which no map can read.
+pub fn cut_sizes(result: &ToolResult) -> Option<CutSizes> {
+    if result.structured.is_some() {
+        return None;
+    }
+    let ResultPart::Text { text } = result.content.first()? else { return None };
+    let note = text.split_once('\n').map_or(text.as_str(), |(note, _)| note);
+    let (sent, after) = note.strip_prefix(CUT_NOTE_START)?.split_once(CUT_NOTE_CAP_START)?;
+    let (cap, _) = after.split_once(CUT_NOTE_CAP_END)?;
+    Some(CutSizes { sent: sent.to_owned(), cap: cap.to_owned() })
+}
 
 pub fn result_json(result: &ToolResult) -> Value {
     if let Some(structured) = &result.structured {
