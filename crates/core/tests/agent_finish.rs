@@ -1,8 +1,9 @@
 //! Why the model stopped, as the person sees it: a reply cut by the output limit stops with an offer
 //! to continue; a tool call cut off mid-JSON never runs, its error names the limit, and the next
 //! request asks for more output once (up to what the model allows); a refusal and a content filter
-//! are reported as such; a paused turn goes on by itself. Driven through the real HTTP model and
-//! wire decoders over a scripted transport.
+//! are reported as such; a paused turn goes on by itself; a reply with nothing in it says so; a
+//! failure in the middle of a reply keeps what streamed. Driven through the real HTTP model and wire
+//! decoders over a scripted transport.
 
 mod common;
 
@@ -16,6 +17,7 @@ use autoui_core::agent::session::{AgentConfig, AgentDeps, AgentSession, UserTurn
 use autoui_core::agent::stop::StopReason;
 use autoui_core::cancel::CancelToken;
 use autoui_core::llm::http::HttpChatModel;
+use autoui_core::llm::message::{ContentBlock, Role};
 use autoui_core::ports::HttpRequest;
 use autoui_core::settings::{ProviderKind, Settings, TokenParam};
 use autoui_core::tool::LocalServer;
@@ -35,7 +37,12 @@ struct Run {
 }
 
 fn run(settings: &Settings, fixtures: &[&str]) -> Run {
-    let transport = Rc::new(FakeTransport::new(fixtures.iter().map(|name| Scripted::sse(&fixture(name), 11))));
+    run_streams(settings, fixtures.iter().map(|name| fixture(name)).collect())
+}
+
+/// A run over event streams given as text.
+fn run_streams(settings: &Settings, streams: Vec<String>) -> Run {
+    let transport = Rc::new(FakeTransport::new(streams.iter().map(|body| Scripted::sse(body, 11))));
     let clock = FakeClock::new();
     let results = Rc::new(ResultBuffer::new());
     let autoui = Rc::new(FakeAutoui::new(results.clone()));
@@ -92,7 +99,7 @@ fn a_reply_cut_by_the_output_limit_stops_with_an_offer_to_continue() {
     assert!(run.summary.reason.describe().contains("Press Continue"), "{}", run.summary.reason.describe());
     assert_eq!(body(&run.requests[0])["max_tokens"], 8_192, "the profile's output limit is asked for");
     let kept = run.session.messages().last().expect("the partial reply");
-    assert!(matches!(&kept.content[..], [autoui_core::llm::message::ContentBlock::Text { text }] if text.ends_with("North sold")));
+    assert!(matches!(&kept.content[..], [ContentBlock::Text { text }] if text.ends_with("North sold")));
 }
 
 #[test]
@@ -158,4 +165,57 @@ fn openai_compatible_requests_carry_the_output_limit_in_the_field_the_endpoint_w
     custom.set_profile(|profile| profile.output_tokens = 3_000);
     let forced = run(&custom, &["openai_text.sse"]);
     assert_eq!(body(&forced.requests[0])["max_completion_tokens"], 3_000, "the person's field and limit");
+}
+
+/// Anthropic events, each `(type, data)`, as the stream carries them.
+fn anthropic_stream(events: &[(&str, &str)]) -> String {
+    events.iter().map(|(kind, data)| format!("event: {kind}\ndata: {data}\n\n")).collect()
+}
+
+const MESSAGE_START: &str = r#"{"type":"message_start","message":{"id":"msg_01","type":"message","role":"assistant","content":[],"model":"claude-sonnet-4-5-20250929","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":900,"output_tokens":1}}}"#;
+
+#[test]
+fn an_anthropic_reply_with_no_content_after_a_tool_result_ends_with_a_note() {
+    let empty = anthropic_stream(&[
+        ("message_start", MESSAGE_START),
+        ("message_delta", r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":2}}"#),
+        ("message_stop", r#"{"type":"message_stop"}"#),
+    ]);
+    let run = run_streams(&anthropic("claude-sonnet-4-5"), vec![fixture("anthropic_tool_use.sse"), empty]);
+    assert_eq!(run.summary.reason, StopReason::EmptyReply);
+    assert!(run.summary.reason.describe().contains("without saying anything"), "{}", run.summary.reason.describe());
+    let messages = run.session.messages();
+    assert_eq!(messages.len(), 3, "the person's message, the call, its result: no empty reply");
+    assert!(matches!(messages[2].content[0], ContentBlock::ToolResult { .. }));
+}
+
+#[test]
+fn an_openai_reply_that_stops_with_no_content_ends_with_a_note() {
+    let chunk = |delta: &str, finish: &str| {
+        format!(
+            r#"data: {{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1754550010,"model":"gpt-4.1-mini","choices":[{{"index":0,"delta":{delta},"finish_reason":{finish}}}]}}"#
+        ) + "\n\n"
+    };
+    let empty = chunk(r#"{"role":"assistant","content":""}"#, "null") + &chunk("{}", r#""stop""#) + "data: [DONE]\n\n";
+    let run = run_streams(&openai("https://api.openai.com/v1"), vec![empty]);
+    assert_eq!(run.summary.reason, StopReason::EmptyReply);
+    assert_eq!(run.session.messages().len(), 1, "only the person's message");
+}
+
+#[test]
+fn an_overloaded_error_in_the_middle_of_a_reply_keeps_the_text_that_streamed() {
+    let cut = anthropic_stream(&[
+        ("message_start", MESSAGE_START),
+        ("content_block_start", r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
+        ("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Here is the "}}"#),
+        ("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"first part"}}"#),
+        ("error", r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#),
+    ]);
+    let run = run_streams(&anthropic("claude-sonnet-4-5"), vec![cut]);
+    let StopReason::ProviderFailed { message, .. } = &run.summary.reason else { panic!("{:?}", run.summary.reason) };
+    assert!(message.contains("Overloaded"), "{message}");
+    assert_eq!(run.requests.len(), 1, "text was shown, so the request is not repeated");
+    let kept = run.session.messages().last().expect("the partial reply");
+    assert_eq!(kept.role, Role::Assistant);
+    assert_eq!(kept.content, vec![ContentBlock::Text { text: "Here is the first part".to_owned() }]);
 }

@@ -1,9 +1,12 @@
 //! The loop's contract: each way a run ends has its own stop reason; Stop reaches the LLM request and
-//! tool calls in flight and leaves a valid conversation; streaming reaches the sink as it arrives;
-//! a conversation survives persistence, with the tool lists of its activated servers, and a running
-//! turn reports where it could be sent again from.
+//! tool calls in flight and leaves a valid conversation; a reply that says nothing is reported and
+//! leaves no empty message; text that streamed before Stop or a failure is kept; streaming reaches the
+//! sink as it arrives; a conversation survives persistence, with the tool lists of its activated
+//! servers, and a running turn reports where it could be sent again from.
 
 mod common;
+
+use std::rc::Rc;
 
 use autoui_core::agent::event::AgentEvent;
 use autoui_core::agent::frame::framed;
@@ -12,14 +15,16 @@ use autoui_core::agent::stop::StopReason;
 use autoui_core::cancel::CancelToken;
 use autoui_core::ids::ServerId;
 use autoui_core::llm::message::{ContentBlock, Role};
-use autoui_core::llm::model::{LlmError, Usage};
+use autoui_core::llm::model::{ChatModel, ChatRequest, LlmError, ModelEvent, ModelReply, Usage};
 use autoui_core::remote::RemoteStatus;
+use autoui_core::settings::Settings;
 use autoui_core::tool::{ResultPart, ToolResult};
 use common::harness::Harness;
 use common::mcp::{Behaviour, FakeMcp, spec};
 use common::model::{Step, call, text};
 use common::yield_now;
 use futures::executor::block_on;
+use futures::future::LocalBoxFuture;
 use serde_json::json;
 
 fn weather() -> FakeMcp {
@@ -159,6 +164,103 @@ fn stop_during_the_llm_stream_ends_the_run_and_keeps_what_was_shown() {
     assert_eq!(next.reason, StopReason::Completed);
     let sent = &harness.model.seen()[1];
     assert_eq!(sent.messages.len(), 3, "user, the partial assistant text, user");
+}
+
+#[test]
+fn a_reply_that_says_nothing_after_a_tool_result_ends_the_turn_with_a_note_and_retry_asks_again() {
+    let mut harness = Harness::new(
+        [
+            Step::Reply(vec![call("f1", "weather_mcp_get_forecast", json!({ "city": "Paris" }))]),
+            Step::Reply(Vec::new()),
+            Step::Reply(vec![text("18°C in Paris.")]),
+        ],
+        weather(),
+    );
+    let summary = harness.run("weather in Paris");
+    assert_eq!(summary.reason, StopReason::EmptyReply);
+    assert_eq!(last_stop(&harness), Some(StopReason::EmptyReply));
+    assert_eq!(summary.reason.describe(), "The model ended its reply without saying anything. Retry, or rephrase.");
+    // Providers refuse an empty assistant message: the conversation ends with the call's result.
+    let messages = harness.session.messages();
+    assert_eq!(messages.len(), 3, "the person's message, the call and its result");
+    assert!(matches!(messages[2].content[0], ContentBlock::ToolResult { .. }));
+
+    let retried = harness.run_turn(UserTurn::default(), CancelToken::new());
+    assert_eq!(retried.reason, StopReason::Completed);
+    let seen = harness.model.seen();
+    assert_eq!(seen[2].messages, seen[1].messages, "Retry sends the same conversation again");
+}
+
+#[test]
+fn a_reply_of_only_whitespace_counts_as_saying_nothing() {
+    let mut harness = Harness::new([Step::Reply(vec![text("\n\n ")])], weather());
+    assert_eq!(harness.run("hi").reason, StopReason::EmptyReply);
+    assert_eq!(harness.session.messages().len(), 1, "only the person's message");
+}
+
+/// Streams `text`, then fails: a dropped stream, a 5xx in the middle of the reply, the idle timeout.
+struct FailsMidReply {
+    text: &'static str,
+    error: LlmError,
+}
+
+impl ChatModel for FailsMidReply {
+    fn request_bytes(&self, _request: &ChatRequest<'_>, _settings: &Settings) -> usize {
+        0
+    }
+
+    fn complete<'a>(
+        &'a self,
+        _request: ChatRequest<'a>,
+        _settings: &'a Settings,
+        _cancel: CancelToken,
+        events: &'a dyn Fn(ModelEvent),
+    ) -> LocalBoxFuture<'a, Result<ModelReply, LlmError>> {
+        Box::pin(async move {
+            for piece in self.text.split_inclusive(' ') {
+                events(ModelEvent::TextDelta(piece.to_owned()));
+            }
+            Err(self.error.clone())
+        })
+    }
+}
+
+#[test]
+fn a_provider_failure_after_text_streamed_keeps_the_text_and_reports_the_failure() {
+    let harness = Harness::new([Step::Reply(vec![text("and here is the rest.")])], weather());
+    let error = LlmError::Api {
+        provider: "Anthropic".to_owned(),
+        status: 529,
+        message: "Overloaded".to_owned(),
+        retry_after_ms: None,
+    };
+    let failing = FailsMidReply { text: "Here is the first part", error };
+    let mut session = AgentSession::new(AgentDeps { model: Rc::new(failing), ..deps_of(&harness) }, AgentConfig::default());
+    let summary =
+        block_on(session.run(UserTurn::text("sales"), &harness.settings, CancelToken::new(), &harness.events));
+    let StopReason::ProviderFailed { message, .. } = &summary.reason else { panic!("{:?}", summary.reason) };
+    assert!(message.contains("529") && message.contains("Overloaded"), "{message}");
+    assert_eq!(last_stop(&harness), Some(summary.reason.clone()));
+    let messages = session.messages();
+    assert_eq!(messages.len(), 2);
+    assert_eq!(messages[1].role, Role::Assistant);
+    assert_eq!(messages[1].content, vec![text("Here is the first part")]);
+
+    // A reload reads the conversation back with the text in it.
+    let stored = serde_json::to_string(&session.snapshot()).expect("serialisable");
+    let snapshot: SessionSnapshot = serde_json::from_str(&stored).expect("readable");
+    let mut restored = AgentSession::restore(deps_of(&harness), AgentConfig::default(), snapshot);
+    assert_eq!(restored.messages(), messages);
+
+    // Retry shows the model what it already said, and ends with a user message (models that take no
+    // prefill refuse a conversation that ends with their own).
+    let retried = block_on(restored.run(UserTurn::default(), &harness.settings, CancelToken::new(), &harness.events));
+    assert_eq!(retried.reason, StopReason::Completed);
+    let sent = &harness.model.seen()[0];
+    assert_eq!(sent.messages.len(), 3, "the person's message, the partial reply, a note to go on");
+    assert_eq!(sent.messages[1].content, vec![text("Here is the first part")]);
+    assert_eq!(sent.messages[2].role, Role::User);
+    assert!(sent.last_user_text().contains("stopped before it was complete"), "{}", sent.last_user_text());
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The agent loop: send the conversation (kept within the request budget) with the offered tools,
 //! stream the reply, dispatch its tool calls in order, append their results, repeat until the model
-//! stops calling tools, Stop is pressed, the iteration cap is reached or the provider fails.
+//! stops calling tools (or says nothing), Stop is pressed, the iteration cap is reached or the
+//! provider fails.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -31,6 +32,9 @@ use crate::provenance::READ_RESOURCE;
 use crate::settings::{ReportedContext, Settings};
 use crate::tool::ResultPart;
 use crate::tool_name::Protocol;
+
+/// What an empty turn tells the model when the conversation ends with its own reply.
+const GO_ON: &str = "Your last reply stopped before it was complete. Continue it from where it stopped.";
 
 /// What a run did, also reported piecewise through events.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,7 +94,15 @@ impl AgentSession {
                 self.urls.record_words(text);
             }
         }
-        if let Some(message) = turn.into_message() {
+        let message = match turn.into_message() {
+            // Retry after a reply that was cut short (Stop, a failed request): models that take no
+            // prefill (Claude 4.6) refuse a conversation that ends with their own message.
+            None if self.messages.last().is_some_and(|message| message.role == Role::Assistant) => {
+                UserTurn::default().with_context(GO_ON).into_message()
+            }
+            message => message,
+        };
+        if let Some(message) = message {
             self.messages.push(message);
             sink.emit(AgentEvent::ConversationAdvanced { snapshot: self.in_flight_snapshot() });
         }
@@ -151,14 +163,11 @@ impl AgentSession {
         let reply = match self.model.complete(request, settings, cancel.clone(), &forward).await {
             Ok(reply) => reply,
             Err(LlmError::Cancelled) => {
-                // Keep what the user saw streaming, so the next turn's model sees it too.
-                let partial = streams.text.take();
-                if !partial.trim().is_empty() {
-                    self.messages.push(Message::assistant_text(partial));
-                }
+                self.keep_cut_short(streams.text.take());
                 return Some(StopReason::Cancelled);
             }
             Err(error) => {
+                self.keep_cut_short(streams.text.take());
                 let message = match error.advice() {
                     Some(advice) => format!("{}. {advice}", error.to_string().trim_end_matches('.')),
                     None => error.to_string(),
@@ -202,6 +211,11 @@ impl AgentSession {
             finished(sink);
             return Some(stop);
         }
+        if calls.is_empty() && summary.text.trim().is_empty() && reply.finish != FinishReason::PauseTurn {
+            // Nothing is stored: providers refuse an empty assistant message, and a Retry asks again.
+            finished(sink);
+            return Some(StopReason::EmptyReply);
+        }
         if !reply.content.is_empty() {
             self.messages.push(Message { role: Role::Assistant, content: reply.content });
         }
@@ -222,6 +236,14 @@ impl AgentSession {
         sink.emit(AgentEvent::ConversationAdvanced { snapshot: self.in_flight_snapshot() });
         finished(sink);
         None
+    }
+
+    /// Keeps the text the person saw stream before the reply was cut short (Stop, a failed request):
+    /// a reload still shows it, and the next request shows the model what it already said.
+    fn keep_cut_short(&mut self, streamed: String) {
+        if !streamed.trim().is_empty() {
+            self.messages.push(Message::assistant_text(streamed));
+        }
     }
 
     /// Compresses the conversation further when the next request would exceed the budget; when that

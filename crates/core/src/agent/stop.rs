@@ -24,6 +24,8 @@ pub enum StopReason {
     Refused,
     /// The provider's content filter stopped the reply.
     Filtered,
+    /// The model ended its reply with no text and no tool call (some do after a tool result).
+    EmptyReply,
     /// The page was reloaded (or closed) while the run was going; what it did so far was kept.
     Interrupted,
 }
@@ -49,6 +51,7 @@ impl StopReason {
             ),
             StopReason::Refused => "The model declined to answer this request (a refusal).".to_owned(),
             StopReason::Filtered => "The provider's content filter stopped the reply.".to_owned(),
+            StopReason::EmptyReply => "The model ended its reply without saying anything. Retry, or rephrase.".to_owned(),
             StopReason::Interrupted => "This turn was interrupted by a reload of the page before the agent finished. \
                  Your message and what the agent did so far are kept: press Retry to send it again."
                 .to_owned(),
