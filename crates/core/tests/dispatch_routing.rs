@@ -287,17 +287,20 @@ fn the_default_timeout_is_sixty_seconds() {
     assert_eq!(error_text(&setup.call("c1", "slow_mcp_crunch", json!({}))), "Error: no answer after 60 s (timeout)");
 }
 
+/// A server whose session times its calls itself (and stops that clock while the server waits on the
+/// person's answer to a form) gets no other timer: not the 60 s default, nor one of its own length,
+/// which would cut a form the person takes their time over short.
 #[test]
-fn a_server_that_times_its_calls_out_itself_is_given_its_own_timeout() {
+fn a_server_that_times_its_calls_out_itself_is_left_to_its_own_timeout() {
     let mcp = FakeMcp::new().server("slow", vec![spec("crunch", "Slow")]).with_call_timeout(120_000).on(
         "slow",
         "crunch",
-        Behaviour::Slow(90_000, ToolResult::text("done after 90 s")),
+        Behaviour::Slow(300_000, ToolResult::text("done after 5 minutes")),
     );
     let mut setup = setup(mcp);
     let executed = setup.call("c1", "slow_mcp_crunch", json!({}));
-    assert_eq!(executed.text.as_ref(), "done after 90 s", "the 60 s default does not cut it short");
-    assert!(setup.clock.slept().contains(&125_000), "its timeout plus a backstop was armed");
+    assert_eq!(executed.text.as_ref(), "done after 5 minutes", "no timer here cuts it short");
+    assert_eq!(setup.clock.slept(), [300_000], "only the server's own answer was waited for");
 }
 
 #[test]

@@ -2,12 +2,14 @@
 //! defaults pre-filled, refused input with its reason, malformed schemas refused by name), the
 //! capability declared only with someone to ask, and `elicitation/create` during a call answered
 //! with what the person chose (accept with checked values, decline, cancel, or an error for a
-//! schema that cannot be shown).
+//! schema that cannot be shown). The time the person takes does not count against the call's
+//! timeout; Stop still ends the call at once and takes the form away (the server hears "cancel"),
+//! and so does the server cancelling its question (it hears nothing back).
 
 #[path = "fixtures/mcp/support.rs"]
 mod support;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use autoui_core::cancel::CancelToken;
@@ -166,23 +168,101 @@ impl Elicitor for Scripted {
     }
 }
 
+/// A person who answers after `after_ms` of (virtual) time, unless the form is taken away first.
+struct Slow {
+    clock: FakeClock,
+    after_ms: u32,
+    answer: ElicitationAnswer,
+    withdrawn: Rc<Cell<bool>>,
+}
+
+impl Elicitor for Slow {
+    fn supports_url(&self) -> bool {
+        false
+    }
+
+    fn elicit(&self, _request: ElicitationRequest) -> LocalBoxFuture<'static, ElicitationAnswer> {
+        let (clock, after_ms, answer) = (self.clock.clone(), self.after_ms, self.answer.clone());
+        let card = Card { withdrawn: self.withdrawn.clone(), answered: false };
+        Box::pin(async move {
+            let mut card = card;
+            support::pass_time(&clock, after_ms).await;
+            card.answered = true;
+            answer
+        })
+    }
+}
+
+/// The form as the page shows it: dropped before it was answered, it was taken away.
+struct Card {
+    withdrawn: Rc<Cell<bool>>,
+    answered: bool,
+}
+
+impl Drop for Card {
+    fn drop(&mut self) {
+        if !self.answered {
+            self.withdrawn.set(true);
+        }
+    }
+}
+
+fn slow(clock: &FakeClock, after_ms: u32) -> Rc<Slow> {
+    let answer = ElicitationAnswer::Accept(values(json!({"name": "Ada"})));
+    Rc::new(Slow { clock: clock.clone(), after_ms, answer, withdrawn: Rc::default() })
+}
+
+/// What the server does after asking, on the call's stream.
+#[derive(Clone, Copy)]
+enum Then {
+    /// Answers the call once it hears back from the client, as a real server waits for the answer.
+    AnswersOnceAnswered,
+    /// Never answers the call.
+    Hangs,
+    /// Cancels its question 1 s in (`notifications/cancelled`) and answers the call 20 s in.
+    CancelsItsQuestion,
+}
+
 struct Run {
     net: Rc<FakeNet>,
     notices: Rc<RefCell<Vec<Notice>>>,
     result: Result<String, String>,
+    /// How long the call took, in virtual milliseconds.
+    took_ms: f64,
 }
 
 /// Connects with `elicitor` (if any) to a server whose `tools/call` first asks for `schema`, then
 /// answers with the text of what it got back.
 fn call_asking(elicitor: Option<Rc<dyn Elicitor>>, schema: Value) -> Run {
-    let clock = FakeClock::default();
+    call_asking_then(&FakeClock::default(), elicitor, schema, Then::AnswersOnceAnswered, None)
+}
+
+/// [`call_asking`] with what the server does after asking, and Stop pressed `stop_after_ms` into the call.
+fn call_asking_then(
+    clock: &FakeClock,
+    elicitor: Option<Rc<dyn Elicitor>>,
+    schema: Value,
+    then: Then,
+    stop_after_ms: Option<u32>,
+) -> Run {
+    let clock = clock.clone();
     let server = Rc::new(RefCell::new(FakeServer { list_changed: false, ..FakeServer::default() }));
-    let net = FakeNet::new(move |request: &Logged, _net: &FakeNet| match request.rpc() {
-        "tools/call" => Reply::sse(&[
-            json!({"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create",
-                   "params": {"message": "Who are you?", "requestedSchema": schema}}),
-            rpc_result(request.id(), text_result("done")),
-        ]),
+    let call_id = Rc::new(RefCell::new(Value::Null));
+    let asked_in = call_id.clone();
+    let net = FakeNet::new(move |request: &Logged, net: &FakeNet| match request.rpc() {
+        "tools/call" => {
+            *asked_in.borrow_mut() = request.id();
+            let reply = net.live_sse();
+            net.feed(&event(json!({"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create",
+                   "params": {"message": "Who are you?", "requestedSchema": schema}})));
+            reply
+        }
+        _ if request.is_response() => {
+            if let Then::AnswersOnceAnswered = then {
+                net.feed(&event(rpc_result(asked_in.borrow().clone(), text_result("done"))));
+            }
+            Reply::accepted()
+        }
         _ => server.borrow_mut().streamable(request),
     });
     let notices = Rc::new(RefCell::new(Vec::new()));
@@ -197,7 +277,8 @@ fn call_asking(elicitor: Option<Rc<dyn Elicitor>>, schema: Value) -> Run {
     let runner = session.clone();
     let connected = notices.clone();
     let waiting_clock = clock.clone();
-    let result = support::simulate(
+    let server_net = net.clone();
+    let (result, took_ms) = support::simulate(
         &clock,
         move |spawner| {
             spawner
@@ -211,14 +292,36 @@ fn call_asking(elicitor: Option<Rc<dyn Elicitor>>, schema: Value) -> Run {
             while !connected.borrow().contains(&Notice::Connected) {
                 support::pass_time(&waiting_clock, 1).await;
             }
-            session
-                .call_tool("register", json!({}), &CancelToken::new())
-                .await
-                .map(|result| result.text_content())
-                .map_err(|error| error.to_string())
+            let started_at = waiting_clock.now();
+            let stop = CancelToken::new();
+            let calling = async {
+                let result = session.call_tool("register", json!({}), &stop).await;
+                let text = result.map(|result| result.text_content()).map_err(|error| error.to_string());
+                (text, waiting_clock.now() - started_at)
+            };
+            let server_goes_on = async {
+                if let Then::CancelsItsQuestion = then {
+                    support::pass_time(&waiting_clock, 1_000).await;
+                    server_net.feed(&event(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": "ask-1", "reason": "no longer needed"}})));
+                    support::pass_time(&waiting_clock, 19_000).await;
+                    server_net.feed(&event(rpc_result(call_id.borrow().clone(), text_result("done"))));
+                }
+            };
+            let person_stops = async {
+                if let Some(ms) = stop_after_ms {
+                    support::pass_time(&waiting_clock, ms).await;
+                    stop.cancel();
+                }
+            };
+            futures::join!(calling, server_goes_on, person_stops).0
         },
     );
-    Run { net, notices, result }
+    Run { net, notices, result, took_ms }
+}
+
+fn event(message: Value) -> String {
+    format!("event: message\ndata: {message}\n\n")
 }
 
 fn answer_to_the_server(run: &Run) -> Value {
@@ -322,4 +425,47 @@ fn url_mode_is_declared_only_by_an_elicitor_that_opens_urls_and_names_the_host_t
     let opener = Rc::new(OpensUrls(Scripted { answer: ElicitationAnswer::Accept(Map::new()), asked: RefCell::default() }));
     let run = call_asking(Some(opener), sep1034_schema());
     assert_eq!(run.net.requests()[0].params()["capabilities"]["elicitation"], json!({"form": {}, "url": {}}));
+}
+
+#[test]
+fn a_person_may_take_longer_than_the_call_timeout_and_the_call_still_gets_the_servers_answer() {
+    let clock = FakeClock::default();
+    let person = slow(&clock, 300_000);
+    let run = call_asking_then(&clock, Some(person), sep1034_schema(), Then::AnswersOnceAnswered, None);
+    assert_eq!(run.result.as_deref(), Ok("done"), "the 120 s timeout does not run while the form is open");
+    assert!(run.took_ms >= 300_000.0, "{}", run.took_ms);
+    assert_eq!(answer_to_the_server(&run)["result"]["action"], "accept");
+}
+
+#[test]
+fn the_call_timeout_starts_over_once_the_person_answered() {
+    let clock = FakeClock::default();
+    let person = slow(&clock, 300_000);
+    let run = call_asking_then(&clock, Some(person), sep1034_schema(), Then::Hangs, None);
+    assert_eq!(run.result, Err("no answer within 120000 ms".to_owned()));
+    assert_eq!(run.took_ms, 420_000.0);
+}
+
+#[test]
+fn stop_while_a_form_is_open_ends_the_call_at_once_takes_the_form_away_and_tells_the_server() {
+    let clock = FakeClock::default();
+    let person = slow(&clock, 300_000);
+    let run = call_asking_then(&clock, Some(person.clone()), sep1034_schema(), Then::Hangs, Some(5_000));
+    assert_eq!(run.result, Err("cancelled".to_owned()));
+    assert_eq!(run.took_ms, 5_000.0);
+    assert!(person.withdrawn.get(), "the form is taken away");
+    let answer = answer_to_the_server(&run);
+    assert_eq!((&answer["id"], &answer["result"]), (&json!("ask-1"), &json!({"action": "cancel"})));
+    let cancelled = run.net.requests().into_iter().find(|request| request.rpc() == "notifications/cancelled").unwrap();
+    assert_eq!(cancelled.params()["requestId"], run.net.requests().iter().find(|request| request.rpc() == "tools/call").unwrap().id());
+}
+
+#[test]
+fn a_question_the_server_cancels_is_taken_away_and_never_answered() {
+    let clock = FakeClock::default();
+    let person = slow(&clock, 10_000);
+    let run = call_asking_then(&clock, Some(person.clone()), sep1034_schema(), Then::CancelsItsQuestion, None);
+    assert!(person.withdrawn.get(), "the form is taken away");
+    assert!(!run.net.requests().iter().any(Logged::is_response), "the specification says not to answer it");
+    assert_eq!(run.result.as_deref(), Ok("done"), "the call's stream was read on");
 }

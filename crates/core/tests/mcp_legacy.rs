@@ -1,20 +1,23 @@
 //! The legacy HTTP+SSE transport and transport auto-detection: Streamable HTTP first, the legacy
 //! transport after a 4xx without a JSON-RPC body, the user's choice honoured, the cached verdict
 //! tried first. On the legacy side: the `endpoint` event, answers matched by id from `message`
-//! events, server requests answered at the endpoint, dropped streams reconnected with backoff.
+//! events, server requests answered at the endpoint without holding up the stream (a form left open
+//! by a stopped call is taken away), dropped streams reconnected with backoff.
 
 #[path = "fixtures/mcp/support.rs"]
 mod support;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use autoui_core::cancel::CancelToken;
 use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKind};
+use autoui_core::mcp::elicit::{ElicitationAnswer, ElicitationRequest, Elicitor};
 use autoui_core::mcp::error::McpError;
 use autoui_core::mcp::inbound::Notice;
 use autoui_core::mcp::session::{Session, SessionPorts};
 use autoui_core::ports::Method;
+use futures::future::LocalBoxFuture;
 use futures::task::LocalSpawnExt;
 use serde_json::{Value, json};
 use support::{FakeClock, FakeNet, FakeServer, Logged, Reply, rpc_result, text_result};
@@ -246,6 +249,68 @@ fn server_requests_on_the_stream_are_answered_at_the_endpoint() {
         json!({"jsonrpc": "2.0", "id": "p1", "result": {}})
     );
     assert_eq!(answers[1].body.clone().unwrap()["error"]["code"], -32601);
+}
+
+/// A person who never answers; notes when the form is taken away.
+struct Away {
+    withdrawn: Rc<Cell<bool>>,
+}
+
+impl Elicitor for Away {
+    fn supports_url(&self) -> bool {
+        false
+    }
+
+    fn elicit(&self, _request: ElicitationRequest) -> LocalBoxFuture<'static, ElicitationAnswer> {
+        let card = NoteDrop(self.withdrawn.clone());
+        Box::pin(async move {
+            let _card = card;
+            futures::future::pending().await
+        })
+    }
+}
+
+struct NoteDrop(Rc<Cell<bool>>);
+
+impl Drop for NoteDrop {
+    fn drop(&mut self) {
+        self.0.set(true);
+    }
+}
+
+#[test]
+fn a_form_left_open_by_a_stopped_call_is_taken_away_and_the_next_call_is_answered() {
+    let asked = Rc::new(Cell::new(false));
+    let mut setup = legacy_setup(ServerConfig::new(URL), move |request, net| {
+        if asked.replace(true) {
+            answer_now(request, net);
+        } else {
+            let question = json!({"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create",
+                "params": {"message": "Who are you?", "requestedSchema": {"type": "object", "properties": {}}}});
+            net.emit("message", &question.to_string());
+        }
+    });
+    let withdrawn = Rc::new(Cell::new(false));
+    let Ok(session) = Rc::try_unwrap(setup.session) else { panic!("the session is not shared yet") };
+    setup.session = Rc::new(session.with_elicitor(Rc::new(Away { withdrawn: withdrawn.clone() }), "legacy"));
+    let clock = setup.clock.clone();
+    let (first, second) = connected(&setup, async move |session| {
+        let stop = CancelToken::new();
+        let stopping = async {
+            support::pass_time(&clock, 1_000).await;
+            stop.cancel();
+        };
+        let (first, ()) = futures::join!(session.call_tool("echo", json!({}), &stop), stopping);
+        let second = session.call_tool("echo", json!({}), &CancelToken::new()).await;
+        (first, second)
+    });
+    assert_eq!(first.unwrap_err(), McpError::Cancelled);
+    assert_eq!(second.unwrap().text_content(), "legacy answer", "the stream is read on");
+    assert!(withdrawn.get(), "the form is taken away");
+    let answers: Vec<Logged> = setup.net.requests().into_iter().filter(Logged::is_response).collect();
+    assert_eq!(answers.len(), 1);
+    assert_eq!(answers[0].url, ENDPOINT_1);
+    assert_eq!(answers[0].body.clone().unwrap(), json!({"jsonrpc": "2.0", "id": "ask-1", "result": {"action": "cancel"}}));
 }
 
 #[test]

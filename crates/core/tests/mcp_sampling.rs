@@ -1,6 +1,7 @@
 //! Sampling (`sampling/createMessage`): declared only with a sampler; a request during a call is
 //! shown to the person with the model and a cost estimate, goes to the model only once approved
-//! (as edited), and is refused to the server when declined, malformed or when no key is set.
+//! (as edited), and is refused to the server when declined, malformed or when no key is set. A
+//! request the server cancels, or whose call is stopped, is taken away before it reaches the model.
 
 #[path = "fixtures/mcp/support.rs"]
 mod support;
@@ -9,7 +10,7 @@ mod support;
 #[allow(dead_code)]
 mod model;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use autoui_core::cancel::CancelToken;
@@ -67,6 +68,52 @@ fn settings_with_key() -> Settings {
     Settings { api_key: "sk-test".to_owned(), ..Settings::default() }
 }
 
+/// A person who approves the request as it is after `after_ms` of (virtual) time, unless it is
+/// taken away first.
+struct Slow {
+    clock: FakeClock,
+    after_ms: u32,
+    withdrawn: Rc<Cell<bool>>,
+}
+
+impl SamplingReviewer for Slow {
+    fn review(&self, review: SamplingReview) -> LocalBoxFuture<'static, Option<SamplingRequest>> {
+        let (clock, after_ms) = (self.clock.clone(), self.after_ms);
+        let card = Card { withdrawn: self.withdrawn.clone(), answered: false };
+        Box::pin(async move {
+            let mut card = card;
+            support::pass_time(&clock, after_ms).await;
+            card.answered = true;
+            Some(review.request)
+        })
+    }
+}
+
+/// The review as the page shows it: dropped before it was answered, it was taken away.
+struct Card {
+    withdrawn: Rc<Cell<bool>>,
+    answered: bool,
+}
+
+impl Drop for Card {
+    fn drop(&mut self) {
+        if !self.answered {
+            self.withdrawn.set(true);
+        }
+    }
+}
+
+/// What the server does after asking, on the call's stream.
+#[derive(Clone, Copy)]
+enum Then {
+    /// Answers the call once it hears back from the client, as a real server waits for the answer.
+    AnswersOnceAnswered,
+    /// Never answers the call.
+    Hangs,
+    /// Cancels its request 1 s in (`notifications/cancelled`) and answers the call 20 s in.
+    CancelsItsRequest,
+}
+
 struct Run {
     net: Rc<FakeNet>,
     notices: Rc<RefCell<Vec<Notice>>>,
@@ -76,13 +123,34 @@ struct Run {
 /// Connects with `sampler` (if any) to a server whose `tools/call` first sends `sampling/createMessage`
 /// with `params`, then answers "done".
 fn call_sampling(sampler: Option<Rc<dyn Sampler>>, params: Value) -> Run {
-    let clock = FakeClock::default();
+    call_sampling_then(&FakeClock::default(), sampler, params, Then::AnswersOnceAnswered, None)
+}
+
+/// [`call_sampling`] with what the server does after asking, and Stop pressed `stop_after_ms` into the call.
+fn call_sampling_then(
+    clock: &FakeClock,
+    sampler: Option<Rc<dyn Sampler>>,
+    params: Value,
+    then: Then,
+    stop_after_ms: Option<u32>,
+) -> Run {
+    let clock = clock.clone();
     let server = Rc::new(RefCell::new(FakeServer { list_changed: false, ..FakeServer::default() }));
-    let net = FakeNet::new(move |request: &Logged, _net: &FakeNet| match request.rpc() {
-        "tools/call" => Reply::sse(&[
-            json!({"jsonrpc": "2.0", "id": "sample-1", "method": "sampling/createMessage", "params": params}),
-            rpc_result(request.id(), text_result("done")),
-        ]),
+    let call_id = Rc::new(RefCell::new(Value::Null));
+    let asked_in = call_id.clone();
+    let net = FakeNet::new(move |request: &Logged, net: &FakeNet| match request.rpc() {
+        "tools/call" => {
+            *asked_in.borrow_mut() = request.id();
+            let reply = net.live_sse();
+            net.feed(&event(json!({"jsonrpc": "2.0", "id": "sample-1", "method": "sampling/createMessage", "params": params})));
+            reply
+        }
+        _ if request.is_response() => {
+            if let Then::AnswersOnceAnswered = then {
+                net.feed(&event(rpc_result(asked_in.borrow().clone(), text_result("done"))));
+            }
+            Reply::accepted()
+        }
         _ => server.borrow_mut().streamable(request),
     });
     let notices = Rc::new(RefCell::new(Vec::new()));
@@ -97,6 +165,7 @@ fn call_sampling(sampler: Option<Rc<dyn Sampler>>, params: Value) -> Run {
     let runner = session.clone();
     let connected = notices.clone();
     let waiting_clock = clock.clone();
+    let server_net = net.clone();
     let result = support::simulate(
         &clock,
         move |spawner| {
@@ -111,14 +180,32 @@ fn call_sampling(sampler: Option<Rc<dyn Sampler>>, params: Value) -> Run {
             while !connected.borrow().contains(&Notice::Connected) {
                 support::pass_time(&waiting_clock, 1).await;
             }
-            session
-                .call_tool("trigger-sampling-request", json!({}), &CancelToken::new())
-                .await
-                .map(|result| result.text_content())
-                .map_err(|error| error.to_string())
+            let stop = CancelToken::new();
+            let calling = session.call_tool("trigger-sampling-request", json!({}), &stop);
+            let server_goes_on = async {
+                if let Then::CancelsItsRequest = then {
+                    support::pass_time(&waiting_clock, 1_000).await;
+                    server_net.feed(&event(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": "sample-1", "reason": "no longer needed"}})));
+                    support::pass_time(&waiting_clock, 19_000).await;
+                    server_net.feed(&event(rpc_result(call_id.borrow().clone(), text_result("done"))));
+                }
+            };
+            let person_stops = async {
+                if let Some(ms) = stop_after_ms {
+                    support::pass_time(&waiting_clock, ms).await;
+                    stop.cancel();
+                }
+            };
+            let result = futures::join!(calling, server_goes_on, person_stops).0;
+            result.map(|result| result.text_content()).map_err(|error| error.to_string())
         },
     );
     Run { net, notices, result }
+}
+
+fn event(message: Value) -> String {
+    format!("event: message\ndata: {message}\n\n")
 }
 
 fn answer_to_the_server(run: &Run) -> Value {
@@ -243,4 +330,37 @@ fn images_in_a_request_reach_the_model_and_count_in_the_estimate() {
     assert!(person.seen.borrow()[0].estimate.input_tokens >= 1_600);
     let sent = model.seen();
     assert!(sent[0].messages[0].content.iter().any(|block| matches!(block, ContentBlock::Image { media_type, .. } if media_type == "image/png")));
+}
+
+#[test]
+fn a_request_the_server_cancels_is_taken_away_before_it_reaches_the_model_and_never_answered() {
+    let clock = FakeClock::default();
+    let model = Rc::new(ScriptedModel::new([Step::Reply(vec![text("Teal.")])]));
+    let person = Rc::new(Slow { clock: clock.clone(), after_ms: 10_000, withdrawn: Rc::default() });
+    let sampler = sampler_reviewed_by(model.clone(), person.clone());
+    let run = call_sampling_then(&clock, Some(sampler), everything_params(), Then::CancelsItsRequest, None);
+    assert!(person.withdrawn.get(), "the review is taken away");
+    assert!(model.seen().is_empty(), "nothing is sent to the model");
+    assert!(!run.net.requests().iter().any(Logged::is_response), "the specification says not to answer it");
+    assert_eq!(run.result.as_deref(), Ok("done"), "the call's stream was read on");
+}
+
+#[test]
+fn stop_while_a_request_is_reviewed_takes_it_away_and_the_server_hears_it_was_withdrawn() {
+    let clock = FakeClock::default();
+    let model = Rc::new(ScriptedModel::new([Step::Reply(vec![text("Teal.")])]));
+    let person = Rc::new(Slow { clock: clock.clone(), after_ms: 300_000, withdrawn: Rc::default() });
+    let sampler = sampler_reviewed_by(model.clone(), person.clone());
+    let run = call_sampling_then(&clock, Some(sampler), everything_params(), Then::Hangs, Some(5_000));
+    assert_eq!(run.result, Err("cancelled".to_owned()));
+    assert!(person.withdrawn.get(), "the review is taken away");
+    assert!(model.seen().is_empty(), "nothing is sent to the model");
+    let answer = answer_to_the_server(&run);
+    assert_eq!(answer["id"], "sample-1");
+    assert_eq!(answer["error"]["message"], "the request was withdrawn: the call it was asked during has ended");
+}
+
+fn sampler_reviewed_by(model: Rc<ScriptedModel>, person: Rc<Slow>) -> Rc<dyn Sampler> {
+    let settings = settings_with_key();
+    Rc::new(ModelSampler { model: model as Rc<dyn ChatModel>, settings: Rc::new(move || settings.clone()), reviewer: person })
 }

@@ -3,17 +3,18 @@
 //! cursor, JSON and SSE answers (cut at every byte), server requests (`ping`, unknown methods),
 //! timeouts and cancellation with `notifications/cancelled`, session expiry (404, or 400 naming the
 //! session; one renewal for calls that find it together; a call whose session ends before its answer
-//! is not sent again), the listening stream with `list_changed` and `Last-Event-ID` resumption, and
-//! errors that say what to do.
+//! is not sent again), the listening stream with `list_changed` and `Last-Event-ID` resumption (read
+//! on while a question it carried waits on the person), and errors that say what to do.
 
 #[path = "fixtures/mcp/support.rs"]
 mod support;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use autoui_core::cancel::CancelToken;
 use autoui_core::mcp::config::{McpOptions, ServerConfig, TransportChoice, TransportKind};
+use autoui_core::mcp::elicit::{ElicitationAnswer, ElicitationRequest, Elicitor};
 use autoui_core::mcp::error::McpError;
 use autoui_core::mcp::inbound::Notice;
 use autoui_core::mcp::session::{Session, SessionPorts};
@@ -845,6 +846,55 @@ fn a_ping_on_the_listening_stream_is_answered() {
         pong.body.unwrap(),
         json!({"jsonrpc": "2.0", "id": 5, "result": {}})
     );
+}
+
+/// A person who never answers; notes when the form is taken away.
+struct Away {
+    withdrawn: Rc<Cell<bool>>,
+}
+
+impl Elicitor for Away {
+    fn supports_url(&self) -> bool {
+        false
+    }
+
+    fn elicit(&self, _request: ElicitationRequest) -> LocalBoxFuture<'static, ElicitationAnswer> {
+        let card = NoteDrop(self.withdrawn.clone());
+        Box::pin(async move {
+            let _card = card;
+            futures::future::pending().await
+        })
+    }
+}
+
+struct NoteDrop(Rc<Cell<bool>>);
+
+impl Drop for NoteDrop {
+    fn drop(&mut self) {
+        self.0.set(true);
+    }
+}
+
+#[test]
+fn a_question_on_the_listening_stream_does_not_hold_the_stream_up_and_the_server_may_take_it_back() {
+    let (mut setup, server) = listening_setup(McpOptions::default());
+    let withdrawn = Rc::new(Cell::new(false));
+    let Ok(session) = Rc::try_unwrap(setup.session) else { panic!("the session is not shared yet") };
+    setup.session = Rc::new(session.with_elicitor(Rc::new(Away { withdrawn: withdrawn.clone() }), "people"));
+    let (net, clock, notices, taken_away) =
+        (setup.net.clone(), setup.clock.clone(), setup.notices.clone(), withdrawn.clone());
+    connected(&setup, async move |_| {
+        until(&clock, || !net.streams.borrow().is_empty()).await;
+        let question = json!({"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create",
+            "params": {"message": "Who are you?", "requestedSchema": {"type": "object", "properties": {}}}});
+        net.feed(&format!("data: {question}\n\n"));
+        server.borrow_mut().pages = vec![vec![tool("echo")], vec![tool("brand-new")]];
+        net.feed("data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n");
+        until(&clock, || notices.borrow().contains(&Notice::ToolsChanged)).await;
+        net.feed("data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"ask-1\"}}\n\n");
+        until(&clock, || taken_away.get()).await;
+    });
+    assert!(!setup.net.requests().iter().any(Logged::is_response), "a question the server cancelled is not answered");
 }
 
 #[test]

@@ -43,10 +43,9 @@ use crate::tool_name::{Protocol, ToolName, ToolNameError};
 use crate::widget_kind::WidgetKind;
 
 /// Default per-call timeout: the seed's servers may be slow, but never silent forever. Remote
-/// servers that time their calls out themselves ([`RemoteServers::call_timeout_ms`]) get theirs
-/// instead, plus [`BACKSTOP_MS`], so their own timeout fires first and tells the server.
+/// servers that time their calls out themselves ([`RemoteServers::call_timeout_ms`]) get no timer
+/// here: theirs tells the server, and stops while the server waits on the person (a form).
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;
-pub const BACKSTOP_MS: u32 = 5_000;
 /// The local tool that places a widget; a tool's MCP Apps view goes through it too.
 const DISPLAY_TOOL: &str = "widget_display";
 
@@ -455,7 +454,7 @@ impl Dispatcher {
                     origin: Origin::Agent { call_id: call.id.clone(), source: self.last_source.clone() },
                     cancel: cancel.clone(),
                 };
-                self.bounded(local.call(&tool.real, args, context), self.timeout_ms, cancel).await.map(Ok)
+                self.bounded(local.call(&tool.real, args, context), Some(self.timeout_ms), cancel).await.map(Ok)
             }
             _ => {
                 let early = self.early.borrow_mut().remove(call.id.as_str());
@@ -628,10 +627,8 @@ impl Dispatcher {
         args: Value,
         cancel: &CancelToken,
     ) -> Result<Result<ToolResult, RemoteCallError>, DispatchError> {
-        let timeout_ms =
-            self.remote.call_timeout_ms(&server.id).map_or(self.timeout_ms, |ms| ms.saturating_add(BACKSTOP_MS));
         let calling = self.remote.call_tool(&server.id, &tool.real, args, cancel.clone());
-        self.bounded(calling, timeout_ms, cancel).await
+        self.bounded(calling, self.remote_timeout_ms(&server.id), cancel).await
     }
 
     /// Waits for the person's approval when the call needs it (the wait ends with Stop, and no
@@ -681,10 +678,8 @@ impl Dispatcher {
     /// Reads the resource a `read_resource` call names from its server, bounded like a tool call.
     async fn read_resource(&self, server: &CatalogServer, args: &Value, cancel: &CancelToken) -> ToolResult {
         let uri = uri_of(args).unwrap_or_default();
-        let timeout_ms =
-            self.remote.call_timeout_ms(&server.id).map_or(self.timeout_ms, |ms| ms.saturating_add(BACKSTOP_MS));
         let reading = self.remote.read_resource(&server.id, &uri, cancel.clone());
-        match self.bounded(reading, timeout_ms, cancel).await.and_then(|read| read.map_err(remote_error)) {
+        match self.bounded(reading, self.remote_timeout_ms(&server.id), cancel).await.and_then(|read| read.map_err(remote_error)) {
             Ok(result) => result,
             Err(error) => error.into_result(),
         }
@@ -749,17 +744,29 @@ impl Dispatcher {
     }
 
     /// Races `work` against the per-call timeout and the run's Stop.
+    /// The timer for a remote server's call: none when the server's session times its calls itself.
+    fn remote_timeout_ms(&self, server: &ServerId) -> Option<u32> {
+        match self.remote.call_timeout_ms(server) {
+            Some(_) => None,
+            None => Some(self.timeout_ms),
+        }
+    }
+
+    /// `work`, unless `cancel` fires or `timeout_ms` (when given) passes first.
     async fn bounded<T>(
         &self,
         work: impl Future<Output = T>,
-        timeout_ms: u32,
+        timeout_ms: Option<u32>,
         cancel: &CancelToken,
     ) -> Result<T, DispatchError> {
         if cancel.is_cancelled() {
             return Err(DispatchError::Cancelled);
         }
-        let timer = self.clock.sleep(timeout_ms);
         let work = pin!(work);
+        let Some(timeout_ms) = timeout_ms else {
+            return cancel.run(work).await.ok_or(DispatchError::Cancelled);
+        };
+        let timer = self.clock.sleep(timeout_ms);
         match cancel.run(select(work, timer)).await {
             None => Err(DispatchError::Cancelled),
             Some(Either::Left((value, _))) => Ok(value),

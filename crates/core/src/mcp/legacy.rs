@@ -229,14 +229,15 @@ impl<H: HttpTransport + ?Sized> LegacyLink<H> {
     }
 
     /// Reads `stream` until it ends: answers go to their waiting requests, server requests are
-    /// answered, notifications forwarded. Returns why the stream ended; waiting requests then fail.
+    /// queued for answering, notifications forwarded. Returns why the stream ended; waiting
+    /// requests then fail.
     pub(crate) async fn pump(&self, stream: &mut EventStream, inbound: &Inbound) -> McpError {
         let reason = loop {
             match stream.next().await {
                 None => break McpError::StreamDropped("it ended".to_owned()),
                 Some(Err(error)) => break McpError::StreamDropped(error.0),
                 Some(Ok(event)) if event.event == "message" && !event.data.trim().is_empty() => {
-                    self.deliver(&event.data, inbound).await;
+                    self.deliver(&event.data, inbound);
                 }
                 Some(Ok(_)) => {}
             }
@@ -254,7 +255,7 @@ impl<H: HttpTransport + ?Sized> LegacyLink<H> {
         reason
     }
 
-    async fn deliver(&self, data: &str, inbound: &Inbound) {
+    fn deliver(&self, data: &str, inbound: &Inbound) {
         if let Some((id, cut)) = self.cut_answer(data) {
             self.resolve(&id, Err(McpError::Cut(cut)));
             return;
@@ -277,8 +278,10 @@ impl<H: HttpTransport + ?Sized> LegacyLink<H> {
                     }
                 }
                 Message::Request(request) => {
-                    let answer = inbound.answer(&request).await;
-                    let _ = self.send(&answer, &CancelToken::new()).await;
+                    // Answered by the session's task, so the stream is read on while the person is
+                    // asked. One stream carries every request's messages, so it is taken to belong
+                    // to the requests of ours running now.
+                    inbound.ask(request, &inbound.running());
                 }
                 Message::Notification(notification) => inbound.notification(notification),
             }

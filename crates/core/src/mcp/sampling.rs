@@ -115,6 +115,8 @@ pub enum SamplingError {
     Declined,
     #[error("the model could not answer: {0}")]
     Failed(String),
+    #[error("the request was withdrawn: the call it was asked during has ended")]
+    Withdrawn,
 }
 
 impl SamplingError {
@@ -122,7 +124,7 @@ impl SamplingError {
         match self {
             SamplingError::Malformed(_) | SamplingError::Unsupported(_) => INVALID_PARAMS,
             SamplingError::Declined => USER_REJECTED,
-            SamplingError::NoKey { .. } | SamplingError::Failed(_) => INTERNAL_ERROR,
+            SamplingError::NoKey { .. } | SamplingError::Failed(_) | SamplingError::Withdrawn => INTERNAL_ERROR,
         }
     }
 }

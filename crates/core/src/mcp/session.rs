@@ -27,7 +27,7 @@ use crate::mcp::elicit::SharedElicitor;
 use crate::mcp::sampling::SharedSampler;
 use crate::mcp::model::complete::{ArgumentValue, CompleteContext, CompleteParams, CompleteResult, PromptReference};
 use crate::mcp::error::McpError;
-use crate::mcp::inbound::{Inbound, Notice, NoticeSink, Relist};
+use crate::mcp::inbound::{Asked, Inbound, Notice, NoticeSink, Relist};
 use crate::mcp::jsonrpc::{Message, Method, Request, RequestId, Version, value_depth};
 use crate::mcp::legacy::{EventSourcePort, EventStream, HttpEventSource, LegacyLink};
 use crate::mcp::model::call::CallToolResult;
@@ -139,6 +139,8 @@ pub struct Session<H: ?Sized> {
     /// must reach the server even when the caller drops the call right after (Stop, a timeout).
     outbox: UnboundedSender<Message>,
     outbox_queue: RefCell<Option<UnboundedReceiver<Message>>>,
+    /// The server's requests, answered from [`Session::run`]'s task so no stream waits on the person.
+    questions: RefCell<Option<UnboundedReceiver<Asked>>>,
     next_id: Cell<i64>,
     /// Session renewals made so far: a request notes the count when sent, so that on finding the
     /// session expired it knows whether it was renewed since.
@@ -178,6 +180,7 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         };
         let (relist_sender, relist_receiver) = mpsc::unbounded();
         let (outbox, outbox_queue) = mpsc::unbounded();
+        let (questions_sender, questions) = mpsc::unbounded();
         Session {
             streamable: StreamableLink::new(
                 ports.http.clone(),
@@ -192,10 +195,11 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
             clock: ports.clock,
             event_sources,
             active: Cell::new(None),
-            inbound: Inbound::new(notices, relist_sender),
+            inbound: Inbound::new(notices, relist_sender, questions_sender),
             relist: RefCell::new(Some(relist_receiver)),
             outbox,
             outbox_queue: RefCell::new(Some(outbox_queue)),
+            questions: RefCell::new(Some(questions)),
             next_id: Cell::new(0),
             renewals: Cell::new(0),
             renewing: Mutex::new(None),
@@ -247,11 +251,33 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
     /// Connects, then keeps the connection alive (listening, re-listing tools, reconnecting).
     /// It only returns when it gives up, with the reason; drop it (and call [`Session::close`]) to stop.
     pub async fn run(&self) -> McpError {
-        let (Some(mut relist), Some(mut outbox)) =
-            (self.relist.borrow_mut().take(), self.outbox_queue.borrow_mut().take())
-        else {
+        let (Some(relist), Some(outbox), Some(questions)) = (
+            self.relist.borrow_mut().take(),
+            self.outbox_queue.borrow_mut().take(),
+            self.questions.borrow_mut().take(),
+        ) else {
             return McpError::Protocol("this session is already running".to_owned());
         };
+        // From the start: a legacy server may ask something (a ping) during the handshake.
+        let answering = questions.for_each_concurrent(None, |asked| async {
+            if let Some(answer) = self.inbound.answer_asked(asked).await {
+                // Best effort: if the answer cannot be delivered the server times its request out.
+                let _ = self.send_bounded(&answer).await;
+            }
+        });
+        match select(pin!(self.connect_and_listen(relist, outbox)), pin!(answering)).await {
+            Either::Left((reason, _)) => reason,
+            // The sender lives as long as the session.
+            Either::Right(((), _)) => McpError::Closed,
+        }
+    }
+
+    /// All [`Session::run`] does but answering the server's requests.
+    async fn connect_and_listen(
+        &self,
+        mut relist: UnboundedReceiver<Relist>,
+        mut outbox: UnboundedReceiver<Message>,
+    ) -> McpError {
         let legacy_stream = match self.establish().await {
             Ok(stream) => stream,
             Err(error) => return error,
@@ -920,6 +946,8 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                         Some(stream) => self.legacy.pump(stream, &self.inbound).await,
                         None => McpError::Closed,
                     };
+                    // A legacy session does not survive its stream, nor can its questions be answered.
+                    self.inbound.session_ended();
                     match self.reconnect_legacy(reason).await {
                         Ok(stream) => legacy_stream = Some(stream),
                         Err(error) => return error,
@@ -960,6 +988,8 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         self.inbound.notice(Notice::Reconnecting {
             reason: McpError::SessionExpired.to_string(),
         });
+        // The server forgot what it asked in the old session.
+        self.inbound.session_ended();
         let outcome = self.handshake().await;
         self.renewals.set(renewals_before + 1);
         *last_failure = outcome.clone().err();
@@ -983,8 +1013,10 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         }
     }
 
-    /// Sends `request` and waits for its answer, at most `timeout_ms`, unless `cancel` fires first;
-    /// then the server is told with `notifications/cancelled` (never for `initialize`).
+    /// Sends `request` and waits for its answer, at most `timeout_ms` (not counting the time the
+    /// server waits on the person for it), unless `cancel` fires first; then the server is told with
+    /// `notifications/cancelled` (never for `initialize`). However it ends, what the server asked the
+    /// person during it alone is withdrawn.
     async fn exchange(
         &self,
         request: &Request,
@@ -994,14 +1026,11 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
         if cancel.is_cancelled() {
             return Err(McpError::Cancelled);
         }
+        let _running = self.inbound.request_running(&request.id);
         let abort = CancelToken::new();
         let mut work = pin!(self.send_request(request, &abort));
-        let stopped = match select(
-            work.as_mut(),
-            select(cancel.cancelled(), self.clock.sleep(timeout_ms)),
-        )
-        .await
-        {
+        let timer = pin!(self.timed_out(&request.id, timeout_ms));
+        let stopped = match select(work.as_mut(), select(cancel.cancelled(), timer)).await {
             Either::Left((outcome, _)) => return outcome,
             Either::Right((Either::Left(_), _)) => McpError::Cancelled,
             Either::Right((Either::Right(_), _)) => McpError::Timeout { ms: timeout_ms },
@@ -1024,6 +1053,19 @@ impl<H: HttpTransport + ?Sized + 'static> Session<H> {
                 .unbounded_send(Message::notification(Method::Cancelled, Some(to_params(&params))));
         }
         Err(stopped)
+    }
+
+    /// Resolves once `request` has waited `timeout_ms` for its answer, the time the server waits on
+    /// the person for it (a form, a sampling review) aside: the person may take their time, and the
+    /// timer starts over once they answered (as the specification lets a client restart it on progress).
+    async fn timed_out(&self, request: &RequestId, timeout_ms: u32) {
+        loop {
+            self.inbound.person_answered(request).await;
+            let asked = pin!(self.inbound.person_asked(request));
+            if let Either::Left(((), _)) = select(self.clock.sleep(timeout_ms), asked).await {
+                return;
+            }
+        }
     }
 
     async fn send_request(

@@ -86,9 +86,9 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         *self.protocol_version.borrow_mut() = Some(version.to_owned());
     }
 
-    /// Sends `request` and waits for its answer, answering server requests and forwarding
-    /// notifications that arrive on the way. An answer over its cap ([`AnswerCaps`]) is cut as it
-    /// streams in and comes back as [`McpError::Cut`].
+    /// Sends `request` and waits for its answer, queueing server requests for answering and
+    /// forwarding notifications that arrive on the way. An answer over its cap ([`AnswerCaps`]) is
+    /// cut as it streams in and comes back as [`McpError::Cut`].
     pub(crate) async fn request(
         &self,
         request: &Request,
@@ -135,7 +135,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         let messages = Message::parse_all(&text).map_err(|error| not_json_rpc(&text, &error))?;
         let mut answer = None;
         for message in messages {
-            if let Some(outcome) = self.route(message, Some(&request.id), inbound, abort).await {
+            if let Some(outcome) = self.route(message, Some(&request.id), inbound) {
                 answer = Some(outcome);
             }
         }
@@ -174,7 +174,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
                         let Ok(event) = item else { break };
                         last_event_id = event.id.clone().or(last_event_id);
                         // Answers never arrive here, so nothing can be waiting on this stream.
-                        let _ = self.handle_event(event, None, inbound, stop).await;
+                        let _ = self.handle_event(event, None, inbound);
                     }
                     retry_hint = stream.retry_ms().or(retry_hint);
                 }
@@ -330,7 +330,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         let mut attempt = 0;
         loop {
             let broke = match self
-                .read_stream(&mut stream, waiting, keep, inbound, abort, &mut last_event_id)
+                .read_stream(&mut stream, waiting, keep, inbound, &mut last_event_id)
                 .await
             {
                 Stopped::Answered(outcome) => return outcome,
@@ -366,7 +366,6 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         waiting: &RequestId,
         keep: Option<usize>,
         inbound: &Inbound,
-        abort: &CancelToken,
         last_event_id: &mut Option<String>,
     ) -> Stopped {
         while let Some(item) = stream.next().await {
@@ -385,10 +384,7 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
                         }
                         continue;
                     }
-                    if let Some(outcome) = self
-                        .handle_event(event, Some(waiting), inbound, abort)
-                        .await
-                    {
+                    if let Some(outcome) = self.handle_event(event, Some(waiting), inbound) {
                         return Stopped::Answered(outcome);
                     }
                 }
@@ -403,12 +399,11 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
     }
 
     /// Handles one SSE event; returns the outcome when it carries the answer to `waiting`.
-    async fn handle_event(
+    fn handle_event(
         &self,
         event: SseEvent,
         waiting: Option<&RequestId>,
         inbound: &Inbound,
-        abort: &CancelToken,
     ) -> Option<Result<Value, McpError>> {
         if event.event != "message" || event.data.trim().is_empty() {
             return None;
@@ -420,19 +415,18 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
         };
         let mut answer = None;
         for message in messages {
-            if let Some(outcome) = self.route(message, waiting, inbound, abort).await {
+            if let Some(outcome) = self.route(message, waiting, inbound) {
                 answer = Some(outcome);
             }
         }
         answer
     }
 
-    async fn route(
+    fn route(
         &self,
         message: Message,
         waiting: Option<&RequestId>,
         inbound: &Inbound,
-        abort: &CancelToken,
     ) -> Option<Result<Value, McpError>> {
         match message {
             Message::Response(response) if Some(&response.id) == waiting => {
@@ -448,9 +442,9 @@ impl<H: HttpTransport + ?Sized> StreamableLink<H> {
                 }))
             }
             Message::Request(request) => {
-                // Best effort: if the answer cannot be delivered the server times its request out.
-                let answer = inbound.answer(&request).await;
-                let _ = self.send(&answer, abort).await;
+                // Answered by the session's task, so the stream is read on while the person is asked.
+                // A request on a call's stream belongs to that call; one on the GET stream, to none.
+                inbound.ask(request, waiting.map(std::slice::from_ref).unwrap_or_default());
                 None
             }
             Message::Notification(notification) => {

@@ -244,6 +244,12 @@ impl ViewBridge {
     }
 
     /// `ui/notifications/host-context-changed` with the fields that changed (theme, size).
+    /// The person left the fullscreen the view asked for: the view is inline again and is told so.
+    pub fn leave_fullscreen(&mut self) -> Vec<Value> {
+        self.display_mode = "inline";
+        self.host_context_changed(json!({"displayMode": "inline"}))
+    }
+
     pub fn host_context_changed(&mut self, changed: Value) -> Vec<Value> {
         if let (Value::Object(context), Value::Object(changes)) = (&mut self.host_context, &changed) {
             context.extend(changes.clone());
@@ -417,6 +423,20 @@ mod tests {
         assert_eq!(methods, ["ui/notifications/tool-input", "ui/notifications/tool-result"]);
         assert_eq!(released[0]["params"]["arguments"]["tz"], "UTC");
         assert_eq!(bridge.tool_cancelled("stopped")[0]["params"]["reason"], "stopped", "sent at once when ready");
+    }
+
+    #[test]
+    fn a_view_the_person_takes_out_of_fullscreen_is_told_it_is_inline() {
+        let mut bridge = ViewBridge::new(json!({"displayMode": "inline"}));
+        bridge.receive(&request(1, "ui/initialize", json!({})), 0.0);
+        bridge.receive(&notification("ui/notifications/initialized", json!({})), 0.0);
+        bridge.receive(&request(2, "ui/request-display-mode", json!({"mode": "fullscreen"})), 0.0);
+        let told = bridge.leave_fullscreen();
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert_eq!(told[0]["method"], "ui/notifications/host-context-changed");
+        assert_eq!(told[0]["params"], json!({"displayMode": "inline"}));
+        let asked = bridge.receive(&request(3, "ui/request-display-mode", json!({"mode": "pip"})), 0.0);
+        assert_eq!(asked[1], ViewAction::Send(answer(json!(3), Ok(json!({"mode": "inline"})))), "the mode now set");
     }
 
     #[test]

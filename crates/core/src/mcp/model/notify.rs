@@ -1,13 +1,15 @@
-//! Parameters of the notifications this client sends (`cancelled`) and reads (`progress`, `message`),
-//! and the log level it may ask for (`logging/setLevel`).
+//! Parameters of the notifications this client sends and reads (`cancelled`) or only reads
+//! (`progress`, `message`), and the log level it may ask for (`logging/setLevel`).
 
 use crate::mcp::jsonrpc::RequestId;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CancelledParams {
     pub request_id: RequestId,
+    /// Optional when a server sends it.
+    #[serde(default)]
     pub reason: String,
 }
 
