@@ -72,6 +72,9 @@ pub fn build_system_prompt(catalog: &Catalog, prefix: &str) -> String {
 /// How much of one server's `instructions` the prompt carries.
 pub const MAX_INSTRUCTIONS_CHARS: usize = 1_000;
 
+/// The most of a server's "not connected" reason the system prompt quotes.
+const MAX_REASON_CHARS: usize = 160;
+
 /// A connected server's own instructions, under its line, capped and marked as the server's words
 /// (they help use its tools; they do not override this prompt).
 fn server_instructions(server: &CatalogServer) -> String {
@@ -89,11 +92,21 @@ fn server_instructions(server: &CatalogServer) -> String {
     format!("  Instructions from the {} server{cut}, about its own tools:\n    {indented}\n", server.id)
 }
 
+/// Why a server is not connected, as the system prompt says it: it may quote the server's own error
+/// body, so it is one line of at most [`MAX_REASON_CHARS`], in quotes the reason cannot close, and
+/// cannot pass for a line of the prompt.
+fn unavailable_reason(reason: &str) -> String {
+    let line: String = reason.split_whitespace().collect::<Vec<_>>().join(" ").replace('"', "'");
+    let shown: String = line.chars().take(MAX_REASON_CHARS).collect();
+    let cut = if shown.len() < line.len() { "…" } else { "" };
+    format!("\"{shown}{cut}\"")
+}
+
 fn server_line(server: &CatalogServer) -> String {
     let protocol = server.protocol.as_str();
     let id = &server.id;
     if let Availability::Unavailable(reason) = &server.availability {
-        return format!("- {id} ({protocol}): not connected ({reason})\n");
+        return format!("- {id} ({protocol}): not connected ({})\n", unavailable_reason(reason));
     }
     let recipes: Vec<&str> =
         RecipeRole::ALL.iter().filter_map(|role| server.recipe_tool(*role)).map(|tool| tool.exposed.as_str()).collect();
