@@ -49,6 +49,17 @@ struct Schedule {
     updated: HashSet<String>,
 }
 
+impl Schedule {
+    /// Makes the widgets whose refreshes failed due at the next tick, not once their back-off has
+    /// passed: what they could not reach may be back.
+    fn retry_failed(&mut self) {
+        let failed: Vec<BlockId> = self.failures.drain().map(|(id, _)| id).collect();
+        for id in failed {
+            self.tried.remove(&id);
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 pub struct RefreshCtx {
     canvas: CanvasCtx,
@@ -107,12 +118,7 @@ impl RefreshCtx {
     /// Back online: the widgets whose refreshes failed (the network was down, most likely) are due
     /// again at the next tick, not once their back-off has passed.
     fn back_online(&self) {
-        let schedule = self.schedule.get_value();
-        let mut schedule = schedule.borrow_mut();
-        let failed: Vec<BlockId> = schedule.failures.drain().map(|(id, _)| id).collect();
-        for id in failed {
-            schedule.tried.remove(&id);
-        }
+        self.schedule.get_value().borrow_mut().retry_failed();
     }
 
     /// Refreshes every bound widget.
@@ -217,18 +223,28 @@ impl RefreshCtx {
 
     /// A source whose server is still connecting, or not added in this page (a shared or imported
     /// dashboard: `ui::needed_servers` offers to connect it), waits for it rather than failing; a
-    /// click on its refresh button still tries, and says why it failed.
+    /// click on its refresh button still tries, and says why it failed. A resource names no server:
+    /// it waits until a connected server lists it while any server is still connecting (a reload
+    /// starts them all connecting), or while there is none.
     fn server_not_ready(&self, target: &Target) -> bool {
-        let Target::Call { call, .. } = target else {
-            return false;
-        };
-        let Ok(name) = ToolName::parse(call) else {
-            return false;
-        };
         let servers = self.servers.remote().servers();
-        match servers.iter().find(|server| server.id == name.server) {
-            Some(server) => server.status == RemoteStatus::Connecting,
-            None => true,
+        match target {
+            Target::Call { call, .. } => {
+                let Ok(name) = ToolName::parse(call) else {
+                    return false;
+                };
+                match servers.iter().find(|server| server.id == name.server) {
+                    Some(server) => server.status == RemoteStatus::Connecting,
+                    None => true,
+                }
+            }
+            Target::Resource { resource } => {
+                let listed = servers.iter().any(|server| {
+                    server.status == RemoteStatus::Connected && server.resources.iter().any(|listed| listed.uri == *resource)
+                });
+                let connecting = servers.iter().any(|server| server.status == RemoteStatus::Connecting);
+                !listed && (connecting || servers.is_empty())
+            }
         }
     }
 }
@@ -246,10 +262,13 @@ pub fn provide_refresh(canvas: CanvasCtx, autoui: AutoUiCtx, servers: ServersCtx
     };
     provide_context(ctx);
     let schedule = ctx.schedule.get_value();
-    servers.hub().subscribe(move |event| {
-        if let HubEvent::ResourceUpdated { uri, .. } = event {
+    servers.hub().subscribe(move |event| match event {
+        HubEvent::ResourceUpdated { uri, .. } => {
             schedule.borrow_mut().updated.insert(uri.clone());
         }
+        // A server that connects again may be what the failed refreshes could not reach.
+        HubEvent::Connected { .. } => schedule.borrow_mut().retry_failed(),
+        _ => {}
     });
     // Both for as long as the page lives.
     let _online = window_event_listener(leptos::ev::online, move |_| ctx.back_online());

@@ -323,6 +323,50 @@ async fn a_card_bound_to_a_subscribed_resource_follows_the_server_without_the_mo
     drop(server);
 }
 
+fn counter_card_on_open(_request: &Value, index: usize) -> Reply {
+    match index {
+        0 => Reply::tool(DISPLAY, json!({"name": "stat-card", "params": {"label": "Count"},
+            "source": {"resource": "live://counter", "map": "{value: (.count | tostring)}", "refresh": "on_open"}})),
+        _ => Reply::text("The card shows the counter when the dashboard opens."),
+    }
+}
+
+/// A reload starts every server connecting again; here each request is slowed (DevTools' latency) so
+/// that takes longer than the scheduler's first tick. A card bound to a resource, which names no
+/// server, waits until a connected server lists it, then refreshes (`on_open`): it does not fail
+/// stale before the servers are back and wait its back-off.
+#[tokio::test]
+async fn after_a_reload_a_card_bound_to_a_resource_waits_for_its_server_instead_of_going_stale() {
+    let server = McpServer::python("live_server.py", Transport::Streamable).await;
+    let llm = ScriptedLlm::start(counter_card_on_open).await;
+    let base = llm.base_url();
+    let url = server.url();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "live").await;
+        page.say("Show the live counter").await;
+        page.wait_for_runs(1).await;
+        let count = format!("Number(document.querySelector('{CARD} .au-stat-card__value')?.textContent ?? -1)");
+        page.wait_until("the card shows the counter", &format!("return {count} >= 0;")).await;
+        let before = page.eval(&format!("return {count};"), vec![]).await.as_i64().unwrap();
+
+        let slow = json!({"offline": false, "latency": 400, "downloadThroughput": -1, "uploadThroughput": -1});
+        autoui_e2e::cdp::cdp(page.client(), "Network.enable", json!({})).await.expect("network domain");
+        autoui_e2e::cdp::cdp(page.client(), "Network.emulateNetworkConditions", slow).await.expect("network conditions");
+        // The counter goes up every second while the server has a subscriber: the reload reads a higher count.
+        tokio::time::sleep(Duration::from_millis(1_500)).await;
+        page.reload().await;
+        let fresh = format!(
+            "const f = document.querySelector('[data-testid=widget-freshness]'); return {count} > {before} && !!f && f.dataset.stale === 'false';"
+        );
+        page.wait_until("after the reload the card shows a newer count, not stale", &fresh).await;
+    })
+    .await;
+    llm.stop().await;
+    drop(server);
+}
+
 async fn apply_disabled(page: &Page) -> bool {
     page.eval("return document.querySelector('[data-testid=source-apply]').disabled;", vec![]).await == json!(true)
 }
