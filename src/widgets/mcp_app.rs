@@ -16,6 +16,7 @@ use std::rc::Rc;
 
 use autoui_core::canvas::op::Op;
 use autoui_core::ids::{BlockId, ServerId};
+use autoui_core::mcp::hub::ServerStatus;
 use autoui_core::mcp::apps::bridge::{
     HostFacts, REFUSED, STYLE_VARIABLES, ViewAction, ViewBridge, answer, call_tool_result, host_context, theme_name,
 };
@@ -24,6 +25,7 @@ use leptos::html::Iframe;
 use leptos::prelude::*;
 use leptos::reactive::owner::LocalStorage;
 use serde_json::{Value, json};
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::MessageEvent;
 
@@ -34,7 +36,7 @@ use crate::state::agent::AgentCtx;
 use crate::state::canvas::CanvasCtx;
 use crate::state::engine::EngineCtx;
 use crate::state::servers::ServersCtx;
-use crate::state::settings::use_settings;
+use crate::state::settings::{SystemDark, use_settings};
 use crate::widgets::WidgetProps;
 use crate::widgets::common::{ContentResized, WidgetError, WidgetTitle, parse, sandbox_proxy_url};
 
@@ -97,8 +99,12 @@ pub fn McpApp(props: WidgetProps) -> impl IntoView {
     let data = props.data;
     let block = props.id;
     let parsed = Memo::new(move |_| data.with(|value| parse(value, McpAppData::read)));
-    // The frame is made from the call as it started; its end reaches the running view.
-    let app = Memo::new(move |_| parsed.get().map(|app| McpAppData { input: None, result: Value::Null, cancelled: None, ..app }));
+    // The frame is made from the call as it started; its end and its title (a rename) reach the
+    // running view, which a new frame would start over.
+    let app = Memo::new(move |_| {
+        parsed.get().map(|app| McpAppData { input: None, result: Value::Null, cancelled: None, title: None, ..app })
+    });
+    let title = Memo::new(move |_| parsed.with(|app| app.as_ref().ok().and_then(|app| app.title.clone())));
     let call = Memo::new(move |_| parsed.with(|app| app.as_ref().ok().map(|app| (app.input.clone(), CallEnd::of(app)))));
     // Absent where a widget is mounted alone (browser tests): then there is no server to ask.
     let engine = use_context::<EngineCtx>();
@@ -111,23 +117,38 @@ pub fn McpApp(props: WidgetProps) -> impl IntoView {
             engine.request();
         }
     });
+    // A view restored with the page waits for its server, which the engine connects again once it
+    // starts (and provides the servers then); once shown, it stays through a reconnection rather
+    // than restarting.
+    let server_up = Memo::new(move |was: Option<&bool>| {
+        if was.copied().unwrap_or(false) {
+            return true;
+        }
+        if !engine.is_some_and(|engine| engine.is_ready()) {
+            return false;
+        }
+        app.with(|app| app.as_ref().ok().map(|app| ServerId::sanitize(&app.server)))
+            .and_then(|prefix| use_context::<ServersCtx>()?.by_prefix(&prefix))
+            .is_none_or(|(_, status)| !matches!(status, ServerStatus::Connecting | ServerStatus::Reconnecting { .. }))
+    });
     move || match app.get() {
         Err(message) => view! { <WidgetError message /> }.into_any(),
         Ok(app) if !connect.get() => view! {
             <div class="au-mcp-app au-mcp-app--card" data-testid="mcp-app-card">
-                <WidgetTitle title=app.title.clone() />
+                {move || view! { <WidgetTitle title=title.get() /> }}
                 <p class="au-mcp-app__status">{format!("An interactive view of \"{}\" from the MCP server \"{}\".", app.tool, app.server)}</p>
                 <button class="au-button" data-testid="mcp-app-connect" on:click=move |_| connect.set(true)>"Connect to view"</button>
             </div>
         }
         .into_any(),
-        // The hub lives in the engine: a view restored before it started waits for it.
-        Ok(_) if !engine.is_some_and(|engine| engine.is_ready()) => view! {
+        // The hub lives in the engine: a view restored before it started, or before its server
+        // connected, waits.
+        Ok(_) if !server_up.get() => view! {
             <div class="au-mcp-app"><p class="au-mcp-app__status">"Connecting to the view's server…"</p></div>
         }
         .into_any(),
         Ok(app) => match (use_context::<ServersCtx>(), use_context::<ViewFrames>()) {
-            (Some(servers), Some(frames)) => (frames.0)(app, call, block.clone(), servers),
+            (Some(servers), Some(frames)) => (frames.0)(app, title, call, block.clone(), servers),
             _ => view! { <WidgetError message="No MCP servers here to show this view" /> }.into_any(),
         },
     }
@@ -137,20 +158,26 @@ pub fn McpApp(props: WidgetProps) -> impl IntoView {
 /// reaches them only through this context, so the hub's code is not downloaded with the widgets
 /// (the gallery renders every widget without it).
 #[derive(Clone, Copy)]
-pub struct ViewFrames(pub fn(McpAppData, CallSoFar, BlockId, ServersCtx) -> AnyView);
+pub struct ViewFrames(pub fn(McpAppData, Memo<Option<String>>, CallSoFar, BlockId, ServersCtx) -> AnyView);
 
 /// The view's call as it goes: its input once complete, and how it ended once it did.
 pub type CallSoFar = Memo<Option<(Option<Value>, Option<CallEnd>)>>;
 
 impl ViewFrames {
     pub fn provide() {
-        provide_context(ViewFrames(|app, call, block, servers| view! { <ViewFrame app call block servers /> }.into_any()));
+        provide_context(ViewFrames(|app, title, call, block, servers| view! { <ViewFrame app title call block servers /> }.into_any()));
     }
 }
 
 /// The frames for one view, its channel and what it asks of the page.
 #[component]
-fn ViewFrame(app: McpAppData, call: CallSoFar, block: BlockId, servers: ServersCtx) -> impl IntoView {
+fn ViewFrame(
+    app: McpAppData,
+    title: Memo<Option<String>>,
+    call: CallSoFar,
+    block: BlockId,
+    servers: ServersCtx,
+) -> impl IntoView {
     let end = Memo::new(move |_| call.with(|call| call.as_ref().and_then(|(_, end)| end.clone())));
     let frame = NodeRef::<Iframe>::new();
     // The view's document and the device permissions the person granted it (the frame's
@@ -277,9 +304,13 @@ fn ViewFrame(app: McpAppData, call: CallSoFar, block: BlockId, servers: ServersC
             _ => false,
         }
     });
-    // A theme switch reaches the view as a host context change.
+    // A theme switch, the person's or the system's, reaches the view as a host context change.
+    let system_dark = use_context::<SystemDark>();
     Effect::new(move |first: Option<()>| {
         settings.0.with(|settings| settings.theme);
+        if let Some(SystemDark(dark)) = system_dark {
+            dark.track();
+        }
         if first.is_none() {
             return;
         }
@@ -439,10 +470,63 @@ fn ViewFrame(app: McpAppData, call: CallSoFar, block: BlockId, servers: ServersC
     });
     on_cleanup(move || listener.remove());
 
-    let title = app.title.clone().unwrap_or_else(|| format!("{} · {}", app.server, app.tool));
+    // The view is told its container's width once it is laid out, and again as the widget is resized.
+    let wrapper = NodeRef::<leptos::html::Div>::new();
+    let told_width = StoredValue::new(None::<u32>);
+    let observer = StoredValue::new_local(None::<(web_sys::ResizeObserver, Closure<dyn FnMut()>)>);
+    Effect::new(move |_| {
+        let Some(element) = wrapper.get() else { return };
+        if observer.with_value(Option::is_some) {
+            return;
+        }
+        let measured = element.clone();
+        let callback = Closure::<dyn FnMut()>::new(move || {
+            let width = u32::try_from(measured.client_width()).unwrap_or(0);
+            if width == 0 || told_width.get_value() == Some(width) {
+                return;
+            }
+            told_width.set_value(Some(width));
+            let changed = json!({"containerDimensions": {"width": width, "maxHeight": HEIGHT_RANGE.1 as u32}});
+            let outgoing = bridge.try_update_value(|bridge| bridge.host_context_changed(changed)).unwrap_or_default();
+            outgoing.iter().for_each(post);
+        });
+        if let Ok(resize) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+            resize.observe(&element);
+            observer.set_value(Some((resize, callback)));
+        }
+    });
+    on_cleanup(move || {
+        observer.try_update_value(|slot| {
+            if let Some((resize, _callback)) = slot.take() {
+                resize.disconnect();
+            }
+        });
+    });
+
+    // The view may ask for fullscreen and never ask back: the person can always leave it (the button,
+    // or Escape while the focus is on the page rather than in the view).
+    let leave_fullscreen = move || {
+        fullscreen.set(false);
+        let outgoing = bridge.try_update_value(|bridge| bridge.leave_fullscreen()).unwrap_or_default();
+        outgoing.iter().for_each(post);
+    };
+    let escape = window_event_listener(leptos::ev::keydown, move |event| {
+        if event.key() == "Escape" && fullscreen.get_untracked() {
+            event.prevent_default();
+            leave_fullscreen();
+        }
+    });
+    on_cleanup(move || escape.remove());
+
+    let unnamed = format!("{} · {}", app.server, app.tool);
+    let frame_title = move || title.get().unwrap_or_else(|| unnamed.clone());
     view! {
-        <div class="au-mcp-app" class:au-mcp-app--fullscreen=move || fullscreen.get() data-testid="mcp-app">
-            <WidgetTitle title=app.title.clone() />
+        <div class="au-mcp-app" class:au-mcp-app--fullscreen=move || fullscreen.get() data-testid="mcp-app" node_ref=wrapper>
+            {move || view! { <WidgetTitle title=title.get() /> }}
+            {move || fullscreen.get().then(|| view! {
+                <button class="au-button au-mcp-app__exit" data-testid="mcp-app-exit-fullscreen"
+                    on:click=move |_| leave_fullscreen()>"Exit full screen (Esc)"</button>
+            })}
             {move || failure.get().map(|message| view! {
                 <p class="au-mcp-app__error" role="alert" data-testid="mcp-app-error">{message}</p>
             })}
@@ -458,7 +542,7 @@ fn ViewFrame(app: McpAppData, call: CallSoFar, block: BlockId, servers: ServersC
             {move || document_html.with(|document| document.as_ref().map(|(_, allow)| allow.clone())).map(|allow| view! {
                 <iframe class="au-mcp-app__frame" node_ref=frame sandbox="allow-scripts" src=sandbox_proxy_url()
                     allow=(!allow.is_empty()).then_some(allow)
-                    referrerpolicy="no-referrer" title=title.clone() data-testid="mcp-app-frame"
+                    referrerpolicy="no-referrer" title=frame_title.clone() data-testid="mcp-app-frame"
                     style:height=move || format!("{}px", height.get().round())></iframe>
             })}
         </div>

@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 use crate::adapters::theme::shows_dark;
 use crate::adapters::vega::{self, Chart};
 use crate::state::paper::PaperCtx;
-use crate::state::settings::SettingsCtx;
+use crate::state::settings::{SettingsCtx, SystemDark};
 use crate::widgets::WidgetProps;
 use crate::widgets::chart_rich::size::use_element_size;
 use crate::widgets::common::WidgetError;
@@ -45,9 +45,13 @@ pub fn VegaLite(props: WidgetProps) -> impl IntoView {
     // next task (once the page's theme attribute has changed).
     let redraws = RwSignal::new(0_u32);
     let settings = use_context::<SettingsCtx>();
+    let system_dark = use_context::<SystemDark>();
     Effect::new(move |first: Option<()>| {
         if let Some(settings) = settings {
             settings.0.with(|settings| settings.theme);
+        }
+        if let Some(SystemDark(dark)) = system_dark {
+            dark.track();
         }
         if first.is_some() && data.with_untracked(|spec| vega_lite::drawn_on_canvas(spec)) {
             set_timeout(move || redraws.update(|n| *n += 1), std::time::Duration::ZERO);

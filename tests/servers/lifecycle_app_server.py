@@ -5,7 +5,8 @@ the view's lifecycle, built on the official `mcp` SDK. The model's tool `show-no
 `#events` (as JSON: method and arguments), asks its server's resources, resource templates and
 prompts through the host once initialized (`#lists`), and answers `ui/resource-teardown`. Its
 buttons ask the host for what a view may ask: `#context` (`ui/update-model-context`),
-`#fullscreen` and `#inline` (`ui/request-display-mode`, the answer in `#mode`) and `#download`
+`#fullscreen` and `#inline` (`ui/request-display-mode`, the answer in `#mode`; the container's
+width the host gives, at first and as it changes, in `#width`) and `#download`
 (`ui/download-file` of `notes.txt`, the outcome in `#download-result`); `#slow` calls `show-notes`
 through the host with `wait_s` 1 (the answer in `#slow-result`); `#close` asks to be closed
 (`ui/notifications/request-teardown`).
@@ -39,6 +40,7 @@ VIEW_HTML = """<!DOCTYPE html>
 <pre id="slow-result"></pre>
 <pre id="lists">waiting</pre>
 <pre id="mode"></pre>
+<pre id="width"></pre>
 <pre id="download-result"></pre>
 <script>
 const pending = new Map();
@@ -59,6 +61,12 @@ window.addEventListener("message", (event) => {
     setTimeout(() => window.parent.postMessage({ jsonrpc: "2.0", id: message.id, result: {} }, "*"), 100);
     return;
   }
+  const width = ((message.params || {}).containerDimensions || {}).width;
+  if (message.method === "ui/notifications/host-context-changed" && width) show("width", String(width));
+  if (message.method === "ui/notifications/host-context-changed" && (message.params || {}).displayMode) {
+    events.push({ method: message.method, displayMode: message.params.displayMode });
+    show("events", events);
+  }
   if (message.method && message.method.startsWith("ui/notifications/tool-")) {
     const params = message.params || {};
     events.push({ method: message.method, arguments: params.arguments, reason: params.reason, structured: params.structuredContent });
@@ -74,7 +82,9 @@ function rpc(method, params) {
 }
 function notify(method, params) { window.parent.postMessage({ jsonrpc: "2.0", method, params }, "*"); }
 (async () => {
-  await rpc("ui/initialize", { appInfo: { name: "notes", version: "1" }, appCapabilities: {}, protocolVersion: "2026-01-26" });
+  const hello = await rpc("ui/initialize", { appInfo: { name: "notes", version: "1" }, appCapabilities: {}, protocolVersion: "2026-01-26" });
+  const known = ((hello.result?.hostContext || {}).containerDimensions || {}).width;
+  if (known && !document.getElementById("width").textContent) show("width", String(known));
   notify("ui/notifications/initialized", {});
   const resources = await rpc("resources/list", {});
   const templates = await rpc("resources/templates/list", {});

@@ -154,6 +154,54 @@ async fn the_get_time_view_shows_the_time_and_its_button_calls_the_server_throug
     drop(server);
 }
 
+/// A reload starts the saved servers connecting again after the page is up: the saved view waits for
+/// its server and shows again, instead of failing because the server was not connected yet. With the
+/// theme left to the system, the system's switch reaches the view.
+#[tokio::test]
+async fn a_view_on_a_reloaded_dashboard_shows_again_once_its_server_is_connected() {
+    let server = McpServer::app("server-basic-vanillajs").await;
+    let llm = ScriptedLlm::start(|_: &Value, index| match index {
+        0 => Reply::tool("basic_mcp_get-time", json!({})),
+        _ => Reply::text("The server's clock is on the canvas."),
+    })
+    .await;
+    let (base, url) = (llm.base_url(), server.url());
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.add_server(&url, "basic").await;
+        page.say("What time is it on the server?").await;
+        page.wait_for_runs(1).await;
+        let shows_time =
+            "const t = document.getElementById('server-time'); return !!t && /^\\d{4}-\\d\\d-\\d\\dT/.test(t.textContent.trim());";
+        enter_view(&page).await;
+        page.wait_until("the view shows the server's time", shows_time).await;
+        leave_view(&page).await;
+
+        page.reload().await;
+        enter_view(&page).await;
+        page.wait_until("after the reload, the view shows the server's time again", shows_time).await;
+        leave_view(&page).await;
+        assert_eq!(page.count("[data-testid=mcp-app-error]").await, 0, "no error was shown");
+
+        // The theme left to the system (the default): the system's switch reaches the view too.
+        for scheme in ["dark", "light"] {
+            let features = json!({"features": [{"name": "prefers-color-scheme", "value": scheme}]});
+            autoui_e2e::cdp::cdp(page.client(), "Emulation.setEmulatedMedia", features).await.expect("the system's scheme");
+            enter_view(&page).await;
+            page.wait_until(
+                &format!("the view follows the system to {scheme}"),
+                &format!("return document.documentElement.dataset.theme === '{scheme}';"),
+            )
+            .await;
+            leave_view(&page).await;
+        }
+    })
+    .await;
+    llm.stop().await;
+    drop(server);
+}
+
 #[tokio::test]
 async fn the_system_monitor_view_polls_its_app_only_tool_which_the_model_never_sees() {
     let server = McpServer::app("server-system-monitor").await;

@@ -217,6 +217,31 @@ async fn a_views_asks_reach_the_person_and_the_model_and_its_teardown_is_awaited
             let last = told.iter().rev().find(|event| event["method"] == "ui/notifications/host-context-changed");
             assert_eq!(last.map(|event| event["displayMode"].clone()), Some(json!("inline")), "the view is told: {told:?}");
         }
+        // Renamed by hand (F2), the view keeps running: a new frame would start it over, its last
+        // answer gone.
+        page.eval("document.querySelector('[data-widget-type=mcp-app]').focus();", vec![]).await;
+        {
+            use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+            let f2 = fantoccini::key::Key::F2;
+            let keys = KeyActions::new("keyboard".to_owned()).then(KeyAction::Down { value: f2.into() }).then(KeyAction::Up { value: f2.into() });
+            page.client().perform_actions(keys).await.expect("press F2");
+        }
+        let rename = "[data-widget-type=mcp-app] [data-testid=widget-rename]";
+        page.wait_until("the rename box has the focus", &format!("return document.activeElement === document.querySelector('{rename}');")).await;
+        page.find(rename).await.send_keys("\u{e009}a\u{e000}My notes\u{e007}").await.expect("type a name");
+        page.wait_for_text("[data-widget-type=mcp-app] .au-frame__title", "My notes").await;
+        enter_view(&page).await;
+        assert_eq!(page.text_content("#mode").await, "fullscreen", "the same view, still showing its last answer");
+        // The view knows its container's width, and hears when the widget is resized.
+        let width = page.text_content("#width").await;
+        let before: u32 = width.parse().unwrap_or_else(|_| panic!("a width in pixels: {width:?}"));
+        leave_view(&page).await;
+        let id = page.eval("return document.querySelector('[data-widget-type=mcp-app]').dataset.widgetId;", vec![]).await;
+        let resized = page.call_tool("canvas", json!({"action": "resize", "id": id, "w": 3})).await;
+        assert!(resized.get("isError").is_none_or(|error| error == &json!(false)), "{resized}");
+        enter_view(&page).await;
+        page.wait_until("the view hears its new width", &format!("return Number(document.getElementById('width').textContent) < {before};")).await;
+        leave_view(&page).await;
 
         // ui/download-file: the person is asked, then the file is saved.
         enter_view(&page).await;
