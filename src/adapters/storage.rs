@@ -33,11 +33,20 @@ pub fn save<T: Serialize>(key: &str, value: &T) -> bool {
     local_storage().is_some_and(|storage| storage.set_item(key, &text).is_ok())
 }
 
-/// Moves an unreadable document aside under `<key>.corrupt` so it is kept for inspection but no longer loaded.
-pub fn set_aside(key: &str, raw: &str) {
-    if let Some(storage) = local_storage() {
-        let _ = storage.set_item(&format!("{key}.corrupt"), raw);
-        let _ = storage.remove_item(key);
+/// Moves an unreadable document aside under `<key>.corrupt` so it is kept for inspection but no
+/// longer loaded; whether the copy was kept (storage may be full), which is what the person is told.
+pub fn set_aside(key: &str, raw: &str) -> bool {
+    let Some(storage) = local_storage() else { return false };
+    let kept = storage.set_item(&format!("{key}.corrupt"), raw).is_ok();
+    let _ = storage.remove_item(key);
+    kept
+}
+
+/// How a message names where a document set aside under `key` went.
+pub fn where_set_aside(key: &str, kept: bool) -> String {
+    match kept {
+        true => format!("kept aside in this browser as \u{201c}{key}.corrupt\u{201d}"),
+        false => "not kept: this browser's storage refused a copy (it may be full)".to_owned(),
     }
 }
 

@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = r#"
 export function claim(name, onRole) {
-  if (!navigator.locks) { onRole(true); return; }
+  if (!navigator.locks) { claimLease(name, onRole); return; }
   // Held until the page goes away: the promise never settles.
   const hold = () => new Promise(() => {});
   navigator.locks.request(name, { ifAvailable: true }, (lock) => {
@@ -14,6 +14,37 @@ export function claim(name, onRole) {
     navigator.locks.request(name, () => { onRole(true); return hold(); });
     return undefined;
   });
+}
+// Without Web Locks (a page not served from a secure context: plain http on a LAN) a lease in local
+// storage stands in for the lock: its holder renews it every second, another tab takes it once it
+// is three seconds old, and a holder that finds another's lease (it was frozen meanwhile) starts
+// again as a follower.
+function claimLease(name, onRole) {
+  let storage = null;
+  try { storage = window.localStorage; } catch (e) { storage = null; }
+  if (!storage) { onRole(true); return; }
+  const key = `${name}.lease`;
+  const me = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const read = () => { try { return JSON.parse(storage.getItem(key) || 'null'); } catch (e) { return null; } };
+  const take = () => { try { storage.setItem(key, JSON.stringify({ id: me, until: Date.now() + 3000 })); } catch (e) {} };
+  const othersLive = (lease) => !!lease && lease.id !== me && lease.until > Date.now();
+  let role = null;
+  const settle = (writer) => { if (role !== writer) { role = writer; onRole(writer); } };
+  const hold = () => {
+    settle(true);
+    setInterval(() => { if (othersLive(read())) location.reload(); else take(); }, 1000);
+    addEventListener('pagehide', () => { const lease = read(); if (lease && lease.id === me) storage.removeItem(key); });
+  };
+  const attempt = () => {
+    if (othersLive(read())) { settle(false); setTimeout(attempt, 1000); return; }
+    take();
+    // Two tabs may take a free lease at once: the one whose id reads back keeps it.
+    setTimeout(() => {
+      const lease = read();
+      if (lease && lease.id === me) hold(); else { settle(false); setTimeout(attempt, 1000); }
+    }, 50);
+  };
+  attempt();
 }
 export function listen(name, onMessage) {
   if (typeof BroadcastChannel === 'undefined') return null;
@@ -35,8 +66,9 @@ const WRITER_LOCK: &str = "autoui-writer";
 const CHANNEL: &str = "autoui-saved";
 
 /// Asks to be the writer: `on_role(true)` once this tab holds the lock (at once, or when the tab
-/// holding it goes away), `on_role(false)` first if another tab holds it. Without Web Locks this
-/// tab is the writer.
+/// holding it goes away), `on_role(false)` first if another tab holds it. Without Web Locks (an
+/// insecure context) a lease in local storage stands in; without local storage either, this tab is
+/// the writer.
 pub fn claim_writer(on_role: impl FnMut(bool) + 'static) {
     let callback = Closure::<dyn FnMut(bool)>::new(on_role);
     claim(WRITER_LOCK, &callback);

@@ -122,8 +122,9 @@ async fn commit_kept_write(store: &RecordStore) -> Result<Option<String>, LoadEr
     let committed = match (code.kept)(&text) {
         Ok(plan) => writing::commit(store, &plan).await,
         Err(error) => {
-            storage::set_aside(KEPT_WRITE_KEY, &text);
-            return Ok(Some(format!("The last changes of the page closed before could not be read ({error}). They were kept aside in this browser as \u{201c}{KEPT_WRITE_KEY}.corrupt\u{201d}.")));
+            let kept = storage::set_aside(KEPT_WRITE_KEY, &text);
+            let went = storage::where_set_aside(KEPT_WRITE_KEY, kept);
+            return Ok(Some(format!("The last changes of the page closed before could not be read ({error}). They were {went}.")));
         }
     };
     Ok(match committed {
@@ -133,8 +134,9 @@ async fn commit_kept_write(store: &RecordStore) -> Result<Option<String>, LoadEr
         }
         // Not tried again at a later start, where it could write over newer work.
         Err(error) => {
-            storage::set_aside(KEPT_WRITE_KEY, &text);
-            Some(format!("The last changes of the page closed before could not be saved ({error}). They were kept aside in this browser as \u{201c}{KEPT_WRITE_KEY}.corrupt\u{201d}."))
+            let kept = storage::set_aside(KEPT_WRITE_KEY, &text);
+            let went = storage::where_set_aside(KEPT_WRITE_KEY, kept);
+            Some(format!("The last changes of the page closed before could not be saved ({error}). They were {went}."))
         }
     })
 }
@@ -200,32 +202,37 @@ fn legacy_documents() -> LegacyDocuments {
 async fn moved(store: Rc<RecordStore>, migration: Migration) -> Restored {
     let mut problems: Vec<String> = migration.set_aside.iter().map(set_aside_problem).collect();
     for (key, error) in &migration.unreadable {
-        if let Some(raw) = storage::get_raw(key) {
-            storage::set_aside(key, &raw);
-        }
-        problems.push(format!(
-            "Part of your earlier work could not be read ({error}). It was kept aside in this browser as \u{201c}{key}.corrupt\u{201d}."
-        ));
+        let kept = storage::get_raw(key).is_some_and(|raw| storage::set_aside(key, &raw));
+        let went = storage::where_set_aside(key, kept);
+        problems.push(format!("Part of your earlier work could not be read ({error}). It was {went}."));
     }
     let mut writer = SessionWriter::default();
-    match writing::commit(&store, &migration.plan()).await {
+    let store = match writing::commit(&store, &migration.plan()).await {
         Ok(()) => {
             for key in &migration.moved {
                 storage::remove(key);
             }
             writer.confirm(migration.write);
+            Some(store)
         }
-        Err(error) => problems.push(format!(
-            "Your earlier work could not be moved to this browser's database ({error}); it stays where it was and is shown as saved."
-        )),
-    }
+        // A later save would fill the store with this page's session alone, and the next start takes
+        // a filled store for a finished move and removes the documents: this page saves nothing, and
+        // the next one tries the move again.
+        Err(error) => {
+            problems.push(format!(
+                "Your earlier work could not be moved to this browser's database ({error}); it stays where it was and \
+                 is shown as saved. Changes made in this page are not saved: reload to try the move again."
+            ));
+            None
+        }
+    };
     Restored {
         session: migration.session,
         library: migration.library,
         servers: migration.servers,
         shared: None,
         problems,
-        store: Some(store),
+        store,
         writer,
     }
 }
@@ -621,7 +628,11 @@ impl PersistCtx {
     /// Commits `plan`; a refusal is reported and returned as its message.
     async fn commit(&self, plan: WritePlan) -> Result<(), String> {
         let Some(store) = self.inner.with_value(|inner| inner.store.clone()) else {
-            return Err("this browser gives the page no storage".to_owned());
+            // No store: the browser refused one, or the last session could not be read and is kept untouched.
+            let text = "This change is not saved: this page has no storage to save it in (see the notice from when it \
+                        opened). Export the dashboard to keep it.";
+            self.notices.error(text);
+            return Err(text.to_owned());
         };
         if self.role.get_untracked() == Role::Follower {
             let text = "This change is not saved: the session is being edited in another tab of this browser.";

@@ -11,6 +11,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
+use crate::adapters::confirm::confirm;
 use crate::adapters::webmcp::{install_registry_if_missing, when_tools_first_listed};
 use crate::deferred::{Status, drawer, on_first_interaction};
 use crate::state::agent::provide_agent;
@@ -19,7 +20,7 @@ use crate::state::canvas::{CanvasCtx, Foreign, provide_canvas};
 use crate::state::engine::{provide_engine, wanted_at_start};
 use crate::state::notices::{NoticesCtx, provide_notices};
 use crate::state::paper::provide_paper;
-use crate::state::persist::{PersistCtx, Restored, provide_persist};
+use crate::state::persist::{LibraryChangeError, PersistCtx, Restored, provide_persist};
 use crate::state::settings::provide_settings;
 use crate::state::tabs::share_with_other_tabs;
 use crate::ui::canvas::{CanvasArea, request_widget_code};
@@ -35,16 +36,37 @@ use crate::ui::theme::apply_theme;
 use crate::ui::views::views;
 
 /// Leaves read-only mode: the shared dashboard becomes the current canvas. A non-empty canvas the
-/// person had before is first kept as a saved dashboard, so nothing is lost.
+/// person had before is first kept as a saved dashboard, so nothing is lost; when it cannot be kept,
+/// the person decides whether to replace it anyway.
 fn make_copy(canvas: CanvasCtx, previous: Canvas, notices: NoticesCtx, persist: PersistCtx, agent: crate::state::agent::AgentCtx) {
-    if !previous.is_empty() {
-        let name = format!("Before opening a shared link ({})", String::from(js_sys::Date::new_0().to_locale_string("en-GB", &wasm_bindgen::JsValue::UNDEFINED)));
-        leptos::task::spawn_local(async move {
-            if persist.save_dashboard(&name, &previous).await.is_ok() {
-                notices.info(format!("Your previous canvas was saved as \u{201c}{name}\u{201d} in Dashboards."));
-            }
-        });
+    if previous.is_empty() {
+        take_the_shared_canvas(canvas, persist, agent);
+        return;
     }
+    let name = format!("Before opening a shared link ({})", String::from(js_sys::Date::new_0().to_locale_string("en-GB", &wasm_bindgen::JsValue::UNDEFINED)));
+    leptos::task::spawn_local(async move {
+        let why = match persist.save_dashboard(&name, &previous).await {
+            Ok(_) => {
+                notices.info(format!("Your previous canvas was saved as \u{201c}{name}\u{201d} in Dashboards."));
+                take_the_shared_canvas(canvas, persist, agent);
+                return;
+            }
+            // The person was told why already.
+            Err(LibraryChangeError::Refused) => "the browser refused to save it".to_owned(),
+            Err(LibraryChangeError::Invalid(error)) => error.to_string(),
+        };
+        let question = format!(
+            "Your previous canvas could not be kept as a saved dashboard ({why}). Replace it with the shared one anyway? \
+             Cancel keeps it: export it first to keep a copy."
+        );
+        if confirm(&question) {
+            take_the_shared_canvas(canvas, persist, agent);
+        }
+    });
+}
+
+/// The shared canvas becomes the person's own, saved as their session.
+fn take_the_shared_canvas(canvas: CanvasCtx, persist: PersistCtx, agent: crate::state::agent::AgentCtx) {
     canvas.set_read_only(false);
     canvas.set_foreign(None);
     if let Ok(history) = window().history() {

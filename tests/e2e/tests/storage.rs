@@ -221,6 +221,60 @@ async fn the_previous_versions_local_storage_moves_into_indexeddb_with_nothing_l
     drop(server);
 }
 
+/// Refuses puts into the saved dashboards' store only, as a full origin might refuse their large
+/// records while smaller ones still fit.
+const DASHBOARDS_REFUSED: &str = r#"
+const put = IDBObjectStore.prototype.put;
+IDBObjectStore.prototype.put = function (...args) {
+  if (this.name === 'dashboards') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+  return put.apply(this, args);
+};"#;
+
+/// A move of the previous version's documents that the store refuses leaves them where they were,
+/// and this page saves nothing over them (a saved session would make the next start take the move
+/// for done and remove them): the next start moves them, the saved dashboard with them.
+#[tokio::test]
+async fn a_move_from_local_storage_the_store_refuses_loses_nothing_and_is_tried_again_at_the_next_start() {
+    let server = McpServer::python("table_server.py", Transport::Streamable).await;
+    let url = server.url();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        let (session, library, servers) = legacy_documents(&url);
+        page.eval(
+            "localStorage.setItem('autoui.session.v1', arguments[0]); localStorage.setItem('autoui.dashboards.v1', arguments[1]); localStorage.setItem('autoui.servers.v1', arguments[2]);",
+            vec![json!(session), json!(library), json!(servers)],
+        )
+        .await;
+        let refusal = cdp(page.client(), "Page.addScriptToEvaluateOnNewDocument", json!({ "source": DASHBOARDS_REFUSED }))
+            .await
+            .expect("the refusal is installed");
+        page.reload().await;
+        page.wait_for_text(".au-notices", "could not be moved to this browser's database").await;
+        page.wait_for_count("[data-widget-type=stat-card]", 2).await;
+        // A change in this page: not saved over the documents.
+        add_table(&page, 0, 3).await;
+        tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+        assert!(stored_block_ids(&page).await.is_empty(), "nothing was saved in the store");
+
+        cdp(page.client(), "Page.removeScriptToEvaluateOnNewDocument", json!({ "identifier": refusal["identifier"] }))
+            .await
+            .expect("the refusal is removed");
+        page.reload().await;
+        page.wait_for_count("[data-widget-type=stat-card]", 2).await;
+        page.click("[data-testid=dashboards] summary").await;
+        page.wait_for_text("[data-testid=dashboards]", "Quarterly").await;
+        page.wait_until(
+            "the moved documents left local storage",
+            "return ['autoui.session.v1', 'autoui.dashboards.v1', 'autoui.servers.v1'].every((k) => localStorage.getItem(k) === null);",
+        )
+        .await;
+        let stored = page.stored_records().await;
+        assert!(stored["dashboards"]["Quarterly"].as_str().unwrap_or_default().contains("Q3 sales"), "{stored}");
+    })
+    .await;
+    drop(server);
+}
+
 /// Makes IndexedDB refuse every put the way a full origin does (the quota is used up).
 const FULL_STORE: &str = r#"
 IDBObjectStore.prototype.put = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };"#;
@@ -246,6 +300,61 @@ async fn a_write_the_browser_refuses_keeps_the_last_saved_state_and_says_what_di
     .await;
 }
 
+/// The question of the `confirm` the page shows, once it is up.
+async fn confirm_text(page: &Page) -> String {
+    for _ in 0..200 {
+        if let Ok(text) = page.client().get_alert_text().await {
+            return text;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the page never asked");
+}
+
+/// "Make a copy" of a shared dashboard first keeps the person's own canvas as a saved dashboard. When
+/// the browser refuses that save, the page asks before replacing their canvas: Cancel keeps it, on
+/// screen behind the link's read-only view and in the store; OK takes the shared one anyway.
+#[tokio::test]
+async fn make_a_copy_whose_save_of_the_previous_canvas_is_refused_asks_before_replacing_it() {
+    let link = Arc::new(std::sync::Mutex::new(String::new()));
+    let written = link.clone();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        add_table(&page, 5, 3).await;
+        *written.lock().unwrap() = page.share_link().await;
+    })
+    .await;
+    let link = link.lock().unwrap().clone();
+    let fragment = link.split_once('#').map(|(_, fragment)| fragment.to_owned()).expect("a share link");
+
+    with_app(BrowserOptions::default(), |page| async move {
+        let kept = open_with_a_saved_table(&page).await;
+        // From now on every write is refused, in this document and in the one the link may open.
+        page.eval(FULL_STORE, vec![]).await;
+        cdp(page.client(), "Page.addScriptToEvaluateOnNewDocument", json!({ "source": FULL_STORE }))
+            .await
+            .expect("the refusal is installed");
+        page.open(&format!("/#{fragment}")).await;
+        page.find("[data-testid=read-only-banner]").await;
+        page.wait_for_text("[data-widget-type=data-table]", "City 5-2").await;
+
+        page.click("[data-testid=make-copy]").await;
+        let question = confirm_text(&page).await;
+        assert!(question.contains("could not be kept as a saved dashboard"), "{question}");
+        page.client().dismiss_alert().await.expect("cancel");
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(page.count("[data-testid=read-only-banner]").await, 1, "still the link's read-only view");
+        assert_eq!(stored_block_ids(&page).await, std::slice::from_ref(&kept), "the person's canvas is still the stored one");
+
+        page.click("[data-testid=make-copy]").await;
+        confirm_text(&page).await;
+        page.client().accept_alert().await.expect("replace anyway");
+        page.wait_until_gone("[data-testid=read-only-banner]").await;
+        page.wait_for_text("[data-widget-type=data-table]", "City 5-2").await;
+    })
+    .await;
+}
+
 /// Makes this browser refuse the page any IndexedDB database, as some private modes and locked-down
 /// profiles do; installed before the page's own scripts run, since the page asks for its store first.
 const NO_STORE: &str = r#"
@@ -264,6 +373,11 @@ async fn a_browser_that_refuses_the_store_gets_a_working_page_that_says_its_work
 
         add_table(&page, 0, 10).await;
         page.wait_for_text("[data-widget-type=data-table]", "City 0-9").await;
+        // Saving it under a name cannot work either, and says so rather than doing nothing.
+        page.click("[data-testid=dashboards] summary").await;
+        page.type_into("[data-testid=dashboard-name]", "Sales").await;
+        page.click("[data-testid=dashboard-save]").await;
+        page.wait_for_text(".au-notices", "This change is not saved: this page has no storage").await;
         let errors = page.console_errors().await;
         assert!(errors.is_empty(), "console errors: {errors:#?}");
     })
@@ -372,6 +486,18 @@ async fn a_kept_write_that_cannot_be_read_is_set_aside_and_said() {
         page.wait_for_count("[data-widget-type=data-table]", 1).await;
         let kept = page.eval("return [localStorage.getItem('autoui.kept-write.v1'), localStorage.getItem('autoui.kept-write.v1.corrupt')];", vec![]).await;
         assert_eq!(kept, json!([null, "{\"puts\": 7}"]));
+
+        // When local storage refuses the copy too, the notice does not claim it was kept.
+        let refuse_copies = "const set = Storage.prototype.setItem; Storage.prototype.setItem = function (key, value) { \
+            if (String(key).endsWith('.corrupt')) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); \
+            return set.call(this, key, value); };";
+        cdp(page.client(), "Page.addScriptToEvaluateOnNewDocument", json!({ "source": refuse_copies })).await.expect("installed");
+        page.eval("localStorage.removeItem('autoui.kept-write.v1.corrupt'); localStorage.setItem('autoui.kept-write.v1', '{\"puts\": 8}');", vec![]).await;
+        page.reload().await;
+        page.wait_for_text(".au-notices", "could not be read").await;
+        let notice = page.text(".au-notices").await;
+        assert!(notice.contains("not kept: this browser's storage refused a copy"), "{notice}");
+        assert!(!notice.contains("kept aside in this browser"), "{notice}");
     })
     .await;
 }
@@ -526,6 +652,39 @@ const COUNT_WHOLE_READS: &str = r#"
 window.__wholeReads = 0;
 const getAll = IDBObjectStore.prototype.getAll;
 IDBObjectStore.prototype.getAll = function (...args) { window.__wholeReads += 1; return getAll.apply(this, args); };"#;
+
+/// Served over plain http under a LAN name (an insecure context: no Web Locks), two tabs still
+/// have one writer: the second follows read-only and takes over once the first has closed.
+#[tokio::test]
+async fn without_web_locks_a_second_tab_still_follows_the_first_and_takes_over_when_it_closes() {
+    let host = "autoui.lan.test";
+    let options = BrowserOptions { loopback_hosts: vec![host.to_owned()], ..BrowserOptions::default() };
+    with_app(options, |page| async move {
+        let lan = page.url("/").replacen("127.0.0.1", host, 1);
+        let client = page.client().clone();
+        client.goto(&lan).await.expect("the app on a LAN name");
+        assert_eq!(page.eval("return [window.isSecureContext, !!navigator.locks];", vec![]).await, json!([false, false]));
+        let first = add_table(&page, 0, 10).await;
+        wait_for_stored_blocks(&page, 1).await;
+
+        let tab_a = client.window().await.expect("the first tab");
+        let tab_b = client.new_window(true).await.expect("a second tab").handle;
+        client.switch_to_window(tab_b.clone()).await.expect("to the second tab");
+        client.goto(&lan).await.expect("the app on a LAN name");
+        page.find("[data-testid=other-tab-banner]").await;
+        let refused = try_add_table(&page, 1, 10).await;
+        assert!(refused.contains("another tab"), "the follower's edit is refused with the reason: {refused}");
+
+        client.switch_to_window(tab_a).await.expect("to the first tab");
+        client.close_window().await.expect("the first tab closes");
+        client.switch_to_window(tab_b).await.expect("to the second tab");
+        page.wait_until("the second tab took over", "return !document.querySelector('[data-testid=other-tab-banner]') && !!document.querySelector('[data-testid=canvas-grid]');").await;
+        let second = add_table(&page, 2, 10).await;
+        wait_for_stored_blocks(&page, 2).await;
+        assert_eq!(stored_block_ids(&page).await, [first, second], "nothing either tab added was lost");
+    })
+    .await;
+}
 
 #[tokio::test]
 async fn a_second_tab_follows_the_first_read_only_and_takes_over_when_it_closes() {
