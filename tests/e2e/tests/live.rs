@@ -289,11 +289,12 @@ async fn back_online_a_card_whose_refresh_failed_is_fetched_again_at_once() {
     drop(server);
 }
 
-fn counter_card(_request: &Value, index: usize) -> Reply {
-    match index {
+/// The model shows a card bound to the live counter, refreshed as `refresh` says.
+fn counter_card(refresh: &'static str) -> impl Fn(&Value, usize) -> Reply + Send + Sync + 'static {
+    move |_request, index| match index {
         0 => Reply::tool(DISPLAY, json!({"name": "stat-card", "params": {"label": "Count"},
-            "source": {"resource": "live://counter", "map": "{value: (.count | tostring)}", "refresh": "manual"}})),
-        _ => Reply::text("The card follows the counter."),
+            "source": {"resource": "live://counter", "map": "{value: (.count | tostring)}", "refresh": refresh}})),
+        _ => Reply::text("The card shows the counter."),
     }
 }
 
@@ -303,7 +304,7 @@ fn counter_card(_request: &Value, index: usize) -> Reply {
 #[tokio::test]
 async fn a_card_bound_to_a_subscribed_resource_follows_the_server_without_the_model() {
     let server = McpServer::python("live_server.py", Transport::Streamable).await;
-    let llm = ScriptedLlm::start(counter_card).await;
+    let llm = ScriptedLlm::start(counter_card("manual")).await;
     let base = llm.base_url();
     let url = server.url();
     let llm_ref = &llm;
@@ -323,14 +324,6 @@ async fn a_card_bound_to_a_subscribed_resource_follows_the_server_without_the_mo
     drop(server);
 }
 
-fn counter_card_on_open(_request: &Value, index: usize) -> Reply {
-    match index {
-        0 => Reply::tool(DISPLAY, json!({"name": "stat-card", "params": {"label": "Count"},
-            "source": {"resource": "live://counter", "map": "{value: (.count | tostring)}", "refresh": "on_open"}})),
-        _ => Reply::text("The card shows the counter when the dashboard opens."),
-    }
-}
-
 /// A reload starts every server connecting again; here each request is slowed (DevTools' latency) so
 /// that takes longer than the scheduler's first tick. A card bound to a resource, which names no
 /// server, waits until a connected server lists it, then refreshes (`on_open`): it does not fail
@@ -338,7 +331,7 @@ fn counter_card_on_open(_request: &Value, index: usize) -> Reply {
 #[tokio::test]
 async fn after_a_reload_a_card_bound_to_a_resource_waits_for_its_server_instead_of_going_stale() {
     let server = McpServer::python("live_server.py", Transport::Streamable).await;
-    let llm = ScriptedLlm::start(counter_card_on_open).await;
+    let llm = ScriptedLlm::start(counter_card("on_open")).await;
     let base = llm.base_url();
     let url = server.url();
     with_app(BrowserOptions::default(), |page| async move {

@@ -176,18 +176,23 @@ fn legacy_documents(server_url: &str) -> (String, String, String) {
     (session.to_string(), library.to_string(), servers.to_string())
 }
 
+/// Puts [`legacy_documents`] in local storage, where the previous version kept them.
+async fn write_legacy_documents(page: &Page, server_url: &str) {
+    let (session, library, servers) = legacy_documents(server_url);
+    page.eval(
+        "localStorage.setItem('autoui.session.v1', arguments[0]); localStorage.setItem('autoui.dashboards.v1', arguments[1]); localStorage.setItem('autoui.servers.v1', arguments[2]);",
+        vec![json!(session), json!(library), json!(servers)],
+    )
+    .await;
+}
+
 #[tokio::test]
 async fn the_previous_versions_local_storage_moves_into_indexeddb_with_nothing_lost() {
     let server = McpServer::python("table_server.py", Transport::Streamable).await;
     let url = server.url();
     with_app(BrowserOptions::default(), |page| async move {
         page.open("/").await;
-        let (session, library, servers) = legacy_documents(&url);
-        page.eval(
-            "localStorage.setItem('autoui.session.v1', arguments[0]); localStorage.setItem('autoui.dashboards.v1', arguments[1]); localStorage.setItem('autoui.servers.v1', arguments[2]);",
-            vec![json!(session), json!(library), json!(servers)],
-        )
-        .await;
+        write_legacy_documents(&page, &url).await;
         page.reload().await;
 
         page.wait_for_count("[data-widget-type=stat-card]", 2).await;
@@ -239,12 +244,7 @@ async fn a_move_from_local_storage_the_store_refuses_loses_nothing_and_is_tried_
     let url = server.url();
     with_app(BrowserOptions::default(), |page| async move {
         page.open("/").await;
-        let (session, library, servers) = legacy_documents(&url);
-        page.eval(
-            "localStorage.setItem('autoui.session.v1', arguments[0]); localStorage.setItem('autoui.dashboards.v1', arguments[1]); localStorage.setItem('autoui.servers.v1', arguments[2]);",
-            vec![json!(session), json!(library), json!(servers)],
-        )
-        .await;
+        write_legacy_documents(&page, &url).await;
         let refusal = cdp(page.client(), "Page.addScriptToEvaluateOnNewDocument", json!({ "source": DASHBOARDS_REFUSED }))
             .await
             .expect("the refusal is installed");
