@@ -17,7 +17,7 @@ use autoui_core::cancel::CancelToken;
 use autoui_core::ids::BlockId;
 use autoui_core::mcp::hub::HubEvent;
 use autoui_core::ports::Clock;
-use autoui_core::remote::RemoteStatus;
+use autoui_core::remote::{RemoteServerView, RemoteStatus};
 use autoui_core::tool_name::ToolName;
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
@@ -159,13 +159,14 @@ impl RefreshCtx {
         let schedule = self.schedule.get_value();
         self.subscribe_new_resources(&schedule);
         let updated = std::mem::take(&mut schedule.borrow_mut().updated);
+        // Listing the servers copies their tools: only once a widget is due, once per tick.
+        let servers = std::cell::OnceCell::new();
         let due: Vec<BlockId> = self
             .bound()
             .into_iter()
             .filter(|(id, refresh, target, fetched)| {
                 let schedule = schedule.borrow();
                 let tried = schedule.tried.get(id).copied();
-                let waiting_for_server = self.server_not_ready(target);
                 let failures = schedule.failures.get(id).copied().unwrap_or(0).min(MAX_BACKOFF_STEPS);
                 let backoff = |seconds: u32| (f64::from(seconds) * 1_000.0 * f64::from(1u32 << failures)).min(MAX_BACKOFF_MS);
                 let opened_stale = tried.is_none() && *fetched < self.opened_ms;
@@ -178,7 +179,7 @@ impl RefreshCtx {
                     Refresh::Every { seconds } => opened_stale || now >= tried.unwrap_or(0.0).max(*fetched) + backoff(*seconds),
                 };
                 let pushed = matches!(target, Target::Resource { resource } if updated.contains(resource));
-                (due || pushed) && !waiting_for_server
+                (due || pushed) && !server_not_ready(servers.get_or_init(|| self.servers.remote().servers()), target)
             })
             .map(|(id, _, _, _)| id)
             .collect();
@@ -220,31 +221,30 @@ impl RefreshCtx {
             });
         }
     }
+}
 
-    /// A source whose server is still connecting, or not added in this page (a shared or imported
-    /// dashboard: `ui::needed_servers` offers to connect it), waits for it rather than failing; a
-    /// click on its refresh button still tries, and says why it failed. A resource names no server:
-    /// it waits until a connected server lists it while any server is still connecting (a reload
-    /// starts them all connecting), or while there is none.
-    fn server_not_ready(&self, target: &Target) -> bool {
-        let servers = self.servers.remote().servers();
-        match target {
-            Target::Call { call, .. } => {
-                let Ok(name) = ToolName::parse(call) else {
-                    return false;
-                };
-                match servers.iter().find(|server| server.id == name.server) {
-                    Some(server) => server.status == RemoteStatus::Connecting,
-                    None => true,
-                }
+/// A source whose server is still connecting, or not added in this page (a shared or imported
+/// dashboard: `ui::needed_servers` offers to connect it), waits for it rather than failing; a
+/// click on its refresh button still tries, and says why it failed. A resource names no server:
+/// it waits until a connected server lists it while any server is still connecting (a reload
+/// starts them all connecting), or while there is none.
+fn server_not_ready(servers: &[RemoteServerView], target: &Target) -> bool {
+    match target {
+        Target::Call { call, .. } => {
+            let Ok(name) = ToolName::parse(call) else {
+                return false;
+            };
+            match servers.iter().find(|server| server.id == name.server) {
+                Some(server) => server.status == RemoteStatus::Connecting,
+                None => true,
             }
-            Target::Resource { resource } => {
-                let listed = servers.iter().any(|server| {
-                    server.status == RemoteStatus::Connected && server.resources.iter().any(|listed| listed.uri == *resource)
-                });
-                let connecting = servers.iter().any(|server| server.status == RemoteStatus::Connecting);
-                !listed && (connecting || servers.is_empty())
-            }
+        }
+        Target::Resource { resource } => {
+            let listed = servers.iter().any(|server| {
+                server.status == RemoteStatus::Connected && server.resources.iter().any(|listed| listed.uri == *resource)
+            });
+            let connecting = servers.iter().any(|server| server.status == RemoteStatus::Connecting);
+            !listed && (connecting || servers.is_empty())
         }
     }
 }
