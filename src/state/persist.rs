@@ -18,7 +18,9 @@ use autoui_core::canvas::share;
 use autoui_core::mcp::config::ServerConfig;
 use autoui_core::store::library::{delete_dashboard, put_dashboard, read_library};
 use autoui_core::store::migrate::{LegacyDocuments, Migration, read_servers, servers_record};
-use autoui_core::store::session::{SessionState, SessionWriter, read_session, read_session_update, written_keys};
+use autoui_core::store::session::{
+    SessionState, SessionWriter, keep_set_aside, read_session, read_session_update, written_keys,
+};
 use autoui_core::store::{SERVERS_KEY, StoreName, StoredRecords, WritePlan};
 use leptos::prelude::*;
 
@@ -47,6 +49,8 @@ pub struct Restored {
     problems: Vec<String>,
     store: Option<Rc<RecordStore>>,
     writer: SessionWriter,
+    /// Copies of what could not be restored, to write before anything else (`keep_set_aside`).
+    set_aside: WritePlan,
 }
 
 /// Opens the store and reads everything; on a first visit after an update, moves the local storage
@@ -175,7 +179,11 @@ async fn restore_from(store: Rc<RecordStore>, reading: Span) -> Restored {
         storage::remove(key);
     }
     match writing().load().await {
-        Ok(writing) => (writing.read)(store, &records),
+        Ok(writing) => {
+            let mut restored = (writing.read)(store, &records);
+            restored.keep_set_aside().await;
+            restored
+        }
         // Writing over records that could not be read could lose them: this page saves nothing.
         Err(error) => {
             let problem = format!("Your saved work could not be read: {error}. Nothing was changed.");
@@ -200,7 +208,7 @@ fn legacy_documents() -> LegacyDocuments {
 
 /// Commits the move; the old documents leave local storage only once the store has them.
 async fn moved(store: Rc<RecordStore>, migration: Migration) -> Restored {
-    let mut problems: Vec<String> = migration.set_aside.iter().map(set_aside_problem).collect();
+    let mut problems: Vec<String> = migration.set_aside.iter().map(|part| set_aside_problem(part, None)).collect();
     for (key, error) in &migration.unreadable {
         let kept = storage::get_raw(key).is_some_and(|raw| storage::set_aside(key, &raw));
         let went = storage::where_set_aside(key, kept);
@@ -234,6 +242,7 @@ async fn moved(store: Rc<RecordStore>, migration: Migration) -> Restored {
         problems,
         store,
         writer,
+        set_aside: WritePlan::default(),
     }
 }
 
@@ -242,11 +251,13 @@ pub(crate) fn read(store: Rc<RecordStore>, records: &StoredRecords) -> Restored 
     let now = js_sys::Date::now();
     let mut problems = Vec::new();
     let mut store = Some(store);
+    let mut set_aside = WritePlan::default();
     let (session, writer) = match read_session(records, &BrowserRandom, now) {
         Ok(Some(read)) => {
-            problems.extend(read.loaded.set_aside.iter().map(set_aside_problem));
-            let writer = SessionWriter::restored(&read.loaded.value, read.orphans);
-            (read.loaded.value, writer)
+            let keys;
+            (set_aside, keys) = keep_set_aside(&read.loaded.set_aside, records, now);
+            problems.extend(read.loaded.set_aside.iter().zip(&keys).map(|(part, key)| set_aside_problem(part, Some(key))));
+            (read.loaded.value.clone(), read.writer())
         }
         Ok(None) => (SessionState::default(), SessionWriter::default()),
         Err(error) => {
@@ -268,11 +279,27 @@ pub(crate) fn read(store: Rc<RecordStore>, records: &StoredRecords) -> Restored 
             None
         })
         .unwrap_or_default();
-    Restored { session, library: library.value, servers, problems, store, writer, shared: None }
+    Restored { session, library: library.value, servers, problems, store, writer, shared: None, set_aside }
 }
 
-fn set_aside_problem(part: &autoui_core::canvas::decode::SetAside) -> String {
-    format!("Part of your last session could not be restored ({}): {}", part.what, part.reason)
+/// What the person is told of a part of the last session that could not be restored, and where a
+/// copy of it is kept.
+fn set_aside_problem(part: &autoui_core::canvas::decode::SetAside, kept_as: Option<&str>) -> String {
+    let kept = kept_as.map_or_else(String::new, |key| {
+        format!(" A copy is kept in this browser's IndexedDB database \u{201c}autoui\u{201d}, store \u{201c}meta\u{201d}, as \u{201c}{key}\u{201d}.")
+    });
+    format!("Part of your last session could not be restored ({}): {}.{kept}", part.what, part.reason)
+}
+
+impl Restored {
+    /// Writes the copies of what could not be restored, before any save can write over it.
+    async fn keep_set_aside(&mut self) {
+        let plan = std::mem::take(&mut self.set_aside);
+        let Some(store) = self.store.as_ref().filter(|_| !plan.is_empty()) else { return };
+        if let Err(error) = writing::commit(store, &plan).await {
+            self.problems.push(format!("What could not be restored of your last session could not be kept aside either: {error}."));
+        }
+    }
 }
 
 /// Why the dashboards did not change.

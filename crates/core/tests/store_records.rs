@@ -23,7 +23,9 @@ use autoui_core::store::library::{delete_dashboard, put_dashboard, read_library}
 use autoui_core::store::migrate::{
     LEGACY_DASHBOARDS_KEY, LEGACY_SERVERS_KEY, LEGACY_SESSION_KEY, LegacyDocuments, migrate,
 };
-use autoui_core::store::session::{SessionState, SessionWriter, read_session, read_session_update, written_keys};
+use autoui_core::store::session::{
+    SessionState, SessionWriter, keep_set_aside, read_session, read_session_update, written_keys,
+};
 use autoui_core::store::{SESSION_KEY, SERVERS_KEY, StoreName, StoredRecords};
 use autoui_core::tool::{Origin, ToolSpec};
 use autoui_core::tool_name::Protocol;
@@ -323,6 +325,70 @@ fn a_conversation_missing_a_message_is_set_aside_whole_rather_than_cut() {
     assert_eq!(read.loaded.set_aside[0].what, "conversation");
     assert!(read.loaded.set_aside[0].reason.contains("message 1 is missing"), "{:?}", read.loaded.set_aside);
     assert_eq!(read.loaded.value.canvas.len(), 2, "the canvas still loads");
+}
+
+#[test]
+fn an_unreadable_message_keeps_the_conversation_up_to_the_last_finished_answer() {
+    let store = store_with(1, 3);
+    let mut records = StoredRecords::default();
+    let mut session = state(&store);
+    let answered = Message { role: Role::Assistant, content: vec![ContentBlock::Text { text: "18 degrees".to_owned() }] };
+    let result = Message {
+        role: Role::User,
+        content: vec![ContentBlock::ToolResult { tool_use_id: "f1".to_owned(), content: Vec::new(), is_error: false }],
+    };
+    let asked_again = Message { role: Role::User, content: vec![ContentBlock::Text { text: "and tomorrow?".to_owned() }] };
+    let calls_again = Message {
+        role: Role::Assistant,
+        content: vec![ContentBlock::ToolUse { id: "f2".to_owned(), name: "weather_mcp_forecast".to_owned(), input: json!({}) }],
+    };
+    session.agent.messages.extend([result.clone(), answered.clone(), asked_again, calls_again, result.clone()]);
+    commit(&mut SessionWriter::default(), &mut records, session);
+    // The answer to the second call (message 7) no longer reads.
+    for (key, text) in &mut records.messages {
+        if key == "00000006" {
+            *text = "{\"role\": \"user\", \"content\": [{\"type\": \"hologram\"}]}".to_owned();
+        }
+    }
+    let read = read_session(&records, &random(), 5.0).unwrap().unwrap();
+    let mut kept = conversation();
+    kept.extend([result, answered]);
+    assert_eq!(read.loaded.value.agent.messages, kept, "the first question and its answer are kept, the unfinished turn is not");
+    let aside = &read.loaded.set_aside[0];
+    assert_eq!(aside.what, "conversation");
+    assert!(aside.reason.contains("message 7") && aside.reason.contains("up to message 4"), "{}", aside.reason);
+    assert_eq!(aside.raw.as_array().map(Vec::len), Some(7), "every message is set aside as it was read");
+
+    // Kept beside the session, the conversation as it was survives the writes that follow.
+    let (keep, keys) = keep_set_aside(&read.loaded.set_aside, &records, 5.0);
+    records.apply(&keep);
+    let reread = read_session(&records, &random(), 5.5).unwrap().unwrap();
+    let (again_kept, same_keys) = keep_set_aside(&reread.loaded.set_aside, &records, 5.5);
+    assert!(again_kept.is_empty() && same_keys == keys, "a reload before the next write keeps no second copy");
+    let write = read.writer().plan(read.loaded.value.clone());
+    records.apply(&write.plan);
+    let kept = records.meta(&keys[0]).expect("the set-aside conversation is still stored");
+    assert!(kept.contains("hologram") && kept.contains("and tomorrow?"), "{kept}");
+    let again = read_session(&records, &random(), 6.0).unwrap().unwrap();
+    assert_eq!(again.loaded.value.agent.messages.len(), 4, "the next start reads the kept part of the conversation");
+    assert!(again.loaded.set_aside.is_empty(), "{:?}", again.loaded.set_aside);
+    assert!(again.orphans.iter().all(|(_, key)| !key.starts_with("set-aside/")), "{:?}", again.orphans);
+}
+
+#[test]
+fn an_unreadable_block_record_is_set_aside_as_its_text() {
+    let store = store_with(2, 3);
+    let mut records = StoredRecords::default();
+    commit(&mut SessionWriter::default(), &mut records, state(&store));
+    for (key, text) in &mut records.blocks {
+        if key == "w_t1" {
+            text.truncate(text.len() / 2);
+        }
+    }
+    let read = read_session(&records, &random(), 5.0).unwrap().unwrap();
+    assert_eq!(read.loaded.set_aside[0].what, "block w_t1");
+    let raw = read.loaded.set_aside[0].raw.as_str().expect("the record's text");
+    assert!(raw.starts_with("{") && raw.len() > 10, "{raw}");
 }
 
 #[test]

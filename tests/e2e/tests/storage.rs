@@ -3,7 +3,8 @@
 //! IndexedDB and leave local storage only once moved; a write the browser refuses (a store whose
 //! puts fail as over quota) keeps the last saved state and says what did not fit; a change whose
 //! write the store drops as the page closes is kept in local storage and committed by the next
-//! start (an unreadable one set aside and said); a reload in the middle of a run
+//! start (an unreadable one set aside and said); a message record that no longer reads keeps the
+//! conversation up to the last answer before it, and a copy of the whole; a reload in the middle of a run
 //! keeps the conversation, and `recall` of a result from before the reload returns its full text; a
 //! turn a reload cut short comes back with the person's message and the steps it finished, says it
 //! was interrupted and sends it again on Retry, with the activated server's tools offered before
@@ -500,6 +501,62 @@ async fn a_kept_write_that_cannot_be_read_is_set_aside_and_said() {
         assert!(!notice.contains("kept aside in this browser"), "{notice}");
     })
     .await;
+}
+
+/// Replaces the record `arguments[1]` of the store `arguments[0]` with the text `arguments[2]`.
+const OVERWRITE_RECORD: &str = r#"
+const [store, key, text, done] = arguments;
+const open = indexedDB.open('autoui');
+open.onsuccess = () => {
+  const db = open.result;
+  const put = db.transaction([store], 'readwrite').objectStore(store).put(text, key);
+  put.onsuccess = () => { db.close(); done(true); };
+  put.onerror = () => { db.close(); done(false); };
+};
+open.onerror = () => done(false);"#;
+
+#[tokio::test]
+async fn a_message_that_no_longer_reads_keeps_the_conversation_before_it_and_a_copy_of_the_rest() {
+    let llm = ScriptedLlm::start(|_request: &Value, index| Reply::text(["One.", "Two.", "Three."][index.min(2)])).await;
+    let base = llm.base_url();
+    with_app(BrowserOptions::default(), |page| async move {
+        page.open("/").await;
+        page.configure_llm("anthropic", &base).await;
+        page.say("first question").await;
+        page.wait_for_text("[data-testid=chat-assistant]", "One.").await;
+        page.say("second question").await;
+        page.wait_for_text("[data-testid=chat]", "Two.").await;
+        page.wait_for_stored("the second answer was saved", "Two.").await;
+
+        // The third message (the second question) no longer reads.
+        let written = page.eval_async(OVERWRITE_RECORD, vec![json!("messages"), json!("00000002"), json!("{\"role\": \"user\", \"con")]).await;
+        assert_eq!(written, json!(true));
+        page.reload().await;
+        page.wait_for_text(".au-notices", "could not be restored (conversation)").await;
+        let notice = page.text(".au-notices").await;
+        assert!(notice.contains("up to message 2") && notice.contains("set-aside/"), "{notice}");
+        page.wait_for_text("[data-testid=chat-assistant]", "One.").await;
+        let chat = page.text("[data-testid=chat]").await;
+        assert!(chat.contains("first question") && !chat.contains("Two."), "the conversation up to the first answer: {chat}");
+        let stored = page.stored_records().await;
+        let kept: Vec<&String> = stored["meta"].as_object().expect("meta records").keys().filter(|key| key.starts_with("set-aside/")).collect();
+        assert_eq!(kept.len(), 1, "{stored}");
+        assert!(stored["meta"][kept[0].as_str()].as_str().is_some_and(|copy| copy.contains("Two.")), "the unreadable part is kept whole: {stored}");
+
+        // The conversation goes on, and the next start finds nothing it cannot read.
+        page.say("third question").await;
+        page.wait_for_text("[data-testid=chat]", "Three.").await;
+        page.wait_for_stored("the third answer was saved", "Three.").await;
+        page.reload().await;
+        page.wait_for_text("[data-testid=chat]", "Three.").await;
+        let chat = page.text("[data-testid=chat]").await;
+        assert!(chat.contains("One.") && chat.contains("third question") && !chat.contains("Two."), "{chat}");
+        assert!(!page.text(".au-notices").await.contains("could not be restored"), "the index was written again");
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    })
+    .await;
+    llm.stop().await;
 }
 
 const LIST_ROWS: &str = "table_mcp_list_rows";

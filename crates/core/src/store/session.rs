@@ -15,9 +15,9 @@ use crate::canvas::decode::{DecodeContext, SetAside, decode_canvas};
 use crate::canvas::model::{Block, Canvas};
 use crate::canvas::persist::{Loaded, PersistError};
 use crate::ids::{BlockId, ServerId};
-use crate::llm::message::Message;
+use crate::llm::message::{ContentBlock, Message, Role};
 use crate::ports::Random;
-use crate::store::{LAYOUT_VERSION, SESSION_KEY, StoreName, StoredRecords, WritePlan};
+use crate::store::{LAYOUT_VERSION, Record, SESSION_KEY, StoreName, StoredRecords, WritePlan};
 use crate::tool::Origin;
 
 const SESSION: &str = "session";
@@ -207,6 +207,32 @@ fn tools_key(server: &ServerId) -> String {
 
 const TOOLS_PREFIX: &str = "tools/";
 
+/// The write that keeps what a read set aside, so the next write (which stores the session as it
+/// loaded) does not lose it: each part in [`StoreName::Meta`] under `set-aside/<time>/<what>`, a key
+/// no session index names and no write deletes, unless `stored` already keeps it (a reload before
+/// the next write finds the same part again). Returns the plan and each part's key.
+pub fn keep_set_aside(parts: &[SetAside], stored: &StoredRecords, now_ms: f64) -> (WritePlan, Vec<String>) {
+    let mut plan = WritePlan::default();
+    let keys = parts
+        .iter()
+        .map(|part| {
+            let value = serde_json::json!({ "what": part.what, "raw": part.raw }).to_string();
+            let kept = stored.meta.iter().find(|(key, text)| key.starts_with(SET_ASIDE_PREFIX) && *text == value);
+            match kept {
+                Some((key, _)) => key.clone(),
+                None => {
+                    let key = format!("{SET_ASIDE_PREFIX}{}/{}", now_ms as u64, part.what);
+                    plan.puts.push(Record { store: StoreName::Meta, key: key.clone(), value });
+                    key
+                }
+            }
+        })
+        .collect();
+    (plan, keys)
+}
+
+const SET_ASIDE_PREFIX: &str = "set-aside/";
+
 /// Messages sort by key in the store, so positions are zero-padded.
 fn message_key(position: usize) -> String {
     format!("{position:08}")
@@ -217,11 +243,28 @@ fn message_key(position: usize) -> String {
 pub struct ReadSession {
     pub loaded: Loaded<SessionState>,
     pub orphans: Vec<(StoreName, String)>,
+    /// Something was set aside, so the stored index names records the session no longer holds:
+    /// the next write rewrites it.
+    index_stale: bool,
+}
+
+impl ReadSession {
+    /// The writer for the store this was read from; its next write deletes the orphans and, when
+    /// something was set aside, the records of it and the index naming them (a copy kept by
+    /// [`keep_set_aside`] stays).
+    pub fn writer(&self) -> SessionWriter {
+        let mut writer = SessionWriter::restored(&self.loaded.value, self.orphans.clone());
+        if self.index_stale {
+            writer.written.index.clear();
+        }
+        writer
+    }
 }
 
 /// Reads the session from `records`; `Ok(None)` when none is stored. A block or result the index
 /// names but the store lacks is reported; a conversation with a missing or unreadable message is
-/// set aside whole (dropping one could leave a tool call without its result, which providers reject).
+/// set aside whole and its readable part up to the last finished answer kept (dropping one message
+/// could leave a tool call without its result, which providers reject).
 pub fn read_session(
     records: &StoredRecords,
     random: &dyn Random,
@@ -274,9 +317,12 @@ fn read_over<const FOLLOWING: bool>(
     let mut kept = HashMap::new();
     for id in &index.blocks {
         let earlier_block = || earlier.and_then(|state| state.canvas.get(&BlockId::new(id.as_str())));
-        match blocks.get(id.as_str()).map(|text| serde_json::from_str::<Value>(text)) {
-            Some(Ok(value)) => items.push(value),
-            Some(Err(error)) => set_aside.push(missing(format!("block {id}"), error.to_string(), Value::Null)),
+        match blocks.get(id.as_str()).map(|text| (text, serde_json::from_str::<Value>(text))) {
+            Some((_, Ok(value))) => items.push(value),
+            // Kept as its text, so what could not be read is not lost with the next write.
+            Some((text, Err(error))) => {
+                set_aside.push(missing(format!("block {id}"), error.to_string(), Value::String((*text).to_owned())))
+            }
             None => match earlier_block() {
                 Some(block) => {
                     kept.insert(id.as_str(), block.clone());
@@ -335,8 +381,26 @@ fn read_over<const FOLLOWING: bool>(
         in_flight: index.in_flight,
         views: index.views,
     };
+    let index_stale = !FOLLOWING && !set_aside.is_empty();
+    let mut orphans = orphans;
+    if index_stale {
+        // What was set aside is kept apart (see `keep_set_aside`), not under the session's keys.
+        orphans.extend(
+            (agent.messages.len()..index.messages)
+                .map(message_key)
+                .filter(|key| records.messages.iter().any(|(k, _)| k == key))
+                .map(|key| (StoreName::Messages, key)),
+        );
+        orphans.extend(
+            index
+                .blocks
+                .iter()
+                .filter(|id| canvas.get(&BlockId::new(id.as_str())).is_none() && blocks.contains_key(id.as_str()))
+                .map(|id| (StoreName::Blocks, id.clone())),
+        );
+    }
     let value = SessionState { canvas, agent, imported: index.imported, name: index.name };
-    Ok(Some(ReadSession { loaded: Loaded { value, set_aside }, orphans }))
+    Ok(Some(ReadSession { loaded: Loaded { value, set_aside }, orphans, index_stale }))
 }
 
 fn read_index(text: &str) -> Result<SessionIndex, PersistError> {
@@ -375,7 +439,7 @@ fn read_messages(
             match earlier.and_then(|earlier| earlier.get(position)) {
                 Some(message) => messages.push(message.clone()),
                 None => {
-                    failure.get_or_insert_with(|| format!("message {} is missing", position + 1));
+                    failure.get_or_insert_with(|| (position, format!("message {} is missing", position + 1)));
                 }
             }
             continue;
@@ -384,22 +448,41 @@ fn read_messages(
         match from_text::<Message>(text) {
             Ok(message) => messages.push(message),
             Err(error) => {
-                failure.get_or_insert_with(|| format!("message {}: {error}", position + 1));
+                failure.get_or_insert_with(|| (position, format!("message {}: {error}", position + 1)));
             }
         }
     }
     match failure {
         None => messages,
-        Some(reason) => {
+        Some((position, reason)) => {
             // Kept as read: each message as JSON when it is JSON, else as its text.
             let raw = texts
                 .iter()
                 .map(|text| serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String((*text).to_owned())))
                 .collect();
+            messages.truncate(position);
+            messages.truncate(last_finished_turn(&messages));
+            let reason = match messages.len() {
+                0 => reason,
+                kept => format!("{reason}; the conversation up to message {kept}, where an answer ended, was kept"),
+            };
             set_aside.push(missing("conversation".to_owned(), reason, Value::Array(raw)));
-            Vec::new()
+            messages
         }
     }
+}
+
+/// How many of `messages` to keep so the conversation ends on a finished answer: an assistant
+/// message that calls no tool (a cut inside a turn could leave a tool call without its result,
+/// which providers reject).
+fn last_finished_turn(messages: &[Message]) -> usize {
+    messages
+        .iter()
+        .rposition(|message| {
+            message.role == Role::Assistant
+                && !message.content.iter().any(|block| matches!(block, ContentBlock::ToolUse { .. }))
+        })
+        .map_or(0, |position| position + 1)
 }
 
 fn orphans_of(records: &StoredRecords, index: &SessionIndex) -> Vec<(StoreName, String)> {
