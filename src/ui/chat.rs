@@ -93,10 +93,10 @@ fn ToolLine(record: ArcRwSignal<CallRecord>) -> impl IntoView {
                 {move || progress().map(|text| view! { <span class="au-call__progress" data-testid="chat-tool-progress">{text}</span> })}
             </summary>
             <div class="au-call__detail">
-                <h4>"Arguments"</h4>
-                <pre>{args}</pre>
-                <h4>"Result"</h4>
-                <pre data-testid="chat-tool-result">{result}</pre>
+                <h3>"Arguments"</h3>
+                <pre tabindex="0">{args}</pre>
+                <h3>"Result"</h3>
+                <pre data-testid="chat-tool-result" tabindex="0">{result}</pre>
             </div>
         </details>
     }

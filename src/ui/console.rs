@@ -82,8 +82,8 @@ fn CallRow(record: ArcRwSignal<CallRecord>) -> impl IntoView {
                 <dt>"Guided"</dt><dd>{move || if s3().2 { "yes (a discovery call came first)" } else { "no" }}</dd>
                 <dt>"Result"</dt><dd>{move || { let s = summary(); format!("{} bytes{}", s.3, if s.4 { ", truncated for the model" } else { "" }) }}</dd>
             </dl>
-            <pre class="au-console__pre">{move || d1().0}</pre>
-            <pre class="au-console__pre">{move || detail().1}</pre>
+            <pre class="au-console__pre" tabindex="0">{move || d1().0}</pre>
+            <pre class="au-console__pre" tabindex="0">{move || detail().1}</pre>
             <button class="au-button au-button--ghost" on:click=copy>"Copy as JSON"</button>
         </details>
     }

@@ -48,9 +48,11 @@ fn ElicitationForm(ctx: ElicitationCtx, id: u64, server: String, message: String
                 {move || {
                     let found = problems.get();
                     (!found.is_empty()).then(|| view! {
-                        <ul class="au-elicit__problems" role="alert" data-testid="elicitation-problems">
-                            {found.into_iter().map(|problem| view! { <li>{problem}</li> }).collect_view()}
-                        </ul>
+                        <div role="alert" data-testid="elicitation-problems">
+                            <ul class="au-elicit__problems">
+                                {found.into_iter().map(|problem| view! { <li>{problem}</li> }).collect_view()}
+                            </ul>
+                        </div>
                     })
                 }}
                 <div class="au-elicit__actions">

@@ -143,7 +143,7 @@ fn WidgetDetail(kind: WidgetKind) -> impl IntoView {
             <div class="au-recipe__body au-markdown" inner_html=move || safe_html(&recipe.body, ImageSources::Any)></div>
             <details class="au-recipe__schema">
                 <summary>"JSON Schema of the params"</summary>
-                <pre>{schema}</pre>
+                <pre tabindex="0">{schema}</pre>
             </details>
         </article>
     }

@@ -231,7 +231,7 @@ fn ServerItem(servers: ServersCtx, id: ServerId) -> impl IntoView {
         <li class="au-server" data-testid="server" data-server-id=id_attr>
             <div class="au-server__head">
                 <span class=move || format!("au-server__dot au-server__dot--{}", state()) aria-hidden="true"></span>
-                <strong class="au-server__name" data-testid="server-name-label">{name}</strong>
+                <strong class="au-server__name" data-testid="server-name-label">{name.clone()}</strong>
                 <span class="au-server__transport" data-testid="server-transport-label">{transport}</span>
             </div>
             <div class="au-server__url">{url}</div>
@@ -256,7 +256,7 @@ fn ServerItem(servers: ServersCtx, id: ServerId) -> impl IntoView {
                 })
             }}
             <LogLevelSelect servers=servers id=id.clone() />
-            <Approvals servers=servers id=id.clone() />
+            <Approvals servers=servers id=id.clone() name />
             <ToolBrowser servers=servers id=id.clone() />
             <OffersBrowser servers=servers id=id />
         </li>
@@ -353,7 +353,7 @@ fn ToolBrowser(servers: ServersCtx, id: ServerId) -> impl IntoView {
                                 facts=ToolFacts { read_only: tool.read_only, hints: tool.hints } />
                             <details class="au-tool__schema">
                                 <summary>"Input schema"</summary>
-                                <pre data-testid="server-tool-schema">{schema}</pre>
+                                <pre data-testid="server-tool-schema" tabindex="0">{schema}</pre>
                             </details>
                         </li>
                     }
@@ -509,7 +509,7 @@ fn OffersBrowser(servers: ServersCtx, id: ServerId) -> impl IntoView {
 /// The approval choices remembered for the server: one for all its tools, each tool's own (set in
 /// a chat card or below), and a reset that brings back the default.
 #[component]
-fn Approvals(servers: ServersCtx, id: ServerId) -> impl IntoView {
+fn Approvals(servers: ServersCtx, id: ServerId, name: impl Fn() -> String + Send + Sync + 'static) -> impl IntoView {
     let rules = {
         let id = id.clone();
         move || servers.approvals(&id)
@@ -534,7 +534,8 @@ fn Approvals(servers: ServersCtx, id: ServerId) -> impl IntoView {
     let labelled_by = label_id.clone();
     view! {
         <section class="au-server__approvals" data-testid="server-approvals" aria-labelledby=labelled_by>
-            <p class="au-server__approvals-title" id=label_id>"Tool approval"</p>
+            // The server's name makes each server's region name its own.
+            <p class="au-server__approvals-title" id=label_id>"Tool approval"<span class="au-visually-hidden">{move || format!(" for {}", name())}</span></p>
             <label class="au-field">
                 <span>"All tools of this server"</span>
                 <ChoiceSelect testid="server-approval-all" default_label="Default: ask before tools that may change things"

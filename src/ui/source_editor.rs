@@ -112,7 +112,7 @@ pub fn SourceEditor(id: BlockId, close: Callback<()>) -> impl IntoView {
                             }).collect_view()}
                         </ul>
                         <p>"The map produced:"</p>
-                        <pre class="au-source__output">{output}</pre>
+                        <pre class="au-source__output" tabindex="0">{output}</pre>
                     </div>
                 }
                 .into_any()

@@ -525,7 +525,13 @@ fn ViewFrame(
             {move || view! { <WidgetTitle title=title.get() /> }}
             {move || fullscreen.get().then(|| view! {
                 <button class="au-button au-mcp-app__exit" data-testid="mcp-app-exit-fullscreen"
-                    on:click=move |_| leave_fullscreen()>"Exit full screen (Esc)"</button>
+                    on:click=move |_| {
+                        leave_fullscreen();
+                        // The button goes with fullscreen: the focus goes back to the view, not to the page's start.
+                        if let Some(frame) = frame.get_untracked() {
+                            let _ = frame.focus();
+                        }
+                    }>"Exit full screen (Esc)"</button>
             })}
             {move || failure.get().map(|message| view! {
                 <p class="au-mcp-app__error" role="alert" data-testid="mcp-app-error">{message}</p>

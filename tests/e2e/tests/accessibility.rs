@@ -1,7 +1,9 @@
 //! axe-core finds no accessibility violation on any screen of the app, in the light and the dark
 //! theme: the canvas holding one widget of each kind beside a chat with a turn cut by the output limit
-//! (Continue) that shows a held-back image ("Load image"), a server's elicitation form and sampling request, a tool call
-//! waiting for approval, the servers drawer with remembered approval choices, the gallery,
+//! (Continue) that shows a held-back image ("Load image"), a server's elicitation form (untouched, and
+//! refusing an empty required field) and sampling request, a tool call
+//! waiting for approval, the servers drawer with two servers, remembered approval choices and a
+//! tool's input schema, a tool call opened in the chat and in the console, the gallery,
 //! the recipes, each drawer and menu open, a bound widget's source editor, and last the servers a
 //! dashboard needs once its server is removed; then, in narrower windows, the canvas reflowed beside
 //! the chat and, on a phone, the canvas, the chat and the console drawer. A new screen is one more row in
@@ -17,7 +19,8 @@ use serde_json::{Value, json};
 
 /// One state of the app to audit: open `route` on a fresh page load, send `prompt` to the scripted
 /// model if there is one (a turn with a tool call, waited for unless it is `ASK_ME`, `APPROVE_ME` or `SAMPLE_ME`,
-/// which wait for the person), click `clicks` in order, wait until `ready` is visible, then run axe on the whole
+/// which wait for the person, and stay in the conversation: every later turn repeats them, so screens
+/// with other prompts come first), click `clicks` in order, wait until `ready` is visible, then run axe on the whole
 /// document.
 struct Screen {
     name: &'static str,
@@ -82,6 +85,20 @@ const SCREENS: &[Screen] = &[
         ready: "[data-testid=console-iteration]",
     },
     Screen {
+        name: "a tool call opened in the chat",
+        route: "/#/",
+        prompt: Some("Describe my dashboard"),
+        clicks: &["[data-testid=chat-tool-call] > summary"],
+        ready: "[data-testid=chat-tool-result]",
+    },
+    Screen {
+        name: "a call opened in the console",
+        route: "/#/",
+        prompt: Some("Describe my dashboard"),
+        clicks: &["[data-testid=open-console]", "[data-testid=console-call] > summary"],
+        ready: "[data-testid=console-call] .au-console__pre",
+    },
+    Screen {
         name: "dashboards menu",
         route: "/#/",
         prompt: None,
@@ -101,6 +118,13 @@ const SCREENS: &[Screen] = &[
         prompt: Some(ASK_ME),
         clicks: &[],
         ready: "[data-testid=elicitation] [data-testid=elicitation-accept]",
+    },
+    Screen {
+        name: "a server's elicitation form refusing an empty required field",
+        route: "/#/",
+        prompt: Some(ASK_ME),
+        clicks: &["[data-testid=elicitation] [data-testid=elicitation-accept]"],
+        ready: "[data-testid=elicitation-problems]",
     },
     Screen {
         name: "a tool call waiting for approval in the chat",
@@ -150,6 +174,17 @@ const SCREENS: &[Screen] = &[
         prompt: None,
         clicks: &["[data-testid=share]"],
         ready: "[data-testid=share-link]",
+    },
+    Screen {
+        name: "servers drawer with two servers and a tool's input schema open",
+        route: "/#/",
+        prompt: None,
+        clicks: &[
+            "[data-testid=open-servers]",
+            "[data-server-id=everything] [data-testid=server-tools] > summary",
+            "[data-server-id=everything] [data-testid=server-tool][data-tool=echo] .au-tool__schema > summary",
+        ],
+        ready: "[data-server-id=everything] [data-testid=server-tool-schema]",
     },
     Screen {
         name: "canvas presented (opened at #/present)",
@@ -246,8 +281,11 @@ async fn audit_every_screen(theme: &'static str) {
     })
     .await;
     let server = McpServer::everything(Transport::Streamable).await;
+    // A second server, so the servers drawer lists two (each one's regions must be told apart).
+    let second = McpServer::python("table_server.py", Transport::Streamable).await;
     let llm_url = llm.base_url();
     let server_url = server.url();
+    let second_url = second.url();
     with_app(BrowserOptions::default(), |page| async move {
         page.open("/").await;
         use_settings(&page, theme, &llm_url).await;
@@ -258,6 +296,7 @@ async fn audit_every_screen(theme: &'static str) {
         page.wait_for_runs(1).await;
         page.find("[data-testid=widget-source]").await;
         ask_before_echo(&page).await;
+        page.add_server(&second_url, "table").await;
 
         let mut report = String::new();
         for screen in SCREENS {

@@ -82,8 +82,9 @@ impl Writer<'_, '_> {
             Block::Code { lang, text } => {
                 self.fresh_line();
                 match lang.is_empty() {
-                    true => self.out.push_str("<pre><code>"),
-                    false => self.out.push_str(&format!("<pre><code class=\"language-{}\">", escape_html(lang))),
+                    // Focusable: a long line scrolls, and keyboard users must reach it.
+                    true => self.out.push_str("<pre tabindex=\"0\"><code>"),
+                    false => self.out.push_str(&format!("<pre tabindex=\"0\"><code class=\"language-{}\">", escape_html(lang))),
                 }
                 self.out.push_str(&escape_html(text));
                 self.out.push_str("</code></pre>\n");
@@ -370,7 +371,7 @@ mod tests {
             html.contains("<table>") && html.contains("<td style=\"text-align: right\">2</td>")
         );
         assert!(html.contains("<del>old</del>"));
-        assert!(html.contains("<pre><code class=\"language-sql\">SELECT 1 &lt; 2;\n</code></pre>"));
+        assert!(html.contains("<pre tabindex=\"0\"><code class=\"language-sql\">SELECT 1 &lt; 2;\n</code></pre>"));
     }
 
     #[test]

@@ -23,7 +23,8 @@ pub(super) fn to_safe_html_with(markdown: &str, images: ImageSources<'_>) -> Str
         other => other,
     });
     html::push_html(&mut out, events);
-    out
+    // Ours makes code blocks focusable (a long line scrolls); text is escaped, so this is only markup.
+    out.replace("<pre><code", "<pre tabindex=\"0\"><code")
 }
 
 fn options() -> Options {
