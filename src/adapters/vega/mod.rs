@@ -463,6 +463,8 @@ fn theme(canvas: bool) -> Value {
         "text": {"color": "var(--au-text)"},
         "mark": {"color": "var(--au-series-1)"},
         "range": {"category": category},
+        // A parameter's input is drawn in the chart's own container, whatever element it names.
+        "events": {"bind": "container"},
     });
     if canvas {
         config["aria"] = false.into();
