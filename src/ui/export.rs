@@ -91,8 +91,10 @@ fn chart_svg(item: &Element) -> Option<String> {
     let rect = svg.get_bounding_client_rect();
     copy.set_attribute("width", &rect.width().round().to_string()).ok()?;
     copy.set_attribute("height", &rect.height().round().to_string()).ok()?;
-    web_sys::XmlSerializer::new().ok()?.serialize_to_string(&copy).ok()
+    let markup = web_sys::XmlSerializer::new().ok()?.serialize_to_string(&copy).ok()?;
+    Some(export::local_references(&markup, &window().location().href().ok()?))
 }
+
 
 const RESOLVED: &[&str] = &["fill", "stroke", "stroke-width", "opacity", "font-family", "font-size", "font-weight"];
 

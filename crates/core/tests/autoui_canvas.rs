@@ -432,3 +432,77 @@ fn summaries_name_a_block_by_title_label_or_text() {
     let id = h.show("alert", json!({"title": long}));
     assert_eq!(AutoUi::summary(&h.block(&id)).chars().count(), 80);
 }
+
+// ---------------------------------------------------------------------------------------------
+// vega-lite: a live chart's new rows
+
+fn sales_chart(h: &Harness) -> String {
+    h.show(
+        "vega-lite",
+        json!({"data": {"name": "sales", "values": [{"day": "2024-03-01", "n": "4"}], "format": {"parse": {"n": "number"}}},
+               "mark": "line",
+               "encoding": {"x": {"field": "day", "type": "temporal"}, "y": {"field": "n", "type": "quantitative"}}}),
+    )
+}
+
+fn three_rows() -> Value {
+    json!([{"day": "2024-03-01", "n": "4"}, {"day": "2024-03-02", "n": "7"}, {"day": "2024-03-03", "n": "5"}])
+}
+
+#[test]
+fn a_vega_lite_update_of_values_alone_replaces_the_rows_and_keeps_the_rest_of_data() {
+    let h = Harness::new();
+    let id = sales_chart(&h);
+    // The call as the recipe gives it.
+    let updated = h.ok("canvas", json!({"action": "update", "id": id, "data": {"values": three_rows()}}));
+    assert!(updated.get("repairs").is_none(), "{updated}");
+    let chart = h.block(&id).data;
+    assert_eq!(chart["data"]["values"], three_rows());
+    assert_eq!(chart["data"]["format"], json!({"parse": {"n": "number"}}));
+    assert_eq!(chart["data"]["name"], "sales");
+    assert_eq!(chart["mark"], "line");
+    assert!(chart.get("values").is_none());
+}
+
+#[test]
+fn a_vega_lite_update_of_data_with_values_alone_keeps_its_format_and_name() {
+    let h = Harness::new();
+    let id = sales_chart(&h);
+    h.ok("canvas", canvas("update", &id, json!({"data": {"data": {"values": three_rows()}}})));
+    let data = &h.block(&id).data["data"];
+    assert_eq!(data["values"], three_rows());
+    assert_eq!(data["format"], json!({"parse": {"n": "number"}}));
+    assert_eq!(data["name"], "sales");
+    // A data given with more than its rows is a new data object.
+    h.ok("canvas", canvas("update", &id, json!({"data": {"data": {"values": three_rows(), "format": {"type": "json"}}}})));
+    assert_eq!(h.block(&id).data["data"], json!({"values": three_rows(), "format": {"type": "json"}}));
+}
+
+#[test]
+fn vega_lite_rows_for_a_chart_without_inline_rows_are_refused_and_change_nothing() {
+    let h = Harness::new();
+    let map = h.show("vega-lite", json!({"data": {"name": "world-110m"}, "mark": "geoshape"}));
+    let before = h.block(&map).data;
+    let error = h.err("canvas", json!({"action": "update", "id": map, "data": {"values": three_rows()}}));
+    assert_eq!(error["error"], "Validation failed");
+    assert_eq!(error["widget"], "vega-lite");
+    assert_eq!(error["id"], map.as_str());
+    assert_eq!(error["details"][0]["path"], "/data");
+    let message = error["details"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("data.name \"world-110m\"") && message.contains("no data.values to replace")
+            && message.contains("get_recipe \"vega-lite\""),
+        "{message}"
+    );
+    assert_eq!(h.block(&map).data, before);
+
+    let sequence = h.show(
+        "vega-lite",
+        json!({"data": {"sequence": {"start": 0, "stop": 10, "as": "x"}}, "mark": "tick",
+               "encoding": {"x": {"field": "x", "type": "quantitative"}}}),
+    );
+    let before = h.block(&sequence).data;
+    let error = h.err("canvas", canvas("update", &sequence, json!({"data": {"data": {"values": three_rows()}}})));
+    assert!(error["details"][0]["message"].as_str().unwrap().contains("draws a data.sequence"), "{error}");
+    assert_eq!(h.block(&sequence).data, before);
+}

@@ -162,6 +162,24 @@ fn a_wrong_type_says_what_was_expected_and_what_came() {
 }
 
 #[test]
+fn a_gauge_whose_range_does_not_rise_is_refused_at_its_max() {
+    let h = Harness::new();
+    let gauge = |range: Value| {
+        let mut params = json!({"title": "Disk", "type": "gauge", "data": [{"label": "/var", "values": [72]}]});
+        params.as_object_mut().unwrap().extend(range.as_object().unwrap().clone());
+        display("chart-rich", params)
+    };
+    let error = h.err("widget_display", gauge(json!({"min": 100, "max": 0})));
+    let found = messages(&error);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "/max");
+    assert!(found[0].1.contains("max above min (min 100, max 0)"), "{found:?}");
+    // Only max given, under the default min of 0.
+    assert_eq!(messages(&h.err("widget_display", gauge(json!({"max": -5}))))[0].0, "/max");
+    h.ok("widget_display", gauge(json!({"min": -20, "max": 40})));
+}
+
+#[test]
 fn a_value_outside_an_enum_lists_the_allowed_values() {
     let h = Harness::new();
     let error = h.err(
@@ -536,7 +554,7 @@ fn malformed_calls_get_a_usage_error() {
 // vega-lite: the spec's own checks, and the chart engine's verdict (a scripted engine stands for
 // the page's vega-lite; the real one is exercised in tests/web_vega_lite.rs)
 
-/// Refuses an expression cut short and warns about a `size` channel, as Vega-Lite would.
+/// Refuses an expression cut short and warns about a `size` channel, in vega's and Vega-Lite's words.
 struct ScriptedEngine;
 
 impl autoui_core::ports::ChartCompiler for ScriptedEngine {
@@ -545,8 +563,8 @@ impl autoui_core::ports::ChartCompiler for ScriptedEngine {
         spec: &'a Value,
     ) -> futures::future::LocalBoxFuture<'a, Result<autoui_core::ports::ChartVerdict, String>> {
         let mut verdict = autoui_core::ports::ChartVerdict::default();
-        if spec["transform"][0]["calculate"].as_str().is_some_and(|e| e.ends_with('+')) {
-            verdict.errors.push("Unexpected end of input".to_owned());
+        if let Some(expression) = spec["transform"][0]["calculate"].as_str().filter(|e| e.ends_with('+')) {
+            verdict.errors.push(format!("Expression parse error: {expression}"));
         }
         if spec["encoding"].get("size").is_some() {
             verdict.warnings.push("size dropped as it is incompatible with \"bar\"".to_owned());
@@ -572,7 +590,7 @@ fn a_vega_lite_spec_the_engine_refuses_comes_back_as_a_validation_error_and_adds
     assert_eq!(error["error"], "Validation failed");
     assert_eq!(error["widget"], "vega-lite");
     let message = error["details"][0]["message"].as_str().unwrap();
-    assert!(message.contains("Unexpected end of input") && message.contains("get_recipe \"vega-lite\""), "{message}");
+    assert!(message.contains("Expression parse error: datum.b * 2 +") && message.contains("get_recipe \"vega-lite\""), "{message}");
     assert!(error["expected_schema"].is_object());
     assert!(h.canvas.log().is_empty(), "nothing was added");
     // The model's fix in one retry.
@@ -588,6 +606,100 @@ fn vega_lite_warnings_come_back_with_the_shown_widget() {
     spec["encoding"]["size"] = json!({"field": "b"});
     let shown = h.ok("widget_display", display("vega-lite", spec));
     assert_eq!(shown["warnings"], json!(["size dropped as it is incompatible with \"bar\""]));
+}
+
+#[test]
+fn an_engine_error_points_at_the_spec_value_it_quotes() {
+    let h = with_engine();
+    let error = h.err("widget_display", display("vega-lite", bars("datum.a +")));
+    assert_eq!(error["details"][0]["path"], "/transform/0/calculate");
+}
+
+/// Refuses every spec with the same errors.
+struct Refusing(&'static [&'static str]);
+
+impl autoui_core::ports::ChartCompiler for Refusing {
+    fn compile<'a>(
+        &'a self,
+        _spec: &'a Value,
+    ) -> futures::future::LocalBoxFuture<'a, Result<autoui_core::ports::ChartVerdict, String>> {
+        let errors = self.0.iter().map(|error| (*error).to_owned()).collect();
+        Box::pin(async move { Ok(autoui_core::ports::ChartVerdict { errors, warnings: Vec::new() }) })
+    }
+}
+
+#[test]
+fn engine_errors_point_at_what_they_quote_else_the_key_they_name() {
+    let h = Harness::new();
+    let engine = Refusing(&[
+        "Unrecognized function: foo",
+        "Unrecognized scale type: \"bogus\"",
+        "Projection fit needs a size: projection ignored",
+        "Something else went wrong",
+    ]);
+    let h = Harness { ui: h.ui.with_chart_compiler(std::rc::Rc::new(engine)), ..h };
+    let spec = json!({"data": {"values": [{"a": "foo", "b": 1}]}, "transform": [{"filter": "foo(datum.b) > 1"}],
+                      "projection": {"type": "mercator"}, "mark": "bar",
+                      "encoding": {"x": {"field": "a", "type": "nominal"}, "color": {"field": "b", "scale": {"type": "bogus"}}}});
+    let error = h.err("widget_display", display("vega-lite", spec));
+    let paths: Vec<&str> = error["details"].as_array().unwrap().iter().map(|d| d["path"].as_str().unwrap()).collect();
+    // The row value "foo" is data, not spec: the expression that calls foo is where to look.
+    assert_eq!(paths, ["/transform/0/filter", "/encoding/color/scale/type", "/projection", ""]);
+}
+
+#[test]
+fn a_vega_lite_update_is_compiled_and_an_engine_error_changes_nothing() {
+    let h = with_engine();
+    let id = h.show("vega-lite", bars("datum.b"));
+    let before = h.block(&id).data;
+    let broken = json!({"action": "update", "id": id, "data": {"transform": [{"calculate": "datum.b +", "as": "c"}]}});
+    let error = h.err("canvas", broken);
+    assert_eq!(error["error"], "Validation failed");
+    assert_eq!(error["id"], id.as_str());
+    assert_eq!(error["details"][0]["path"], "/transform/0/calculate");
+    let message = error["details"][0]["message"].as_str().unwrap();
+    assert!(message.contains("Expression parse error: datum.b +") && message.contains("get_recipe \"vega-lite\""), "{message}");
+    assert_eq!(h.block(&id).data, before);
+    assert!(!h.canvas.log().iter().any(|(op, _)| matches!(op, Op::Update { .. })), "nothing was updated");
+    // A spec that compiles is applied, with the engine's warnings.
+    let sized = json!({"action": "update", "id": id, "data": {"encoding": {"x": {"field": "a", "type": "nominal"}, "size": {"field": "b"}}}});
+    let updated = h.ok("canvas", sized);
+    assert_eq!(updated["warnings"], json!(["size dropped as it is incompatible with \"bar\""]));
+    assert_eq!(h.block(&id).data["encoding"]["size"], json!({"field": "b"}));
+}
+
+/// Compiles every spec, and the first time changes the chart's title meanwhile, as another
+/// update landing during a compile would.
+struct Racing {
+    canvas: std::rc::Rc<common::canvas::RecordingCanvas>,
+    retitle: std::cell::RefCell<Option<autoui_core::ids::BlockId>>,
+}
+
+impl autoui_core::ports::ChartCompiler for Racing {
+    fn compile<'a>(
+        &'a self,
+        _spec: &'a Value,
+    ) -> futures::future::LocalBoxFuture<'a, Result<autoui_core::ports::ChartVerdict, String>> {
+        use autoui_core::canvas::op::CanvasPort;
+        if let Some(id) = self.retitle.borrow_mut().take() {
+            let mut data = (*self.canvas.get(&id).unwrap().data).clone();
+            data["title"] = json!("Renamed meanwhile");
+            self.canvas.apply(Op::Update { id, data: std::sync::Arc::new(data) }, autoui_core::tool::Origin::User).unwrap();
+        }
+        Box::pin(async { Ok(autoui_core::ports::ChartVerdict::default()) })
+    }
+}
+
+#[test]
+fn a_change_landing_while_an_update_compiles_is_kept() {
+    let h = Harness::new();
+    let id = h.show("vega-lite", bars("datum.b"));
+    let engine = Racing { canvas: h.canvas.clone(), retitle: std::cell::RefCell::new(Some(autoui_core::ids::BlockId::new(&id))) };
+    let h = Harness { ui: h.ui.with_chart_compiler(std::rc::Rc::new(engine)), ..h };
+    h.ok("canvas", json!({"action": "update", "id": id, "data": {"mark": "point"}}));
+    let chart = h.block(&id).data;
+    assert_eq!(chart["title"], "Renamed meanwhile");
+    assert_eq!(chart["mark"], "point");
 }
 
 /// Counts the times it was asked to ready the engine, and what it compiled by then.

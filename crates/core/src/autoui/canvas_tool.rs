@@ -8,7 +8,7 @@ use crate::autoui::bind;
 use crate::autoui::error::AutoUiError;
 use crate::autoui::view;
 use crate::binding::source::Binding;
-use crate::canvas::model::{Block, GRID_COLUMNS, Layout, merge_data};
+use crate::canvas::model::{Block, GRID_COLUMNS, Layout};
 use crate::canvas::op::{Applied, Op};
 use crate::ids::BlockId;
 use crate::recipes::repair::{self, Fix, Repair};
@@ -192,7 +192,7 @@ async fn update(
     let updated = match &source {
         None => ui.update_block_when_ready(&block.id, Value::Object(patch), origin).await?,
         Some(source) => {
-            let current = merge_data(&block.data, &Value::Object(patch));
+            let current = ui.merged(block, &Value::Object(patch))?;
             let (mut fetched, at_ms) = ui.run_source(source, &current).await?;
             // A name the person gave by hand stays through a new source, as through its refreshes.
             let binding = Binding::replacing(block.binding.as_deref(), source.clone(), at_ms);
@@ -212,6 +212,9 @@ async fn update(
     }
     if !updated.dropped.is_empty() {
         body["dropped"] = json!(updated.dropped);
+    }
+    if !updated.warnings.is_empty() {
+        body["warnings"] = json!(updated.warnings);
     }
     if let Some(source) = &source {
         body["source"] = bind::source_json(source);

@@ -16,7 +16,7 @@ use crate::canvas::style::Style;
 use crate::ids::BlockId;
 use crate::recipes::check::{CheckError, Rejected};
 use crate::recipes::repair::{self, Fix, Repair};
-use crate::recipes::validate::{Detail, preview};
+use crate::recipes::validate::{Detail, preview, push_segment};
 use crate::tool::Origin;
 use crate::widget_kind::WidgetKind;
 
@@ -73,29 +73,16 @@ pub async fn widget_display(
             Some((fetched, _)) => bind::invalid_from_map(error, &fetched.mapped()),
             None => error,
         })?;
-    let warnings = match (recipe.kind, &ui.charts) {
-        (WidgetKind::VegaLite, Some(charts)) => match charts.compile(&checked.data).await {
-            Ok(verdict) if !verdict.errors.is_empty() => {
-                let details = verdict
-                    .errors
-                    .into_iter()
-                    .map(|message| Detail {
-                        path: String::new(),
-                        message: format!("Vega-Lite: {message} (get_recipe \"vega-lite\" shows the specs it takes)"),
-                    })
-                    .collect();
-                return Err(AutoUiError::Invalid {
-                    widget: recipe.kind,
-                    id: None,
-                    rejected: Rejected { details, repairs: [call.repairs, checked.repairs].concat(), dropped: checked.dropped },
-                    schema: recipe.schema.clone(),
-                });
-            }
-            Ok(verdict) => verdict.warnings,
-            // The engine could not run here; the widget will say why it cannot draw.
-            Err(_) => Vec::new(),
-        },
-        _ => Vec::new(),
+    let warnings = match compile_chart(ui, recipe.kind, &checked.data).await {
+        Ok(warnings) => warnings,
+        Err(details) => {
+            return Err(AutoUiError::Invalid {
+                widget: recipe.kind,
+                id: None,
+                rejected: Rejected { details, repairs: [call.repairs, checked.repairs].concat(), dropped: checked.dropped },
+                schema: recipe.schema.clone(),
+            });
+        }
     };
     let repairs = [call.repairs, checked.repairs].concat();
     let data = Arc::new(checked.data);
@@ -131,6 +118,86 @@ pub async fn widget_display(
         body["warnings"] = json!(warnings);
     }
     Ok(body)
+}
+
+/// What the page's chart engine says of a `vega-lite` widget's checked `data`: its warnings, or its
+/// errors as details at the spec paths they name. Nothing to say for other widgets, without an
+/// engine, or when it could not run (the widget then says why it cannot draw).
+pub(crate) async fn compile_chart(ui: &AutoUi, kind: WidgetKind, data: &Value) -> Result<Vec<String>, Vec<Detail>> {
+    let (WidgetKind::VegaLite, Some(charts)) = (kind, &ui.charts) else {
+        return Ok(Vec::new());
+    };
+    match charts.compile(data).await {
+        Ok(verdict) if !verdict.errors.is_empty() => Err(verdict
+            .errors
+            .into_iter()
+            .map(|message| Detail {
+                path: spec_path(data, &message),
+                message: format!("Vega-Lite: {message} (get_recipe \"vega-lite\" shows the specs it takes)"),
+            })
+            .collect()),
+        Ok(verdict) => Ok(verdict.warnings),
+        Err(_) => Ok(Vec::new()),
+    }
+}
+
+/// Keys whose string is a Vega expression, which an engine message may quote only in part (the
+/// unknown function of `"foo(datum.a)"`).
+const EXPRESSION_KEYS: [&str; 6] = ["calculate", "expr", "filter", "signal", "test", "update"];
+
+/// Where in `spec` the engine's `message` points, so the model fixes that value: the JSON Pointer of
+/// the first value equal to what the message quotes (an expression, a field, a name), or of the
+/// first expression containing it; else the top-level key the message names; else "".
+fn spec_path(spec: &Value, message: &str) -> String {
+    let found = quoted(message).into_iter().find_map(|text| {
+        find_string(spec, "", &mut String::new(), &|value, _| value == text).or_else(|| {
+            find_string(spec, "", &mut String::new(), &|value, key| {
+                EXPRESSION_KEYS.contains(&key) && value.contains(text)
+            })
+        })
+    });
+    found
+        .or_else(|| {
+            let keys = spec.as_object()?;
+            let named = message
+                .split(|c: char| !c.is_ascii_alphanumeric() && c != '$')
+                .find(|word| keys.contains_key(*word))?;
+            Some(format!("/{named}"))
+        })
+        .unwrap_or_default()
+}
+
+/// What `message` quotes: what follows its first `": "` (vega writes `Expression parse error:
+/// datum.a +` and `Unrecognized function: foo`), then its `"..."` and `'...'` parts.
+fn quoted(message: &str) -> Vec<&str> {
+    let after_colon = message.split_once(": ").map(|(_, rest)| rest.trim_matches(['"', '\'']));
+    let within = ['"', '\''].into_iter().flat_map(|quote| {
+        let parts: Vec<&str> = message.split(quote).collect();
+        // Every other part is quoted, if a quote closes it.
+        (1..parts.len().saturating_sub(1)).step_by(2).map(move |at| parts[at])
+    });
+    after_colon.into_iter().chain(within).filter(|text| !text.trim().is_empty()).collect()
+}
+
+/// The JSON Pointer of the first string in `value` (keys in order) that `matches`, given the string
+/// and the key it is under; inline rows are left out: they are data, not spec.
+fn find_string(value: &Value, key: &str, path: &mut String, matches: &dyn Fn(&str, &str) -> bool) -> Option<String> {
+    let at = |path: &mut String, segment: &str, key: &str, item: &Value| {
+        let len = path.len();
+        push_segment(path, segment);
+        let found = find_string(item, key, path, matches);
+        path.truncate(len);
+        found
+    };
+    match value {
+        Value::String(text) => matches(text, key).then(|| path.clone()),
+        Value::Object(map) => map
+            .iter()
+            .filter(|(child, _)| !matches!(child.as_str(), "values" | "datasets"))
+            .find_map(|(child, item)| at(path, child, child, item)),
+        Value::Array(items) => items.iter().enumerate().find_map(|(index, item)| at(path, &index.to_string(), key, item)),
+        _ => None,
+    }
 }
 
 /// Adds the block under a fresh id, drawing again if the id is already taken.

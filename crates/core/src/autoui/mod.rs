@@ -17,7 +17,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use futures::future::LocalBoxFuture;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::autoui::error::AutoUiError;
 use crate::autoui::specs::Tool;
@@ -26,12 +26,13 @@ use crate::canvas::op::{CanvasPort, Op};
 use crate::ids::BlockId;
 use crate::ports::{ChartCompiler, Random};
 use crate::provenance::{ImageSources, UrlLedger};
-use crate::recipes::check::CheckError;
+use crate::recipes::check::{CheckError, Checked, Rejected};
 use crate::recipes::repair::Repair;
 use crate::recipes::sanitize::Dropped;
-use crate::recipes::validate::SchemaValidator;
+use crate::recipes::validate::{Detail, SchemaValidator, quote};
 use crate::recipes::{Registry, registry};
 use crate::tool::{CallContext, LocalServer, Origin, ResultStore, ToolResult, ToolSpec};
+use crate::widget_kind::WidgetKind;
 
 const DESCRIPTION: &str = "Built-in widgets: find a widget recipe, show widgets on the canvas, change them, \
                            and re-read earlier tool results";
@@ -56,6 +57,8 @@ pub struct Updated {
     pub block: Block,
     pub repairs: Vec<Repair>,
     pub dropped: Vec<Dropped>,
+    /// What the chart engine said of a `vega-lite` chart's new spec that does not stop it drawing.
+    pub warnings: Vec<String>,
 }
 
 impl AutoUi {
@@ -116,43 +119,67 @@ impl AutoUi {
         }
     }
 
-    /// [`AutoUi::update_block`] once the validator is ready; the `canvas` tool's update goes this way.
+    /// [`AutoUi::update_block`] once the validator is ready, and a `vega-lite` chart's new spec
+    /// compiled by the chart engine as `widget_display` compiles it (its errors leave the widget as
+    /// it was, its warnings come back); the `canvas` tool's update goes this way.
     pub async fn update_block_when_ready(
         &self,
         id: &BlockId,
         patch: Value,
         origin: Origin,
     ) -> Result<Updated, AutoUiError> {
-        if let Some(recipe) = self.block(id).ok().and_then(|block| self.registry.get(block.kind)) {
-            self.validator.ready_for(&recipe.schema).await?;
+        let kind = self.block(id)?.kind;
+        let recipe = self.registry.get(kind).ok_or(AutoUiError::NoRecipe(kind))?;
+        if let (WidgetKind::VegaLite, Some(charts)) = (kind, &self.charts) {
+            charts.prepare();
         }
-        self.update_block(id, patch, origin)
+        self.validator.ready_for(&recipe.schema).await?;
+        loop {
+            let (block, checked) = self.checked_update(id, &patch, &origin)?;
+            let warnings = display::compile_chart(self, kind, &checked.data).await.map_err(|details| AutoUiError::Invalid {
+                widget: kind,
+                id: Some(block.id.clone()),
+                rejected: Rejected { details, repairs: checked.repairs.clone(), dropped: checked.dropped.clone() },
+                schema: recipe.schema.clone(),
+            })?;
+            // A change that landed while the engine compiled is merged over, not undone.
+            if Arc::ptr_eq(&self.block(id)?.data, &block.data) {
+                return self.apply_update(&block, checked, warnings, origin);
+            }
+        }
     }
 
     /// Merges `patch` (top-level fields) into a block's data, repairs, sanitises and re-validates the
     /// result, then applies it: an update cannot leave a widget invalid. Errors have the same shape
     /// as `widget_display`'s. While the validator is still loading it refuses with
-    /// [`AutoUiError::Validator`]; [`AutoUi::update_block_when_ready`] waits instead.
+    /// [`AutoUiError::Validator`]; [`AutoUi::update_block_when_ready`] waits instead (and compiles a
+    /// `vega-lite` chart, which this does not).
     pub fn update_block(
         &self,
         id: &BlockId,
         patch: Value,
         origin: Origin,
     ) -> Result<Updated, AutoUiError> {
+        let (block, checked) = self.checked_update(id, &patch, &origin)?;
+        self.apply_update(&block, checked, Vec::new(), origin)
+    }
+
+    /// Block `id` as it is now, and `patch` merged over its data and checked.
+    fn checked_update(&self, id: &BlockId, patch: &Value, origin: &Origin) -> Result<(Block, Checked), AutoUiError> {
         let block = self.block(id)?;
-        display::refuse_views_from_outside(block.kind, &origin)?;
+        display::refuse_views_from_outside(block.kind, origin)?;
         if !patch.is_object() {
             return Err(AutoUiError::BadArguments(
                 "an update is an object of the fields to change, e.g. {\"value\": \"42\"}"
                     .to_owned(),
             ));
         }
+        let merged = self.merged(&block, patch)?;
         let recipe = self
             .registry
             .get(block.kind)
             .ok_or(AutoUiError::NoRecipe(block.kind))?;
-        let merged = merge_data(&block.data, &patch);
-        let sources = match self.image_sources(&origin) {
+        let sources = match self.image_sources(origin) {
             ImageSources::Known(urls) => ImageSources::KnownOrIn(urls, &block.data),
             other => other,
         };
@@ -167,6 +194,10 @@ impl AutoUi {
                 },
                 CheckError::Validator(error) => error.into(),
             })?;
+        Ok((block, checked))
+    }
+
+    fn apply_update(&self, block: &Block, checked: Checked, warnings: Vec<String>, origin: Origin) -> Result<Updated, AutoUiError> {
         self.canvas.apply(
             Op::Update {
                 id: block.id.clone(),
@@ -174,12 +205,44 @@ impl AutoUi {
             },
             origin,
         )?;
-        let block = self.block(id)?;
         Ok(Updated {
-            block,
+            block: self.block(&block.id)?,
             repairs: checked.repairs,
             dropped: checked.dropped,
+            warnings,
         })
+    }
+
+    /// `patch` merged over `block`'s data. A `vega-lite` chart's rows are its `data.values`, so
+    /// `values` in its patch (a spec has no top-level `values`; it is what `canvas update` with
+    /// `"data": {"values": [...]}` gives), or a `data` of `values` alone, replaces those rows and
+    /// keeps the rest of `data` (`format`, `name`): a live chart sends only its new rows.
+    pub(crate) fn merged(&self, block: &Block, patch: &Value) -> Result<Value, AutoUiError> {
+        let rows = match (block.kind, patch.get("values"), patch.get("data")) {
+            (WidgetKind::VegaLite, Some(rows), None) => rows,
+            (WidgetKind::VegaLite, None, Some(Value::Object(data))) if data.len() == 1 && data.contains_key("values") => {
+                &data["values"]
+            }
+            _ => return Ok(merge_data(&block.data, patch)),
+        };
+        let Some(data) = block.data.get("data").filter(|data| data.get("values").is_some()) else {
+            let recipe = self.registry.get(block.kind).ok_or(AutoUiError::NoRecipe(block.kind))?;
+            let message = no_rows_to_replace(block.data.get("data"));
+            return Err(AutoUiError::Invalid {
+                widget: block.kind,
+                id: Some(block.id.clone()),
+                rejected: Rejected {
+                    details: vec![Detail { path: "/data".to_owned(), message }],
+                    repairs: Vec::new(),
+                    dropped: Vec::new(),
+                },
+                schema: recipe.schema.clone(),
+            });
+        };
+        let mut patch = patch.as_object().cloned().unwrap_or_default();
+        patch.remove("values");
+        patch.insert("data".to_owned(), merge_data(data, &json!({ "values": rows })));
+        Ok(merge_data(&block.data, &Value::Object(patch)))
     }
 
     /// One line naming a block (its title or label, with a KPI's value), for `canvas list`.
@@ -256,4 +319,19 @@ impl LocalServer for AutoUi {
     ) -> LocalBoxFuture<'a, ToolResult> {
         Box::pin(self.run(tool, args, context.origin))
     }
+}
+
+/// Why a `vega-lite` update of its rows alone has nowhere to go, and what to send instead.
+fn no_rows_to_replace(data: Option<&Value>) -> String {
+    let what = match data.and_then(|data| data.get("name")).and_then(Value::as_str) {
+        Some(name) => format!("draws data.name {} (a built-in map or a dataset), not inline rows", quote(name)),
+        None if data.is_some_and(|data| data.get("sequence").is_some()) => {
+            "draws a data.sequence, not inline rows".to_owned()
+        }
+        None => "has no top-level data.values (its layers or views hold their own data)".to_owned(),
+    };
+    format!(
+        "this chart {what}, so there are no data.values to replace: send the part of the spec that holds the rows \
+         whole, e.g. {{\"datasets\": {{...}}}} or {{\"layer\": [...]}} (get_recipe \"vega-lite\" shows the specs it takes)"
+    )
 }

@@ -89,6 +89,7 @@ impl Recipe {
     fn own_checks(&self, params: &Value) -> Vec<Detail> {
         match self.kind {
             WidgetKind::VegaLite => crate::view::vega_lite::check(params),
+            WidgetKind::ChartRich => gauge_range(params),
             _ => Vec::new(),
         }
     }
@@ -102,6 +103,22 @@ impl Recipe {
             }
             .to_string(),
         }
+    }
+}
+
+/// A `chart-rich` gauge's dial runs from `min` (0) up to `max` (100): a range that does not rise
+/// draws nothing, so it is refused here rather than shown as a broken widget.
+fn gauge_range(params: &Value) -> Vec<Detail> {
+    if params.get("type").and_then(Value::as_str) != Some("gauge") {
+        return Vec::new();
+    }
+    let bound = |key: &str, default: f64| params.get(key).map_or(Some(default), crate::view::numeric::number_in);
+    match (bound("min", 0.0), bound("max", 100.0)) {
+        (Some(min), Some(max)) if max <= min => vec![Detail {
+            path: "/max".to_owned(),
+            message: format!("a gauge needs max above min (min {min}, max {max}): give the range the value is read against"),
+        }],
+        _ => Vec::new(),
     }
 }
 

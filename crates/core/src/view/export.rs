@@ -69,8 +69,32 @@ fn array<'a>(data: &'a Value, key: &str) -> &'a [Value] {
     data.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
 }
 
+/// `markup` with its references to the page's own elements (vega writes a gradient fill as
+/// `url(<page>#gradient_1)`, and the resolved styles carry it so) made local to the file: a saved
+/// SVG or PNG is not on that page, and its gradients would be lost.
+pub fn local_references(markup: &str, page: &str) -> String {
+    let page = page.split('#').next().unwrap_or(page);
+    if page.is_empty() {
+        return markup.to_owned();
+    }
+    ["(", "(\"", "(&quot;", "('"].iter().fold(markup.to_owned(), |markup, open| {
+        markup.replace(&format!("url{open}{page}#"), &format!("url{open}#"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn references_to_the_page_become_local_to_the_file() {
+        let page = "http://127.0.0.1:8080/?x=1#/";
+        let markup = r#"<svg><path style="fill:url(&quot;http://127.0.0.1:8080/?x=1#gradient_3&quot;);" fill="url(http://127.0.0.1:8080/?x=1#gradient_3)"/><a href="https://other.test/#gradient_3"/></svg>"#;
+        let local = super::local_references(markup, page);
+        assert_eq!(
+            local,
+            r#"<svg><path style="fill:url(&quot;#gradient_3&quot;);" fill="url(#gradient_3)"/><a href="https://other.test/#gradient_3"/></svg>"#
+        );
+    }
+
     use serde_json::json;
 
     use super::*;
