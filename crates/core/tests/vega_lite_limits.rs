@@ -170,6 +170,10 @@ fn a_bind_draws_only_known_inputs_inside_the_chart() {
         paths(&check(&nested)),
         ["/config/params/0/bind/element", "/hconcat/0/params/0/bind/input", "/layer/0/params/0/bind/element"]
     );
+    // The app keeps bindings inside the chart with its own `config.events`; a spec may not move them.
+    let events = json!({"mark": "point", "config": {"events": {"bind": "any"}}});
+    refused(events, "/config/events", &["config.events is refused"]);
+    assert!(check(&json!({"mark": "point", "params": [{"name": "events", "value": 1}]})).is_empty());
 }
 
 #[test]

@@ -154,6 +154,12 @@ impl Scan {
                         "params" => self.params(item, path),
                         "cursor" => self.cursor(item, path),
                         "keyvals" => self.keyvals(item, path),
+                        // The app's own `events` config keeps inputs inside the chart; a spec's would override it.
+                        "events" if path == "/config/events" => self.details.push(Detail {
+                            path: path.clone(),
+                            message: "config.events is refused: where the chart's inputs and events go is the app's                                       choice (inside the chart); leave it out"
+                                .to_owned(),
+                        }),
                         _ => {}
                     }
                     if len == 0 && key == "datasets" {
