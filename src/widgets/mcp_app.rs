@@ -518,6 +518,42 @@ fn ViewFrame(
     });
     on_cleanup(move || escape.remove());
 
+    // Fullscreen covers the page: what is behind it is made inert, so Tab never reaches what cannot
+    // be seen (the exit button is inside the widget).
+    let made_inert = StoredValue::new_local(Vec::<web_sys::Element>::new());
+    let release = move || {
+        made_inert.try_update_value(|elements| {
+            for element in elements.drain(..) {
+                let _ = element.remove_attribute("inert");
+            }
+        });
+    };
+    Effect::new(move |_| {
+        let covering = fullscreen.get();
+        release();
+        let Some(widget) = wrapper.get_untracked().filter(|_| covering) else { return };
+        let mut current: web_sys::Element = widget.into();
+        let mut behind = Vec::new();
+        while let Some(parent) = current.parent_element() {
+            let siblings = parent.children();
+            for index in 0..siblings.length() {
+                if let Some(sibling) = siblings.item(index)
+                    && sibling != current
+                    && !sibling.has_attribute("inert")
+                {
+                    let _ = sibling.set_attribute("inert", "");
+                    behind.push(sibling);
+                }
+            }
+            if parent.tag_name() == "BODY" {
+                break;
+            }
+            current = parent;
+        }
+        made_inert.set_value(behind);
+    });
+    on_cleanup(release);
+
     let unnamed = format!("{} · {}", app.server, app.tool);
     let frame_title = move || title.get().unwrap_or_else(|| unnamed.clone());
     view! {

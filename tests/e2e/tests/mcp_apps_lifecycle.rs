@@ -197,6 +197,10 @@ async fn a_views_asks_reach_the_person_and_the_model_and_its_teardown_is_awaited
             page.wait_for_text("#mode", "fullscreen").await;
             leave_view(&page).await;
             assert_eq!(page.count(".au-mcp-app--fullscreen").await, 1, "fullscreen again");
+            // What the view covers is out of the Tab order; its exit button is not.
+            let reach = "return [!!document.querySelector('[data-testid=chat-input]').closest('[inert]'), \
+                !!document.querySelector('[data-testid=mcp-app-exit-fullscreen]').closest('[inert]')];";
+            assert_eq!(page.eval(reach, vec![]).await, json!([true, false]), "the page behind the view is inert");
             match leave {
                 "button" => page.click("[data-testid=mcp-app-exit-fullscreen]").await,
                 _ => {
@@ -211,6 +215,7 @@ async fn a_views_asks_reach_the_person_and_the_model_and_its_teardown_is_awaited
                 }
             }
             assert_eq!(page.count(".au-mcp-app--fullscreen").await, 0, "left fullscreen with the {leave}");
+            assert_eq!(page.count("[inert]").await, 0, "the page is usable again after the {leave}");
             enter_view(&page).await;
             let told = events_once(&page, "host-context-changed").await;
             leave_view(&page).await;
