@@ -206,6 +206,13 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
         agent.send(text);
     };
     let present = provide_present();
+    // Presenting hides the controls that had the focus: it goes to the way out.
+    let present_exit = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(exit) = present_exit.get() {
+            let _ = exit.focus();
+        }
+    });
     let shortcuts = provide_shortcuts();
     view! {
         <div class="au-app" class:au-app--chat-closed=move || !chat_open.get() class:au-app--presenting=move || present.is_presenting()>
@@ -230,7 +237,7 @@ pub fn restored_app(mut restored: Restored) -> impl IntoView {
                     // The header, and its heading, are hidden: the page keeps one for screen readers.
                     <h1 class="au-visually-hidden">"autoui: dashboard presented"</h1>
                     <button class="au-button au-present-exit" data-testid="present-exit" title="Stop presenting (Esc)"
-                        on:click=move |_| present.stop()>"Exit"</button>
+                        node_ref=present_exit on:click=move |_| present.stop()>"Exit"</button>
                 </Show>
             </main>
         </div>

@@ -39,6 +39,15 @@ impl PresentCtx {
 
     pub fn stop(&self) {
         self.presenting.set(false);
+        // The Exit button had the focus and goes: it comes back to Present once that shows again.
+        request_animation_frame(|| {
+            let body: Option<web_sys::Element> = document().body().map(Into::into);
+            let focused = document().active_element();
+            if (focused.is_none() || focused == body)
+                && let Some(button) = document().query_selector("[data-testid=present]").ok().flatten() {
+                let _ = button.unchecked_into::<web_sys::HtmlElement>().focus();
+            }
+        });
         leave_present_address();
         if document().fullscreen_element().is_some() {
             document().exit_fullscreen();

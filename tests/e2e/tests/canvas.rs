@@ -621,8 +621,11 @@ async fn presenting_shows_the_dashboard_alone_until_escape_or_exit() {
 
         page.click("[data-testid=present]").await;
         page.wait_until("presenting", "return !!document.querySelector('.au-app--presenting');").await;
+        // The focus follows what is shown: to Exit, then back to Present (not lost on the page).
+        page.wait_until("Exit has the focus", "return document.activeElement?.dataset.testid === 'present-exit';").await;
         page.click("[data-testid=present-exit]").await;
         page.wait_until("Exit ends it", "return !document.querySelector('.au-app--presenting');").await;
+        page.wait_until("Present has the focus again", "return document.activeElement?.dataset.testid === 'present';").await;
 
         // A page opened at #/present (a wall display's browser) presents from the start; ending it
         // gives the canvas its address back, so a reload does not present again.
