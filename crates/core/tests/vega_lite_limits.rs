@@ -133,6 +133,19 @@ fn density_quantile_and_impute_generate_within_their_bounds() {
 }
 
 #[test]
+fn tick_counts_and_bin_counts_are_bounded() {
+    let chart = |x: Value| json!({"data": {"values": [{"a": 1}, {"a": 2}]}, "mark": "bar", "encoding": {"x": x}});
+    assert!(check(&chart(json!({"field": "a", "type": "quantitative", "bin": {"maxbins": 40}, "axis": {"tickCount": 8}}))).is_empty());
+    refused(chart(json!({"field": "a", "type": "quantitative", "bin": {"maxbins": 1e9}})), "/encoding/x/bin/maxbins", &["at most 1000"]);
+    refused(chart(json!({"field": "a", "type": "quantitative", "axis": {"tickCount": 50000}})), "/encoding/x/axis/tickCount", &["tickCount"]);
+    let config = json!({"mark": "point", "config": {"axis": {"tickCount": 1e7}}});
+    assert_eq!(paths(&check(&config)), ["/config/axis/tickCount"]);
+    // An interval is not a count, and a row's field called maxbins is data.
+    assert!(check(&chart(json!({"field": "a", "type": "temporal", "axis": {"tickCount": "month"}}))).is_empty());
+    assert!(check(&json!({"data": {"values": [{"maxbins": 1e9}]}, "mark": "point"})).is_empty());
+}
+
+#[test]
 fn a_bind_draws_only_known_inputs_inside_the_chart() {
     let with = |bind: Value| json!({"params": [{"name": "p", "value": 1, "bind": bind}], "mark": "point"});
     for bind in [

@@ -154,6 +154,7 @@ impl Scan {
                         "params" => self.params(item, path),
                         "cursor" => self.cursor(item, path),
                         "keyvals" => self.keyvals(item, path),
+                        "tickCount" | "maxbins" => self.count_within_steps(key, item, path),
                         // The app's own `events` config keeps inputs inside the chart; a spec's would override it.
                         "events" if path == "/config/events" => self.details.push(Detail {
                             path: path.clone(),
@@ -404,6 +405,19 @@ impl Scan {
                  {{\"start\": 0, \"stop\": 10, \"step\": 1}}"
             ),
         });
+    }
+
+    /// An axis's `tickCount` or a bin's `maxbins`: vega makes about that many ticks (or bin edges,
+    /// each a tick of a binned axis), so a huge one freezes the page as a huge row count would.
+    fn count_within_steps(&mut self, key: &str, count: &Value, path: &str) {
+        if count.as_f64().is_some_and(|count| count > MAX_STEPS) {
+            self.details.push(Detail {
+                path: path.to_owned(),
+                message: format!(
+                    "{key} is {count}: at most {MAX_STEPS} (a tick or bin is drawn for each); a chart a person reads                      needs a few dozen"
+                ),
+            });
+        }
     }
 
     /// Each parameter's `bind`: vega draws an input for it, which must stay in the chart and load
