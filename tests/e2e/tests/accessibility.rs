@@ -2,8 +2,9 @@
 //! theme: the canvas holding one widget of each kind beside a chat with a turn cut by the output limit
 //! (Continue) that shows a held-back image ("Load image"), a server's elicitation form (untouched, and
 //! refusing an empty required field) and sampling request, a tool call
-//! waiting for approval, the servers drawer with two servers, remembered approval choices and a
-//! tool's input schema, a tool call opened in the chat and in the console, the gallery,
+//! waiting for approval, the servers drawer with several servers, remembered approval choices, a
+//! tool's input schema and a server asking to sign in (OAuth), an MCP Apps view on the canvas, a
+//! tool call opened in the chat and in the console, the gallery,
 //! the recipes, each drawer and menu open, a bound widget's source editor, and last the servers a
 //! dashboard needs once its server is removed; then, in narrower windows, the canvas reflowed beside
 //! the chat and, on a phone, the canvas, the chat and the console drawer. A new screen is one more row in
@@ -12,7 +13,7 @@
 use autoui_e2e::axe::{Violation, audit};
 use autoui_e2e::browser::BrowserOptions;
 use autoui_e2e::llm::{Part, Reply, ScriptedLlm, calls_to, user_texts};
-use autoui_e2e::mcp_server::{McpServer, Transport};
+use autoui_e2e::mcp_server::{McpServer, Transport, free_port};
 use autoui_e2e::page::Page;
 use autoui_e2e::with_app;
 use serde_json::{Value, json};
@@ -38,6 +39,9 @@ const APPROVE_ME: &str = "Echo this once I approve";
 const SAMPLE_ME: &str = "Let the server ask my model";
 /// The prompt to which the scripted model shows a card bound to server-everything's `echo`.
 const BIND_ME: &str = "Show a card that follows the server";
+/// The prompt to which the scripted model calls the notes server's tool that ships an MCP Apps view.
+const VIEW_ME: &str = "Show my notes";
+const VIEW_TOOL: &str = "notes_mcp_show-notes";
 const DISPLAY: &str = "autoui_webmcp_widget_display";
 
 const SCREENS: &[Screen] = &[
@@ -176,6 +180,20 @@ const SCREENS: &[Screen] = &[
         ready: "[data-testid=share-link]",
     },
     Screen {
+        name: "an MCP Apps view on the canvas",
+        route: "/#/",
+        prompt: None,
+        clicks: &[],
+        ready: "[data-widget-type=mcp-app] [data-testid=mcp-app-frame]",
+    },
+    Screen {
+        name: "servers drawer with a server asking to sign in",
+        route: "/#/",
+        prompt: None,
+        clicks: &["[data-testid=open-servers]"],
+        ready: "[data-server-id='crm'] [data-auth=sign-in-required]",
+    },
+    Screen {
         name: "servers drawer with two servers and a tool's input schema open",
         route: "/#/",
         prompt: None,
@@ -263,6 +281,11 @@ async fn audit_every_screen(theme: &'static str) {
                 "source": {"call": "everything_mcp_echo", "arguments": {"message": "42"}, "map": "{value: .}", "refresh": "manual"}})),
             false => Reply::text("The card follows the server."),
         },
+        // Set-up: an MCP Apps view on the canvas, then the turn ends.
+        _ if user_texts(request).last().map(String::as_str) == Some(VIEW_ME) => match calls_to(request, VIEW_TOOL).is_empty() {
+            true => Reply::tool(VIEW_TOOL, json!({"note": "Paris weather notes for the week", "count": 3, "wait_s": 0})),
+            false => Reply::text("Your notes are on the canvas."),
+        },
         // First: the conversation still holds the earlier turns when a later one is sent.
         _ if request["messages"].to_string().contains(SAMPLE_ME) => {
             Reply::tool("everything_mcp_trigger-sampling-request", json!({"prompt": "name a colour"}))
@@ -283,10 +306,23 @@ async fn audit_every_screen(theme: &'static str) {
     let server = McpServer::everything(Transport::Streamable).await;
     // A second server, so the servers drawer lists two (each one's regions must be told apart).
     let second = McpServer::python("table_server.py", Transport::Streamable).await;
+    // A server whose tool ships an MCP Apps view, and one behind OAuth that asks to sign in.
+    let notes = McpServer::python("lifecycle_app_server.py", Transport::Streamable).await;
+    let (provider_port, protected_port) = (free_port(), free_port());
+    let issuer = format!("http://127.0.0.1:{provider_port}");
+    let protected =
+        McpServer::python_on("protected_server.py", Transport::Streamable, protected_port, vec![("PROTECTED_ISSUER".into(), issuer)]).await;
+    let notes_url = notes.url();
+    let protected_url = protected.url();
     let llm_url = llm.base_url();
     let server_url = server.url();
     let second_url = second.url();
     with_app(BrowserOptions::default(), |page| async move {
+        let _provider = McpServer::oauth_provider(
+            provider_port,
+            vec![("OAUTH_RESOURCE".into(), protected_url.clone()), ("OAUTH_APP_ORIGIN".into(), page.url(""))],
+        )
+        .await;
         page.open("/").await;
         use_settings(&page, theme, &llm_url).await;
         fill_canvas_with_every_widget(&page).await;
@@ -297,6 +333,13 @@ async fn audit_every_screen(theme: &'static str) {
         page.find("[data-testid=widget-source]").await;
         ask_before_echo(&page).await;
         page.add_server(&second_url, "table").await;
+        // The view stays on the canvas for every later screen.
+        page.add_server(&notes_url, "notes").await;
+        page.say(VIEW_ME).await;
+        // The second run since the page loaded (the first bound the card).
+        page.wait_for_runs(2).await;
+        page.find("[data-testid=mcp-app-frame]").await;
+        add_server_asking_to_sign_in(&page, &protected_url).await;
 
         let mut report = String::new();
         for screen in SCREENS {
@@ -312,10 +355,23 @@ async fn audit_every_screen(theme: &'static str) {
         let violations = audit_needed_servers(&page).await;
         report_violations(&mut report, &format!("the servers a dashboard needs ({theme} theme)"), &violations);
         assert!(report.is_empty(), "axe-core found accessibility violations:{report}");
-        let errors = page.console_errors().await;
+        // The server behind OAuth answers each connection attempt 401 until the person signs in: the
+        // browser logs that response, and it is no error of the page.
+        let refused = format!("{protected_url} - Failed to load resource: the server responded with a status of 401");
+        let errors: Vec<String> = page.console_errors().await.into_iter().filter(|error| !error.starts_with(&refused)).collect();
         assert!(errors.is_empty(), "console errors: {errors:#?}");
     })
     .await;
+}
+
+/// Adds the server behind OAuth, which waits for the person's "Sign in", and closes the drawer.
+async fn add_server_asking_to_sign_in(page: &Page, url: &str) {
+    page.click("[data-testid=open-servers]").await;
+    page.type_into("[data-testid=server-url]", url).await;
+    page.type_into("[data-testid=server-name]", "crm").await;
+    page.click("[data-testid=server-add]").await;
+    page.wait_for_text("[data-server-id='crm'] [data-auth=sign-in-required]", "Sign in required").await;
+    page.close_servers().await;
 }
 
 /// Adds `violations`, if any, to `report` under `heading`.
