@@ -257,7 +257,8 @@ pub(crate) fn read(store: Rc<RecordStore>, records: &StoredRecords) -> Restored 
             let keys;
             (set_aside, keys) = keep_set_aside(&read.loaded.set_aside, records, now);
             problems.extend(read.loaded.set_aside.iter().zip(&keys).map(|(part, key)| set_aside_problem(part, Some(key))));
-            (read.loaded.value.clone(), read.writer())
+            let writer = read.writer();
+            (read.loaded.value, writer)
         }
         Ok(None) => (SessionState::default(), SessionWriter::default()),
         Err(error) => {

@@ -308,7 +308,7 @@ fn read_over<const FOLLOWING: bool>(
     let index = read_index(text)?;
     let mut set_aside = Vec::new();
 
-    let orphans = match earlier {
+    let mut orphans = match earlier {
         Some(_) => Vec::new(),
         None => orphans_of(records, &index),
     };
@@ -382,14 +382,15 @@ fn read_over<const FOLLOWING: bool>(
         views: index.views,
     };
     let index_stale = !FOLLOWING && !set_aside.is_empty();
-    let mut orphans = orphans;
     if index_stale {
         // What was set aside is kept apart (see `keep_set_aside`), not under the session's keys.
+        let cut = agent.messages.len()..index.messages;
         orphans.extend(
-            (agent.messages.len()..index.messages)
-                .map(message_key)
-                .filter(|key| records.messages.iter().any(|(k, _)| k == key))
-                .map(|key| (StoreName::Messages, key)),
+            records
+                .messages
+                .iter()
+                .filter(|(key, _)| key.parse::<usize>().is_ok_and(|position| cut.contains(&position)))
+                .map(|(key, _)| (StoreName::Messages, key.clone())),
         );
         orphans.extend(
             index
