@@ -15,6 +15,8 @@ pub struct PresentCtx {
     presenting: RwSignal<bool>,
     /// The screen wake lock held while presenting (a wall display must not go to sleep).
     wake_lock: StoredValue<Option<JsValue>, LocalStorage>,
+    /// What had the focus when the presentation started (Present, usually), to give it back.
+    returns_to: StoredValue<Option<web_sys::Element>, LocalStorage>,
 }
 
 impl PresentCtx {
@@ -30,6 +32,7 @@ impl PresentCtx {
     /// Presents the dashboard, full screen if the browser lets the page (in place otherwise), and
     /// keeps the screen on meanwhile where it can.
     pub fn start(&self) {
+        self.returns_to.set_value(document().active_element());
         self.presenting.set(true);
         if let Some(root) = document().document_element() {
             ask(&root, "requestFullscreen", None, Box::new(|_| {}));
@@ -39,13 +42,16 @@ impl PresentCtx {
 
     pub fn stop(&self) {
         self.presenting.set(false);
-        // The Exit button had the focus and goes: it comes back to Present once that shows again.
-        request_animation_frame(|| {
+        // The Exit button had the focus and goes: it returns to what had it before (Present), once
+        // that shows again.
+        let returns_to = self.returns_to.try_update_value(Option::take).flatten();
+        request_animation_frame(move || {
             let body: Option<web_sys::Element> = document().body().map(Into::into);
             let focused = document().active_element();
             if (focused.is_none() || focused == body)
-                && let Some(button) = document().query_selector("[data-testid=present]").ok().flatten() {
-                let _ = button.unchecked_into::<web_sys::HtmlElement>().focus();
+                && let Some(element) = returns_to.and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = element.focus();
             }
         });
         leave_present_address();
@@ -95,7 +101,11 @@ fn ask(target: &JsValue, name: &str, arg: Option<JsValue>, then: Box<dyn FnOnce(
 }
 
 pub fn provide_present() -> PresentCtx {
-    let present = PresentCtx { presenting: RwSignal::new(false), wake_lock: StoredValue::new_local(None) };
+    let present = PresentCtx {
+        presenting: RwSignal::new(false),
+        wake_lock: StoredValue::new_local(None),
+        returns_to: StoredValue::new_local(None),
+    };
     let escape = window_event_listener(ev::keydown, move |event| {
         if event.key() == "Escape" && present.is_presenting_untracked() {
             present.stop();
