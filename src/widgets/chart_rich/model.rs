@@ -2,6 +2,7 @@
 //! x/y points for scatter and bubble charts), with lenient numbers (`"12.5"` is read, `null` leaves
 //! a gap) and notes for anything left out.
 
+use autoui_core::view::chart::GAUGE_RANGE;
 use autoui_core::view::fields::{Fields, Read};
 use autoui_core::view::numeric::number_in;
 use autoui_core::view::present::{display_value, safe_color, series_color};
@@ -238,8 +239,8 @@ impl Chart {
                 ));
             }
         }
-        let min = data.min.and_then(number_in).unwrap_or(0.0);
-        let max = data.max.and_then(number_in).unwrap_or(100.0);
+        let min = data.min.and_then(number_in).unwrap_or(GAUGE_RANGE.0);
+        let max = data.max.and_then(number_in).unwrap_or(GAUGE_RANGE.1);
         if kind == ChartKind::Gauge && max <= min {
             return Err(ChartProblem::Invalid(format!("a gauge needs max above min (min {min}, max {max})")));
         }

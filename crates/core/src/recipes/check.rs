@@ -113,7 +113,8 @@ fn gauge_range(params: &Value) -> Vec<Detail> {
         return Vec::new();
     }
     let bound = |key: &str, default: f64| params.get(key).map_or(Some(default), crate::view::numeric::number_in);
-    match (bound("min", 0.0), bound("max", 100.0)) {
+    let (min, max) = crate::view::chart::GAUGE_RANGE;
+    match (bound("min", min), bound("max", max)) {
         (Some(min), Some(max)) if max <= min => vec![Detail {
             path: "/max".to_owned(),
             message: format!("a gauge needs max above min (min {min}, max {max}): give the range the value is read against"),

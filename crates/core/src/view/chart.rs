@@ -419,6 +419,9 @@ pub fn bubble_radius(size: f64, max_size: f64, largest: f64) -> f64 {
 /// in the angles `arc_path` takes.
 pub const GAUGE_START: f64 = PI;
 
+/// A gauge's range when its params give no `min` or `max`.
+pub const GAUGE_RANGE: (f64, f64) = (0.0, 100.0);
+
 /// Where `value` sits on a gauge from `min` to `max`, as a share of the dial (clamped to it); an
 /// empty or reversed range reads as the value's sign.
 pub fn gauge_share(value: f64, min: f64, max: f64) -> f64 {
